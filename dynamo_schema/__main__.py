@@ -1,0 +1,3 @@
+from dynamo_schema._cli import main
+
+raise SystemExit(main())

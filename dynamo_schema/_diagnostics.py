@@ -1,0 +1,65 @@
+"""Diagnostics: the one shape every stage reports problems in.
+
+A diagnostic names a rule id, the field path inside its document, the upstream message, a severity
+and, once the pipeline has located it, the source ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, Union
+
+PathElem = Union[str, int]
+Path = tuple[PathElem, ...]
+Severity = Literal["error", "warning", "note"]
+
+
+def format_path(path: Path) -> str:
+    """Render a path the Kubernetes way: ``spec.components[0].podTemplate.metadata.labels[a/b]``."""
+    out: list[str] = []
+    for elem in path:
+        if isinstance(elem, int):
+            out.append(f"[{elem}]")
+        elif out and ("." in elem or "/" in elem):
+            out.append(f"[{elem}]")
+        else:
+            out.append(("." if out else "") + elem)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem (or warning, or note) found in one document."""
+
+    rule: str
+    path: Path
+    message: str
+    severity: Severity = "error"
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def field(self) -> str:
+        return format_path(self.path)
+
+    def located(self, file: str | None, line: int | None, column: int | None) -> Diagnostic:
+        return replace(self, file=file, line=line, column=column)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rule": self.rule,
+            "path": self.field,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "severity": self.severity,
+        }
+
+
+class DynamoSchemaError(Exception):
+    """Base class of the errors the library raises for bad input."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None) -> None:
+        super().__init__(message)
+        self.diagnostics = list(diagnostics or [])

@@ -1,0 +1,61 @@
+"""A loaded document: plain JSON-like data plus where each node came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._diagnostics import Diagnostic, Path
+
+
+@dataclass
+class Document:
+    """One YAML/JSON document.
+
+    ``data`` is plain JSON-like Python data (dict/list/str/int/float/bool/None), keys in source order.
+    ``positions`` maps a path (tuple of keys and indexes) to the 1-based ``(line, column)`` of that node
+    (for a mapping entry: of its key). ``index`` is the document's position in its file (0-based).
+    """
+
+    data: Any
+    file: str = "<stdin>"
+    index: int = 0
+    positions: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    start: tuple[int, int] = (1, 1)
+
+    @property
+    def api_version(self) -> str:
+        return self.data.get("apiVersion", "") if isinstance(self.data, dict) else ""
+
+    @property
+    def kind(self) -> str:
+        return self.data.get("kind", "") if isinstance(self.data, dict) else ""
+
+    @property
+    def name(self) -> str:
+        if isinstance(self.data, dict):
+            meta = self.data.get("metadata")
+            if isinstance(meta, dict):
+                n = meta.get("name")
+                if isinstance(n, str):
+                    return n
+                if "name" not in meta and isinstance(meta.get("generateName"), str):
+                    return str(meta["generateName"])
+            n = self.data.get("name")
+            if isinstance(n, str) and "apiVersion" not in self.data:
+                return n
+        return ""
+
+    def locate(self, path: Path) -> tuple[int, int]:
+        """Position of ``path``, or of its nearest located ancestor."""
+        p = tuple(path)
+        while p:
+            pos = self.positions.get(p)
+            if pos is not None:
+                return pos
+            p = p[:-1]
+        return self.positions.get((), self.start)
+
+    def place(self, diag: Diagnostic) -> Diagnostic:
+        line, col = self.locate(diag.path)
+        return diag.located(self.file, line, col)

@@ -1,0 +1,185 @@
+"""``render``: from a document to the objects it produces, each checked before it is printed.
+
+DGD/DCD: admission first (an object the operator would refuse is not rendered), then the render target.
+DGDR: the DGD it materializes, then what that DGD renders to. DeploymentSpec: its provider adapter.
+Every rendered Kubernetes object is validated (bundled Kubernetes schemas for built-in kinds, our own
+generated schemas for Dynamo kinds); an invalid render is a bug and fails with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from ._diagnostics import Diagnostic, DynamoSchemaError
+
+TARGETS_DGD = ("kubernetes", "grove", "dcd")
+
+
+class RenderError(DynamoSchemaError):
+    pass
+
+
+def _default_target(dgd: dict[str, Any]) -> str:
+    ann = ((dgd.get("metadata") or {}).get("annotations") or {})
+    return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
+
+
+def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
+    from ._document import Document
+    from ._validate import ValidateOptions, check_nvidia
+
+    diags, stored = check_nvidia(obj, ValidateOptions(settings=settings))
+    if stored is None or any(d.severity == "error" for d in diags):
+        raise RenderError("the object would not be admitted", [d for d in diags if d.severity == "error"])
+    del Document
+    return stored
+
+
+def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0") -> list[Diagnostic]:
+    """Strict validation of rendered objects; diagnostics name the object in their message."""
+    from . import _k8s_schemas, _schemas, _structural
+
+    out: list[Diagnostic] = []
+    for obj in objs:
+        api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
+        name = (obj.get("metadata") or {}).get("name", "")
+        schema = _schemas.for_object(api, kind)
+        if schema is not None:
+            diags = _structural.validate(obj, schema, strict=True)
+        else:
+            diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
+        for d in diags:
+            if d.severity == "error":
+                out.append(Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}"))
+    return out
+
+
+def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: str = "default",
+                  operator_version: str | None = None, settings: Any = None,
+                  validate_output: bool = True) -> list[dict[str, Any]]:
+    """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects."""
+    from ._admission import AdmissionSettings
+
+    settings = settings or AdmissionSettings()
+    kind = obj.get("kind")
+    api = obj.get("apiVersion")
+    if api == "nvidia.com/v1alpha1":
+        from ._convert import to_v1beta1
+
+        obj = to_v1beta1(obj)
+        api = obj.get("apiVersion")
+    if api != "nvidia.com/v1beta1" or kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment",
+                                                   "DynamoGraphDeploymentRequest"):
+        raise RenderError(f"cannot render {api}/{kind}: render knows DynamoGraphDeployment, "
+                          "DynamoComponentDeployment, DynamoGraphDeploymentRequest and DeploymentSpec")
+    prefix: list[dict[str, Any]] = []
+    if kind == "DynamoGraphDeploymentRequest":
+        _admit(obj, settings)
+        from ._merge._dgdr import materialize
+
+        dgd = materialize(obj).dgd
+        prefix = [dgd]
+        obj = dgd
+        kind = "DynamoGraphDeployment"
+    stored = _admit(obj, settings)
+    if kind == "DynamoGraphDeployment":
+        target = target or _default_target(stored)
+        if target not in TARGETS_DGD:
+            raise RenderError(f"unknown target {target!r} for a DynamoGraphDeployment (one of {', '.join(TARGETS_DGD)})")
+    else:
+        target = target or "kubernetes"
+        if target != "kubernetes":
+            raise RenderError(f"unknown target {target!r} for a DynamoComponentDeployment (kubernetes)")
+    from ._render import RenderOptions
+    from ._render import render as _render
+
+    kwargs: dict[str, Any] = {"namespace": namespace}
+    if operator_version:
+        kwargs["operator_version"] = operator_version
+    objs = prefix + _render(stored, target, RenderOptions(**kwargs))
+    if validate_output:
+        problems = check_rendered(objs)
+        if problems:
+            raise RenderError("rendered objects are invalid (a bug in dynamo_schema)", problems)
+    return objs
+
+
+def _render_deploymentspec(data: dict[str, Any], ns: argparse.Namespace) -> list[Any]:
+    import os
+
+    from ._infercrane import ProviderSettings, compile_spec
+
+    file_mapping = None
+    if ns.provider_config:
+        import yaml
+
+        try:
+            with open(ns.provider_config, encoding="utf-8") as fh:
+                file_mapping = yaml.safe_load(fh) or {}
+        except OSError as exc:
+            from ._cli import UsageError
+
+            raise UsageError(f"cannot read provider config: {exc}") from exc
+    settings = ProviderSettings.resolve(dict(os.environ), file_mapping)
+    return list(compile_spec(data, settings))
+
+
+def _artifact_text(art: Any) -> tuple[str, str]:
+    """(file name, text) of a DeploymentSpec adapter artifact."""
+    from ._emit import dump_all
+
+    if isinstance(art, dict):
+        name = f"{str(art.get('kind', 'object')).lower()}-{(art.get('metadata') or {}).get('name', 'object')}.yaml"
+        return name, dump_all([art])
+    name = getattr(art, "name", "artifact")
+    text = getattr(art, "text", None)
+    if text is None:
+        obj = getattr(art, "content", getattr(art, "data", art))
+        text = dump_all([obj])
+    return str(name), str(text)
+
+
+def run_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ._cli import _admission_settings, _load
+    from ._emit import dump_all
+    from ._validate import is_deploymentspec
+
+    settings = _admission_settings(ns)
+    docs = _load(ns.path)
+    files: list[tuple[str, str]] = []
+    objs: list[dict[str, Any]] = []
+    for doc in docs:
+        data = doc.data
+        try:
+            if is_deploymentspec(data):
+                for art in _render_deploymentspec(data, ns):
+                    if isinstance(art, dict):
+                        objs.append(art)
+                    else:
+                        files.append(_artifact_text(art))
+                continue
+            objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
+                                      operator_version=ns.operator_version, settings=settings))
+        except DynamoSchemaError as exc:
+            exc.diagnostics = [doc.place(d) if not d.rule.startswith("k8s") and d.path and "rendered" not in d.message
+                               else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
+            raise
+    if ns.out:
+        from pathlib import Path
+
+        from ._fsutil import atomic_write
+
+        out = Path(ns.out)
+        for i, obj in enumerate(objs):
+            name = (obj.get("metadata") or {}).get("name", "object")
+            rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml"
+            atomic_write(out, rel, dump_all([obj]))
+        for fname, text in files:
+            atomic_write(out, fname, text)
+        return 0
+    text = dump_all(objs) if objs else ""
+    for fname, body in files:
+        text += f"# --- {fname}\n{body}" if not body.startswith("---") else body
+    stdout.write(text)
+    return 0

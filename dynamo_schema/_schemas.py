@@ -1,0 +1,53 @@
+"""Run-time access to the JSON Schemas generated from the models (shipped as package data).
+
+The files under ``dynamo_schema/_data/schemas`` are the output of ``python -m dynamo_schema schema``;
+a test keeps them identical to what the models generate. Reading them is far cheaper than building the
+pydantic models, which matters for a pre-commit hook.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+KNOWN: dict[tuple[str, str], str] = {
+    ("nvidia.com/v1beta1", "DynamoGraphDeployment"): "nvidia.com/dynamographdeployment_v1beta1.json",
+    ("nvidia.com/v1beta1", "DynamoComponentDeployment"): "nvidia.com/dynamocomponentdeployment_v1beta1.json",
+    ("nvidia.com/v1beta1", "DynamoGraphDeploymentRequest"): "nvidia.com/dynamographdeploymentrequest_v1beta1.json",
+}
+
+
+@lru_cache(maxsize=None)
+def _read(rel: str) -> dict[str, Any]:
+    ref = resources.files("dynamo_schema").joinpath("_data", "schemas", *rel.split("/"))
+    return json.loads(ref.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def load(group: str, kind: str, version: str) -> dict[str, Any]:
+    """The generated schema of ``group/version`` ``kind`` (shared, do not mutate)."""
+    return _read(f"{group}/{kind.lower()}_{version}.json")
+
+
+def for_object(api_version: str, kind: str) -> dict[str, Any] | None:
+    rel = KNOWN.get((api_version, kind))
+    return _read(rel) if rel else None
+
+
+def resolve(root: dict[str, Any], node: Any) -> Any:
+    """Follow local ``$ref`` (``#/$defs/Name``) links until a concrete schema node."""
+    seen = 0
+    while isinstance(node, dict) and "$ref" in node:
+        ref = node["$ref"]
+        if not ref.startswith("#/"):
+            raise ValueError(f"unsupported $ref {ref!r}")
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        extra = {k: v for k, v in node.items() if k != "$ref"}
+        node = {**target, **extra} if extra else target
+        seen += 1
+        if seen > 64:
+            raise ValueError("$ref cycle")
+    return node

@@ -1,0 +1,380 @@
+"""Generate ``dynamo_schema/models/_generated.py`` from the v1beta1 CRDs (a development-time tool).
+
+The CRDs are read from ``../shared/reference/dynamo/crds`` (or ``--crds DIR``). The output is Python
+source of our own: one pydantic model per distinct object schema (deduplicated by structure), with the
+JSON names as aliases, snake_case attributes, enums as ``Literal``, patterns and bounds as ``Field``
+constraints, schema defaults as field defaults, and the Kubernetes extension keywords
+(list types, list-map keys, map types, int-or-string, preserve-unknown-fields, CEL rules) recorded in
+``json_schema_extra`` so that the JSON Schema generated from the models carries them.
+
+Descriptions are not copied (upstream prose). Run: ``python tools/gen_models.py`` then ``ruff format``
+is not needed; the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import keyword
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CRDS = ROOT.parent / "shared" / "reference" / "dynamo" / "crds"
+OUT = ROOT / "dynamo_schema" / "models" / "_generated.py"
+
+CRDS = [
+    ("nvidia.com_dynamographdeployments.yaml", "DynamoGraphDeployment"),
+    ("nvidia.com_dynamocomponentdeployments.yaml", "DynamoComponentDeployment"),
+    ("nvidia.com_dynamographdeploymentrequests.yaml", "DynamoGraphDeploymentRequest"),
+]
+
+# Names of well-known Kubernetes core types, keyed by the JSON property that holds them
+# (for arrays: the property of the array). Only used to pick readable class names.
+KNOWN = {
+    "podTemplate": "PodTemplateSpec",
+    "containers": "Container",
+    "initContainers": "Container",
+    "ephemeralContainers": "EphemeralContainer",
+    "env": "EnvVar",
+    "envFrom": "EnvFromSource",
+    "ports": "ContainerPort",
+    "volumeMounts": "VolumeMount",
+    "volumeDevices": "VolumeDevice",
+    "volumes": "Volume",
+    "resources": "ResourceRequirements",
+    "livenessProbe": "Probe",
+    "readinessProbe": "Probe",
+    "startupProbe": "Probe",
+    "tolerations": "Toleration",
+    "affinity": "Affinity",
+    "conditions": "Condition",
+    "imagePullSecrets": "LocalObjectReference",
+    "configMapKeyRef": "ConfigMapKeySelector",
+    "secretKeyRef": "SecretKeySelector",
+    "fieldRef": "ObjectFieldSelector",
+    "resourceFieldRef": "ResourceFieldSelector",
+    "valueFrom": "EnvVarSource",
+    "lifecycle": "Lifecycle",
+    "httpGet": "HTTPGetAction",
+    "tcpSocket": "TCPSocketAction",
+    "grpc": "GRPCAction",
+    "exec": "ExecAction",
+    "nodeAffinity": "NodeAffinity",
+    "podAffinity": "PodAffinity",
+    "podAntiAffinity": "PodAntiAffinity",
+    "labelSelector": "LabelSelector",
+    "matchExpressions": "LabelSelectorRequirement",
+    "topologySpreadConstraints": "TopologySpreadConstraint",
+    "hostAliases": "HostAlias",
+    "dnsConfig": "PodDNSConfig",
+    "seLinuxOptions": "SELinuxOptions",
+    "seccompProfile": "SeccompProfile",
+    "appArmorProfile": "AppArmorProfile",
+    "windowsOptions": "WindowsSecurityContextOptions",
+    "capabilities": "Capabilities",
+    "persistentVolumeClaim": "PersistentVolumeClaimVolumeSource",
+    "configMap": "ConfigMapVolumeSource",
+    "secret": "SecretVolumeSource",
+    "emptyDir": "EmptyDirVolumeSource",
+    "hostPath": "HostPathVolumeSource",
+    "projected": "ProjectedVolumeSource",
+    "downwardAPI": "DownwardAPIVolumeSource",
+    "csi": "CSIVolumeSource",
+    "ephemeral": "EphemeralVolumeSource",
+    "nfs": "NFSVolumeSource",
+    "resourceClaims": "PodResourceClaim",
+    "readinessGates": "PodReadinessGate",
+    "schedulingGates": "PodSchedulingGate",
+    "sysctls": "Sysctl",
+    "os": "PodOS",
+    "components": "DynamoComponentDeploymentSharedSpec",
+}
+
+# Readable names where the property alone is ambiguous: (parent class, property) -> class name.
+KNOWN_CTX = {
+    ("PodTemplateSpec", "spec"): "PodSpec",
+    ("PodTemplateSpec", "metadata"): "PodTemplateObjectMeta",
+    ("PodSpec", "securityContext"): "PodSecurityContext",
+    ("PodSpec", "dnsConfig"): "PodDNSConfig",
+    ("ConfigMapVolumeSource", "items"): "KeyToPath",
+    ("ProjectedVolumeSource", "sources"): "VolumeProjection",
+    ("PodDNSConfig", "options"): "PodDNSConfigOption",
+    ("Volume", "image"): "ImageVolumeSource",
+}
+
+RESERVED = set(keyword.kwlist) | {
+    "schema", "json", "copy", "dict", "validate", "construct", "fields", "parse_obj", "parse_raw",
+    "parse_file", "from_orm", "update_forward_refs", "schema_json", "model_config", "model_fields",
+    "type", "id", "format", "hash", "list", "str", "int", "float", "bool", "any",
+}
+
+_EXT_KEYS = (
+    "x-kubernetes-list-type",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-map-type",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-validations",
+)
+
+
+def strip_desc(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: strip_desc(v) for k, v in node.items() if k not in ("description",)}
+    if isinstance(node, list):
+        return [strip_desc(x) for x in node]
+    return node
+
+
+def snake(name: str) -> str:
+    s = re.sub(r"[^0-9A-Za-z_]", "_", name)
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    if s[:1].isdigit():
+        s = "f_" + s
+    if s in RESERVED or s.startswith("model_"):
+        s = s + "_"
+    return s
+
+
+def camel(name: str) -> str:
+    parts = re.split(r"[^0-9A-Za-z]+", name)
+    out = "".join(p[:1].upper() + p[1:] for p in parts if p)
+    if out[:1].isdigit():
+        out = "T" + out
+    return out or "Object"
+
+
+def singular(name: str) -> str:
+    for suf, rep in (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("s", "")):
+        if name.endswith(suf) and len(name) > len(suf) + 1 and not name.endswith("ss"):
+            return name[: -len(suf)] + rep
+    return name + "Item"
+
+
+def is_object_with_props(node: dict[str, Any]) -> bool:
+    return isinstance(node, dict) and "properties" in node
+
+
+class Gen:
+    def __init__(self) -> None:
+        self.classes: dict[str, str] = {}  # canonical json -> class name
+        self.names: set[str] = set()
+        self.order: list[str] = []  # class names in definition order
+        self.source: dict[str, str] = {}
+
+    # -- naming -----------------------------------------------------------------------------------
+    def pick_name(self, base: str, parent: str) -> str:
+        for cand in (base, parent + base):
+            if cand not in self.names:
+                return cand
+        i = 2
+        while f"{parent}{base}{i}" in self.names:
+            i += 1
+        return f"{parent}{base}{i}"
+
+    # -- types --------------------------------------------------------------------------------------
+    def class_for(self, node: dict[str, Any], base: str, parent: str, root_name: str | None = None) -> str:
+        key = json.dumps(strip_desc(node), sort_keys=True)
+        if key in self.classes and root_name is None:
+            return self.classes[key]
+        name = root_name or self.pick_name(base, parent)
+        self.names.add(name)
+        if root_name is None:
+            self.classes[key] = name
+        self.emit_class(name, node)
+        return name
+
+    def type_for(self, node: dict[str, Any], prop: str, parent: str, in_list: bool = False) -> str:
+        """Python type expression for a schema node (without Optional)."""
+        if node.get("x-kubernetes-int-or-string"):
+            cons = self.field_constraints(node)
+            if cons:
+                return f"Union[StrictInt, Annotated[StrictStr, Field({', '.join(cons)})]]"
+            return "Union[StrictInt, StrictStr]"
+        t = node.get("type")
+        if "enum" in node:
+            vals = ", ".join(repr(v) for v in node["enum"])
+            return f"Literal[{vals}]"
+        if t == "string":
+            return self.constrained("StrictStr", node)
+        if t == "integer":
+            return self.constrained("StrictInt", node)
+        if t == "number":
+            return self.constrained("float", node)
+        if t == "boolean":
+            return "StrictBool"
+        if t == "array":
+            item = node.get("items", {})
+            base = KNOWN_CTX.get((parent, prop)) or KNOWN.get(prop) or camel(singular(prop))
+            inner = self.type_for(item, prop, parent, in_list=True) if not is_object_with_props(item) else \
+                self.class_for(item, base, parent)
+            if not is_object_with_props(item):
+                inner = self.annotate_inner(inner, item)
+            return f"List[{inner}]"
+        if t == "object" or t is None:
+            if is_object_with_props(node):
+                base = KNOWN_CTX.get((parent, prop)) or KNOWN.get(prop) or camel(prop)
+                return self.class_for(node, base, parent)
+            ap = node.get("additionalProperties")
+            if isinstance(ap, dict):
+                if is_object_with_props(ap):
+                    inner = self.class_for(ap, camel(singular(prop)) + "Value", parent)
+                else:
+                    inner = self.annotate_inner(self.type_for(ap, prop, parent), ap)
+                return f"Dict[str, {inner}]"
+            return "Dict[str, Any]"
+        return "Any"
+
+    def annotate_inner(self, typ: str, node: dict[str, Any]) -> str:
+        """Carry extension keywords of a non-object item/value schema."""
+        extra = {k: node[k] for k in _EXT_KEYS if k in node}
+        cons = [] if node.get("x-kubernetes-int-or-string") else self.field_constraints(node)
+        if not extra and not cons:
+            return typ
+        args = cons + ([f"json_schema_extra={extra!r}"] if extra else [])
+        return f"Annotated[{typ}, Field({', '.join(args)})]"
+
+    def constrained(self, typ: str, node: dict[str, Any], scalar: bool = True) -> str:
+        return typ
+
+    def field_constraints(self, node: dict[str, Any]) -> list[str]:
+        out: list[str] = []
+        if "enum" in node:
+            return out
+        if "pattern" in node:
+            out.append(f"pattern={node['pattern']!r}")
+        for k, arg in (("minLength", "min_length"), ("maxLength", "max_length"),
+                       ("minItems", "min_length"), ("maxItems", "max_length")):
+            if k in node:
+                out.append(f"{arg}={node[k]!r}")
+        if "minimum" in node:
+            arg = "gt" if node.get("exclusiveMinimum") is True else "ge"
+            out.append(f"{arg}={node['minimum']!r}")
+        if "maximum" in node:
+            arg = "lt" if node.get("exclusiveMaximum") is True else "le"
+            out.append(f"{arg}={node['maximum']!r}")
+        if "maxProperties" in node:
+            out.append(f"max_length={node['maxProperties']!r}")
+        return out
+
+    # -- classes ------------------------------------------------------------------------------------
+    def emit_class(self, name: str, node: dict[str, Any]) -> None:
+        props: dict[str, Any] = node.get("properties", {})
+        required = set(node.get("required", []))
+        lines = []
+        cfg_extra = {k: node[k] for k in _EXT_KEYS if k in node}
+        extra_mode = "allow" if node.get("x-kubernetes-preserve-unknown-fields") else "forbid"
+        fields = []
+        used: set[str] = set()
+        for jname, sub in props.items():
+            attr = snake(jname)
+            while attr in used:
+                attr += "_"
+            used.add(attr)
+            typ = self.type_for(sub, jname, name)
+            extra = {k: sub[k] for k in _EXT_KEYS if k in sub}
+            if sub.get("format") and sub.get("type") in ("integer", "number", "string"):
+                extra["format"] = sub["format"]
+            if sub.get("nullable"):
+                extra["nullable"] = True
+            cons = [] if sub.get("x-kubernetes-int-or-string") else self.field_constraints(sub)
+            args = [f"alias={jname!r}"]
+            is_req = jname in required
+            if "default" in sub:
+                default = sub["default"]
+                args.insert(0, "default=" + repr(default) if not isinstance(default, (dict, list))
+                            else f"default_factory=lambda: {default!r}")
+                ann = typ if not sub.get("nullable") else f"Optional[{typ}]"
+            elif is_req:
+                ann = typ if not sub.get("nullable") else f"Optional[{typ}]"
+            else:
+                args.insert(0, "default=None")
+                ann = f"Optional[{typ}]"
+            args.extend(cons)
+            if extra:
+                args.append(f"json_schema_extra={extra!r}")
+            fields.append(f"    {attr}: {ann} = Field({', '.join(args)})")
+        lines.append(f"class {name}(_Base):")
+        conf = [f"extra={extra_mode!r}"]
+        if cfg_extra:
+            conf.append(f"json_schema_extra={cfg_extra!r}")
+        lines.append(f"    model_config = ConfigDict({', '.join(conf)}, **_CONF)")
+        lines.extend(fields)
+        if not fields:
+            lines.append("    pass")
+        self.order.append(name)
+        self.source[name] = "\n".join(lines)
+
+
+HEADER = '''"""Pydantic models of the nvidia.com/v1beta1 Dynamo resources and the Kubernetes types they embed.
+
+GENERATED by tools/gen_models.py from the structure of the upstream CRDs (field names, types, enums,
+patterns, bounds, defaults and Kubernetes list/map semantics). Do not edit by hand: change the generator
+and run ``python tools/gen_models.py``.
+"""
+# ruff: noqa
+# mypy: ignore-errors
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, Union
+
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from typing_extensions import Annotated
+
+from ._base import ObjectMeta, _Base, _CONF
+
+'''
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--crds", default=str(DEFAULT_CRDS))
+    ap.add_argument("--out", default=str(OUT))
+    ns = ap.parse_args(argv)
+    gen = Gen()
+    roots = []
+    gen.names.add("ObjectMeta")
+    for fname, kind in CRDS:
+        crd = yaml.load(Path(ns.crds, fname).read_text(), Loader=yaml.CSafeLoader)
+        version = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta1")
+        schema = version["schema"]["openAPIV3Schema"]
+        props = schema["properties"]
+        spec_name = gen.class_for(props["spec"], kind + "Spec", kind, root_name=kind + "Spec")
+        status_name = None
+        if "status" in props:
+            status_name = gen.class_for(props["status"], kind + "Status", kind, root_name=kind + "Status")
+        roots.append((kind, spec_name, status_name, schema))
+    out = [HEADER]
+    for name in gen.order:
+        out.append(gen.source[name])
+        out.append("\n")
+    for kind, spec_name, status_name, schema in roots:
+        cfg = {k: schema[k] for k in _EXT_KEYS if k in schema}
+        conf = "extra='forbid'" + (f", json_schema_extra={cfg!r}" if cfg else "")
+        out.append(
+            f"class {kind}(_Base):\n"
+            f"    model_config = ConfigDict({conf}, **_CONF)\n"
+            f"    api_version: Literal['nvidia.com/v1beta1'] = Field(alias='apiVersion')\n"
+            f"    kind: Literal[{kind!r}] = Field(alias='kind')\n"
+            f"    metadata: Optional[ObjectMeta] = Field(default=None, alias='metadata')\n"
+            f"    spec: Optional[{spec_name}] = Field(default=None, alias='spec')\n"
+            + (f"    status: Optional[{status_name}] = Field(default=None, alias='status')\n" if status_name else "")
+            + "\n"
+        )
+    out.append("__all__ = [%s]\n" % ", ".join(repr(n) for n in ["ObjectMeta"] + gen.order + [r[0] for r in roots]))
+    text = "\n".join(out)
+    Path(ns.out).write_text(text)
+    print(f"wrote {ns.out}: {len(gen.order) + len(roots)} classes", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
