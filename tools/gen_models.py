@@ -93,6 +93,9 @@ KNOWN = {
     "sysctls": "Sysctl",
     "os": "PodOS",
     "components": "DynamoComponentDeploymentSharedSpec",
+    "leader": "ComponentRoleSpec",
+    "worker": "ComponentRoleSpec",
+    "multinode": "MultinodeSpec",
 }
 
 # Readable names where the property alone is ambiguous: (parent class, property) -> class name.

@@ -148,16 +148,16 @@ class ProviderOverride(_Base):
     value: Dict[str, Any] = Field(alias='value', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
-class Leader(_Base):
+class ComponentRoleSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
 
 
-class Multinode(_Base):
+class MultinodeSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    leader: Optional[Leader] = Field(default=None, alias='leader')
+    leader: Optional[ComponentRoleSpec] = Field(default=None, alias='leader')
     node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
-    worker: Optional[Leader] = Field(default=None, alias='worker')
+    worker: Optional[ComponentRoleSpec] = Field(default=None, alias='worker')
 
 
 class PodTemplateObjectMeta(_Base):
@@ -1080,7 +1080,7 @@ class DynamoComponentDeploymentSharedSpec(_Base):
     global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
     min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
     model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[Multinode] = Field(default=None, alias='multinode')
+    multinode: Optional[MultinodeSpec] = Field(default=None, alias='multinode')
     name: StrictStr = Field(alias='name', pattern='^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$', min_length=1, max_length=63)
     pod_template: Optional[PodTemplateSpec] = Field(default=None, alias='podTemplate')
     provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
@@ -1201,7 +1201,7 @@ class DynamoGraphDeploymentStatus(_Base):
     state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state')
 
 
-class DynamoComponentDeploymentSpecMultinode(_Base):
+class DynamoComponentDeploymentSpecMultinodeSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
 
@@ -1216,7 +1216,7 @@ class DynamoComponentDeploymentSpec(_Base):
     global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
     min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
     model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[DynamoComponentDeploymentSpecMultinode] = Field(default=None, alias='multinode')
+    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec] = Field(default=None, alias='multinode')
     name: Optional[StrictStr] = Field(default=None, alias='name', pattern='^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$', min_length=1, max_length=63)
     pod_template: Optional[PodTemplateSpec] = Field(default=None, alias='podTemplate')
     replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
@@ -1493,4 +1493,4 @@ class DynamoGraphDeploymentRequest(_Base):
     status: Optional[DynamoGraphDeploymentRequestStatus] = Field(default=None, alias='status')
 
 
-__all__ = ['ObjectMeta', 'CompilationCache', 'Plugin', 'SaturationDetector', 'SchedulingProfilePlugin', 'SchedulingProfile', 'Config', 'ConfigMapRef', 'EppConfig', 'Identity', 'Job', 'Checkpoint', 'Failover', 'ExtraClientPod', 'GpuMemoryService', 'Grove', 'Experimental', 'ModelRef', 'ProviderOverride', 'Leader', 'Multinode', 'PodTemplateObjectMeta', 'LabelSelectorRequirement', 'Preference', 'PreferredDuringSchedulingIgnoredDuringExecutionItem', 'RequiredDuringSchedulingIgnoredDuringExecution', 'NodeAffinity', 'LabelSelector', 'PodAffinityTerm', 'PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem', 'PodAffinity', 'Affinity', 'ObjectFieldSelector', 'FileKeyRef', 'ResourceFieldSelector', 'EnvVarSource', 'EnvVar', 'EnvFromSourceConfigMapRef', 'EnvFromSource', 'ExecAction', 'HttpHeader', 'HTTPGetAction', 'Sleep', 'TCPSocketAction', 'PostStart', 'Lifecycle', 'GRPCAction', 'Probe', 'ContainerPort', 'ResizePolicyItem', 'Claim', 'ResourceRequirements', 'ExitCodes', 'RestartPolicyRule', 'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'WindowsSecurityContextOptions', 'SecurityContext', 'VolumeDevice', 'VolumeMount', 'Container', 'PodDNSConfigOption', 'PodDNSConfig', 'EphemeralContainer', 'HostAlias', 'LocalObjectReference', 'PodSpecContainer', 'PodOS', 'PodReadinessGate', 'PodResourceClaim', 'SchedulingGroup', 'PodSecurityContext', 'Toleration', 'TopologySpreadConstraint', 'AwsElasticBlockStore', 'AzureDisk', 'AzureFile', 'Cephfs', 'Cinder', 'KeyToPath', 'ConfigMapVolumeSource', 'CSIVolumeSource', 'Item', 'DownwardAPIVolumeSource', 'EmptyDirVolumeSource', 'Metadata', 'DataSource', 'DataSourceRef', 'SpecResourceRequirements', 'Spec', 'VolumeClaimTemplate', 'EphemeralVolumeSource', 'Fc', 'FlexVolume', 'Flocker', 'GcePersistentDisk', 'GitRepo', 'Glusterfs', 'HostPathVolumeSource', 'ImageVolumeSource', 'Iscsi', 'NFSVolumeSource', 'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDisk', 'PortworxVolume', 'ClusterTrustBundle', 'VolumeProjectionConfigMapVolumeSource', 'VolumeProjectionDownwardAPIVolumeSource', 'PodCertificate', 'ServiceAccountToken', 'VolumeProjection', 'ProjectedVolumeSource', 'Quobyte', 'Rbd', 'ScaleIO', 'SecretVolumeSource', 'Storageos', 'VsphereVolume', 'Volume', 'PodSpec', 'PodTemplateSpec', 'TopologyConstraint', 'DynamoComponentDeploymentSharedSpec', 'KvTransferPolicy', 'DynamoGraphDeploymentSpecExperimental', 'Strategy', 'Restart', 'DynamoGraphDeploymentSpecTopologyConstraint', 'DynamoGraphDeploymentSpec', 'CheckpointValue', 'ComponentValue', 'Condition', 'Placement', 'DynamoGraphDeploymentStatusRestart', 'RollingUpdate', 'DynamoGraphDeploymentStatus', 'DynamoComponentDeploymentSpecMultinode', 'DynamoComponentDeploymentSpec', 'DynamoComponentDeploymentStatus', 'Mocker', 'Features', 'Hardware', 'ModelCache', 'OnExitCodes', 'OnPodCondition', 'Rule', 'PodFailurePolicy', 'SuccessPolicyRule', 'SuccessPolicy', 'TemplateSpecContainer', 'TemplateSpec', 'Template', 'ProfilingJob', 'Overrides', 'Sla', 'Workload', 'DynamoGraphDeploymentRequestSpec', 'DeploymentInfo', 'ParetoItem', 'ProfilingResults', 'DynamoGraphDeploymentRequestStatus', 'DynamoGraphDeployment', 'DynamoComponentDeployment', 'DynamoGraphDeploymentRequest']
+__all__ = ['ObjectMeta', 'CompilationCache', 'Plugin', 'SaturationDetector', 'SchedulingProfilePlugin', 'SchedulingProfile', 'Config', 'ConfigMapRef', 'EppConfig', 'Identity', 'Job', 'Checkpoint', 'Failover', 'ExtraClientPod', 'GpuMemoryService', 'Grove', 'Experimental', 'ModelRef', 'ProviderOverride', 'ComponentRoleSpec', 'MultinodeSpec', 'PodTemplateObjectMeta', 'LabelSelectorRequirement', 'Preference', 'PreferredDuringSchedulingIgnoredDuringExecutionItem', 'RequiredDuringSchedulingIgnoredDuringExecution', 'NodeAffinity', 'LabelSelector', 'PodAffinityTerm', 'PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem', 'PodAffinity', 'Affinity', 'ObjectFieldSelector', 'FileKeyRef', 'ResourceFieldSelector', 'EnvVarSource', 'EnvVar', 'EnvFromSourceConfigMapRef', 'EnvFromSource', 'ExecAction', 'HttpHeader', 'HTTPGetAction', 'Sleep', 'TCPSocketAction', 'PostStart', 'Lifecycle', 'GRPCAction', 'Probe', 'ContainerPort', 'ResizePolicyItem', 'Claim', 'ResourceRequirements', 'ExitCodes', 'RestartPolicyRule', 'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'WindowsSecurityContextOptions', 'SecurityContext', 'VolumeDevice', 'VolumeMount', 'Container', 'PodDNSConfigOption', 'PodDNSConfig', 'EphemeralContainer', 'HostAlias', 'LocalObjectReference', 'PodSpecContainer', 'PodOS', 'PodReadinessGate', 'PodResourceClaim', 'SchedulingGroup', 'PodSecurityContext', 'Toleration', 'TopologySpreadConstraint', 'AwsElasticBlockStore', 'AzureDisk', 'AzureFile', 'Cephfs', 'Cinder', 'KeyToPath', 'ConfigMapVolumeSource', 'CSIVolumeSource', 'Item', 'DownwardAPIVolumeSource', 'EmptyDirVolumeSource', 'Metadata', 'DataSource', 'DataSourceRef', 'SpecResourceRequirements', 'Spec', 'VolumeClaimTemplate', 'EphemeralVolumeSource', 'Fc', 'FlexVolume', 'Flocker', 'GcePersistentDisk', 'GitRepo', 'Glusterfs', 'HostPathVolumeSource', 'ImageVolumeSource', 'Iscsi', 'NFSVolumeSource', 'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDisk', 'PortworxVolume', 'ClusterTrustBundle', 'VolumeProjectionConfigMapVolumeSource', 'VolumeProjectionDownwardAPIVolumeSource', 'PodCertificate', 'ServiceAccountToken', 'VolumeProjection', 'ProjectedVolumeSource', 'Quobyte', 'Rbd', 'ScaleIO', 'SecretVolumeSource', 'Storageos', 'VsphereVolume', 'Volume', 'PodSpec', 'PodTemplateSpec', 'TopologyConstraint', 'DynamoComponentDeploymentSharedSpec', 'KvTransferPolicy', 'DynamoGraphDeploymentSpecExperimental', 'Strategy', 'Restart', 'DynamoGraphDeploymentSpecTopologyConstraint', 'DynamoGraphDeploymentSpec', 'CheckpointValue', 'ComponentValue', 'Condition', 'Placement', 'DynamoGraphDeploymentStatusRestart', 'RollingUpdate', 'DynamoGraphDeploymentStatus', 'DynamoComponentDeploymentSpecMultinodeSpec', 'DynamoComponentDeploymentSpec', 'DynamoComponentDeploymentStatus', 'Mocker', 'Features', 'Hardware', 'ModelCache', 'OnExitCodes', 'OnPodCondition', 'Rule', 'PodFailurePolicy', 'SuccessPolicyRule', 'SuccessPolicy', 'TemplateSpecContainer', 'TemplateSpec', 'Template', 'ProfilingJob', 'Overrides', 'Sla', 'Workload', 'DynamoGraphDeploymentRequestSpec', 'DeploymentInfo', 'ParetoItem', 'ProfilingResults', 'DynamoGraphDeploymentRequestStatus', 'DynamoGraphDeployment', 'DynamoComponentDeployment', 'DynamoGraphDeploymentRequest']

@@ -1,0 +1,78 @@
+"""The public surface is small, explicit and cheap to import (httpx-style guard)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import dynamo_schema
+
+EXPECTED = {
+    "AdmissionSettings",
+    "DeploymentSpec",
+    "Diagnostic",
+    "Document",
+    "DynamoComponentDeployment",
+    "DynamoGraphDeployment",
+    "DynamoGraphDeploymentRequest",
+    "DynamoSchemaError",
+    "LoadError",
+    "MergeError",
+    "MergeResult",
+    "__version__",
+    "default",
+    "load",
+    "load_text",
+    "merge_overrides",
+    "render",
+    "validate",
+}
+
+
+def test_all_is_exactly_the_public_surface() -> None:
+    assert set(dynamo_schema.__all__) == EXPECTED
+    assert sorted(dynamo_schema.__all__) == dynamo_schema.__all__
+
+
+def test_every_public_name_resolves() -> None:
+    for name in dynamo_schema.__all__:
+        assert getattr(dynamo_schema, name) is not None, name
+
+
+def test_private_modules_are_underscored() -> None:
+    import pkgutil
+
+    public = {m.name for m in pkgutil.iter_modules(dynamo_schema.__path__) if not m.name.startswith("_")}
+    assert public == {"models"}
+
+
+def test_import_is_lazy() -> None:
+    code = (
+        "import sys, json, dynamo_schema\n"
+        "heavy = ['pydantic', 'yaml', 'jsonschema', 'ruamel', 'jinja2', 'dynamo_schema.models', 'kubernetes_validate']\n"
+        "print(json.dumps([m for m in heavy if m in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
+
+
+def test_validate_command_does_not_build_models() -> None:
+    """The pre-commit path reads the generated schema; it must not import pydantic models."""
+    code = (
+        "import sys, json\n"
+        "from dynamo_schema._cli import main\n"
+        "import io\n"
+        "rc = main(['validate', '-'], stdout=io.StringIO(), stderr=io.StringIO())\n"
+        "print(json.dumps(['dynamo_schema.models' in sys.modules, 'jsonschema' in sys.modules]))\n"
+    )
+    doc = ("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: x\n"
+           "spec:\n  components:\n  - name: Frontend\n    type: frontend\n")
+    out = subprocess.run([sys.executable, "-c", code], input=doc, capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [False, False]
+
+
+def test_py_typed_is_shipped() -> None:
+    from importlib import resources
+
+    assert resources.files("dynamo_schema").joinpath("py.typed").is_file()
