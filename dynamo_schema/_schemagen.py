@@ -50,11 +50,14 @@ class K8sJsonSchema(GenerateJsonSchema):
 
 def _models() -> list[tuple[str, str, str, Any]]:
     from .models import _generated as g
+    from .models import _grove, _lws
 
     out: list[tuple[str, str, str, Any]] = [
         ("nvidia.com", "DynamoGraphDeployment", "v1beta1", g.DynamoGraphDeployment),
         ("nvidia.com", "DynamoComponentDeployment", "v1beta1", g.DynamoComponentDeployment),
         ("nvidia.com", "DynamoGraphDeploymentRequest", "v1beta1", g.DynamoGraphDeploymentRequest),
+        ("grove.io", "PodCliqueSet", "v1alpha1", _grove.PodCliqueSet),
+        ("leaderworkerset.x-k8s.io", "LeaderWorkerSet", "v1", _lws.LeaderWorkerSet),
     ]
     try:
         from ._infercrane._model import DeploymentSpec
