@@ -67,7 +67,7 @@ def default(obj: Any, settings: Any = None) -> dict[str, Any]:
 def render(obj: Any, target: str | None = None, *, namespace: str = "default",
            operator_version: str | None = None) -> list[dict[str, Any]]:
     """What the operator creates for a DGD or DCD (``target``: kubernetes, grove or dcd)."""
-    from ._render_cli import render_object
+    from ._compile import render_object
 
     if hasattr(obj, "to_dict"):
         obj = obj.to_dict()

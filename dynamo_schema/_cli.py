@@ -224,9 +224,49 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ._render_cli import run_render
+    from ._compile import artifact_text, render_deploymentspec, render_object
+    from ._diagnostics import DynamoSchemaError
+    from ._emit import dump_all
+    from ._validate import is_deploymentspec
 
-    return run_render(ns, stdout, stderr)
+    settings = _admission_settings(ns)
+    docs = _load(ns.path)
+    files: list[tuple[str, str]] = []
+    objs: list[dict[str, Any]] = []
+    for doc in docs:
+        data = doc.data
+        try:
+            if is_deploymentspec(data):
+                for art in render_deploymentspec(data, ns.provider_config):
+                    if isinstance(art, dict):
+                        objs.append(art)
+                    else:
+                        files.append(artifact_text(art))
+                continue
+            objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
+                                      operator_version=ns.operator_version, settings=settings))
+        except DynamoSchemaError as exc:
+            exc.diagnostics = [doc.place(d) if not d.rule.startswith("k8s") and d.path and "rendered" not in d.message
+                               else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
+            raise
+    if ns.out:
+        from pathlib import Path
+
+        from ._fsutil import atomic_write
+
+        out = Path(ns.out)
+        for i, obj in enumerate(objs):
+            name = (obj.get("metadata") or {}).get("name", "object")
+            rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml"
+            atomic_write(out, rel, dump_all([obj]))
+        for fname, text in files:
+            atomic_write(out, fname, text)
+        return 0
+    text = dump_all(objs) if objs else ""
+    for fname, body in files:
+        text += f"# --- {fname}\n{body}" if not body.startswith("---") else body
+    stdout.write(text)
+    return 0
 
 
 def cmd_explain(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

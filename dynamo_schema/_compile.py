@@ -1,4 +1,4 @@
-"""``render``: from a document to the objects it produces, each checked before it is printed.
+"""Stage orchestration for ``render``: from a document to the objects it produces, each checked.
 
 DGD/DCD: admission first (an object the operator would refuse is not rendered), then the render target.
 DGDR: the DGD it materializes, then what that DGD renders to. DeploymentSpec: its provider adapter.
@@ -8,7 +8,6 @@ generated schemas for Dynamo kinds); an invalid render is a bug and fails with t
 
 from __future__ import annotations
 
-import argparse
 from typing import Any, TextIO
 
 from ._diagnostics import Diagnostic, DynamoSchemaError
@@ -105,27 +104,25 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     return objs
 
 
-def _render_deploymentspec(data: dict[str, Any], ns: argparse.Namespace) -> list[Any]:
+def render_deploymentspec(data: dict[str, Any], provider_config: str | None = None) -> list[Any]:
     import os
 
     from ._infercrane import ProviderSettings, compile_spec
 
     file_mapping = None
-    if ns.provider_config:
+    if provider_config:
         import yaml
 
         try:
-            with open(ns.provider_config, encoding="utf-8") as fh:
+            with open(provider_config, encoding="utf-8") as fh:
                 file_mapping = yaml.safe_load(fh) or {}
         except OSError as exc:
-            from ._cli import UsageError
-
-            raise UsageError(f"cannot read provider config: {exc}") from exc
+            raise OSError(f"cannot read provider config: {exc}") from exc
     settings = ProviderSettings.resolve(dict(os.environ), file_mapping)
     return list(compile_spec(data, settings))
 
 
-def _artifact_text(art: Any) -> tuple[str, str]:
+def artifact_text(art: Any) -> tuple[str, str]:
     """(file name, text) of a DeploymentSpec adapter artifact."""
     from ._emit import dump_all
 
@@ -138,48 +135,3 @@ def _artifact_text(art: Any) -> tuple[str, str]:
         obj = getattr(art, "content", getattr(art, "data", art))
         text = dump_all([obj])
     return str(name), str(text)
-
-
-def run_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ._cli import _admission_settings, _load
-    from ._emit import dump_all
-    from ._validate import is_deploymentspec
-
-    settings = _admission_settings(ns)
-    docs = _load(ns.path)
-    files: list[tuple[str, str]] = []
-    objs: list[dict[str, Any]] = []
-    for doc in docs:
-        data = doc.data
-        try:
-            if is_deploymentspec(data):
-                for art in _render_deploymentspec(data, ns):
-                    if isinstance(art, dict):
-                        objs.append(art)
-                    else:
-                        files.append(_artifact_text(art))
-                continue
-            objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
-                                      operator_version=ns.operator_version, settings=settings))
-        except DynamoSchemaError as exc:
-            exc.diagnostics = [doc.place(d) if not d.rule.startswith("k8s") and d.path and "rendered" not in d.message
-                               else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
-            raise
-    if ns.out:
-        from pathlib import Path
-
-        from ._fsutil import atomic_write
-
-        out = Path(ns.out)
-        for i, obj in enumerate(objs):
-            name = (obj.get("metadata") or {}).get("name", "object")
-            rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml"
-            atomic_write(out, rel, dump_all([obj]))
-        for fname, text in files:
-            atomic_write(out, fname, text)
-        return 0
-    text = dump_all(objs) if objs else ""
-    for fname, body in files:
-        text += f"# --- {fname}\n{body}" if not body.startswith("---") else body
-    stdout.write(text)
-    return 0
