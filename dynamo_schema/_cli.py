@@ -238,8 +238,9 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         try:
             if is_deploymentspec(data):
                 for art in render_deploymentspec(data, ns.provider_config):
-                    if isinstance(art, dict):
-                        objs.append(art)
+                    content = art.content
+                    if isinstance(content, dict) and "apiVersion" in content and "kind" in content:
+                        objs.append(content)
                     else:
                         files.append(artifact_text(art))
                 continue

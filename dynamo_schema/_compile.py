@@ -123,15 +123,10 @@ def render_deploymentspec(data: dict[str, Any], provider_config: str | None = No
 
 
 def artifact_text(art: Any) -> tuple[str, str]:
-    """(file name, text) of a DeploymentSpec adapter artifact."""
-    from ._emit import dump_all
+    """(file name, text) of a DeploymentSpec adapter artifact that is not a Kubernetes object."""
+    import json
 
-    if isinstance(art, dict):
-        name = f"{str(art.get('kind', 'object')).lower()}-{(art.get('metadata') or {}).get('name', 'object')}.yaml"
-        return name, dump_all([art])
-    name = getattr(art, "name", "artifact")
-    text = getattr(art, "text", None)
-    if text is None:
-        obj = getattr(art, "content", getattr(art, "data", art))
-        text = dump_all([obj])
-    return str(name), str(text)
+    content = art.content
+    if isinstance(content, str):
+        return str(art.name), content if content.endswith("\n") else content + "\n"
+    return str(art.name), json.dumps(content, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,1 @@
+"""InferCrane DeploymentSpec tests."""
