@@ -75,7 +75,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     prefix: list[dict[str, Any]] = []
     if kind == "DynamoGraphDeploymentRequest":
         _admit(obj, settings)
-        from ._merge._dgdr import materialize
+        from ._dgdr import materialize
 
         dgd = materialize(obj).dgd
         prefix = [dgd]

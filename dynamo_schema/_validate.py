@@ -90,6 +90,20 @@ def _convert_alpha(data: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Di
         return None, [Diagnostic("convert.failed", (), str(exc))]
 
 
+def unknown_kind(api: str, kind: str) -> Diagnostic:
+    """The API server's answer to a kind or version the Dynamo CRDs do not serve, with a suggestion."""
+    import difflib
+
+    msg = f'no matches for kind "{kind}" in version "{api}"'
+    if kind not in NVIDIA_KINDS:
+        close = difflib.get_close_matches(kind, NVIDIA_KINDS, n=1, cutoff=0.6)
+        if close:
+            return Diagnostic("schema.unknown-kind", ("kind",), f'{msg}, did you mean "{close[0]}"?')
+        return Diagnostic("schema.unknown-kind", ("kind",), msg)
+    return Diagnostic("schema.unknown-kind", ("apiVersion",),
+                      f'{msg}: served versions are "nvidia.com/v1beta1" and "nvidia.com/v1alpha1"')
+
+
 def validate_document(doc: Document, options: ValidateOptions | None = None) -> ResourceOutcome:
     options = options or ValidateOptions()
     data = doc.data
@@ -119,6 +133,9 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         out.status = "error"
         out.diagnostics = [doc.place(Diagnostic("load.missing-" + missing.lower(), (), f"missing '{missing}' key"))]
         return out
+    group = api.rpartition("/")[0]
+    if group == "nvidia.com" and (kind not in NVIDIA_KINDS or version not in ("v1beta1", "v1alpha1")):
+        return finish([unknown_kind(api, kind)])
     if api == "nvidia.com/v1beta1" and kind in NVIDIA_KINDS:
         diags, _ = check_nvidia(data, options)
         return finish(diags)
