@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = (ROOT / ".." / "shared").resolve()
 CRD = SHARED / "reference" / "dynamo" / "crds" / "nvidia.com_dynamographdeployments.yaml"
-SAMPLE = SHARED / "reference" / "dynamo" / "corpus" / "v1beta1" / "examples__backends__vllm__deploy__disagg.yaml"
+SAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
 CORPUS = SHARED / "reference" / "dynamo" / "corpus" / "v1beta1"
 
 

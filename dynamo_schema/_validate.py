@@ -65,9 +65,11 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions) -> tuple[list[D
     assert schema is not None
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = list(notes)
-    diags += _structural.validate(pruned, schema, strict=options.strict)
+    # status is a subresource: the API server drops it from create/update requests before validating
+    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    diags += structural
     old = options.old
-    diags += _cel.validate_cel(pruned, schema, old=old)
+    diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
     if any(d.severity == "error" for d in diags):
         return diags, None
     from . import _admission

@@ -167,6 +167,20 @@ def singular(name: str) -> str:
     return name + "Item"
 
 
+def flatten_allof(node: dict[str, Any]) -> dict[str, Any]:
+    """Fold ``allOf`` (controller-gen emits it for repeated enum markers) into one schema node."""
+    if not isinstance(node, dict) or "allOf" not in node:
+        return node
+    out = {k: v for k, v in node.items() if k != "allOf"}
+    for part in node["allOf"]:
+        for k, v in part.items():
+            if k == "enum" and "enum" in out:
+                out["enum"] = [x for x in out["enum"] if x in v]
+            else:
+                out[k] = v
+    return out
+
+
 def is_object_with_props(node: dict[str, Any]) -> bool:
     return isinstance(node, dict) and "properties" in node
 
@@ -202,6 +216,7 @@ class Gen:
 
     def type_for(self, node: dict[str, Any], prop: str, parent: str, in_list: bool = False) -> str:
         """Python type expression for a schema node (without Optional)."""
+        node = flatten_allof(node)
         if node.get("x-kubernetes-int-or-string"):
             cons = self.field_constraints(node)
             if cons:
@@ -283,6 +298,7 @@ class Gen:
         fields = []
         used: set[str] = set()
         for jname, sub in props.items():
+            sub = flatten_allof(sub)
             attr = snake(jname)
             while attr in used:
                 attr += "_"

@@ -1247,7 +1247,7 @@ class Features(_Base):
 
 class Hardware(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    gpu_sku: Optional[StrictStr] = Field(default=None, alias='gpuSku')
+    gpu_sku: Optional[Literal['gb200_sxm', 'gb10', 'b200_sxm', 'h200_sxm', 'h100_sxm', 'h100_pcie', 'a100_sxm', 'a100_pcie', 'a30', 'l40s', 'l40', 'l4', 'v100_sxm', 'v100_pcie', 't4', 'mi200', 'mi300']] = Field(default=None, alias='gpuSku')
     interconnect: Optional[StrictStr] = Field(default=None, alias='interconnect')
     num_gpus_per_node: Optional[StrictInt] = Field(default=None, alias='numGpusPerNode', json_schema_extra={'format': 'int32'})
     rdma: Optional[StrictBool] = Field(default=None, alias='rdma')
@@ -1424,7 +1424,7 @@ class Workload(_Base):
 class DynamoGraphDeploymentRequestSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     auto_apply: StrictBool = Field(default=True, alias='autoApply')
-    backend: StrictStr = Field(default='auto', alias='backend')
+    backend: Literal['auto', 'sglang', 'trtllm', 'vllm'] = Field(default='auto', alias='backend')
     features: Optional[Features] = Field(default=None, alias='features')
     hardware: Optional[Hardware] = Field(default=None, alias='hardware')
     image: Optional[StrictStr] = Field(default=None, alias='image')
@@ -1432,7 +1432,7 @@ class DynamoGraphDeploymentRequestSpec(_Base):
     model_cache_: Optional[ModelCache] = Field(default=None, alias='modelCache')
     overrides: Optional[Overrides] = Field(default=None, alias='overrides')
     runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    search_strategy: StrictStr = Field(default='rapid', alias='searchStrategy')
+    search_strategy: Literal['rapid', 'thorough'] = Field(default='rapid', alias='searchStrategy')
     sla: Optional[Sla] = Field(default=None, alias='sla')
     workload: Optional[Workload] = Field(default=None, alias='workload')
 

@@ -123,6 +123,13 @@ def test_generated_schema_keeps_crd_constraints(kind: str) -> None:
 
     def walk(c: dict, n: dict, path: str) -> None:
         n = resolve(schema, n)
+        for part in c.get("allOf", []):  # controller-gen's repeated markers: every part must hold
+            for k, v in part.items():
+                assert k in keys, f"{path}: allOf {k}"
+                if k == "enum":
+                    assert n.get("enum") and set(n["enum"]) <= set(v), f"{path}: allOf enum"
+                else:
+                    assert n.get(k) == v, f"{path}: allOf {k}"
         for k in keys:
             if k not in c:
                 continue

@@ -1,0 +1,666 @@
+"""The CRDs' ``x-kubernetes-validations`` (CEL) rules, evaluated offline.
+
+No CEL interpreter: each distinct rule string found in the DGD / DCD / DGDR ``nvidia.com/v1beta1``
+CRDs has a hand-written Python translation below, keyed by the exact rule text. The walk follows the
+schema alongside the data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator
+does (``schema/cel/validation.go``):
+
+* schema defaults are applied first (the API server defaults before it validates);
+* a null value is not validated; rules run on every node that has them;
+* transition rules (using ``oldSelf``) run only when a correlatable old value exists (object
+  properties, map values, items of ``x-kubernetes-list-type: map`` lists matched by key); a rule with
+  ``optionalOldSelf: true`` also runs on create, with ``oldSelf`` = ``optional.none()``;
+* a failed rule is the field error ``Invalid value: "<schema type>": <message>`` (``Forbidden`` /
+  ``Required value`` / ``Duplicate value`` for ``reason``), on the node's path plus ``fieldPath``;
+  without ``message`` the detail is ``failed rule: <rule>``; a runtime error (e.g. a missing key) is
+  ``Invalid value: "<type>": no such key: <k> evaluating rule: <message or rule>``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from ._diagnostics import Diagnostic, Path
+from ._structural import Node, compile_schema, go_quote
+
+__all__ = [
+    "BLOCKED_MESSAGE",
+    "RULES",
+    "apply_schema_defaults",
+    "has_blocking_errors",
+    "rule_id",
+    "validate_cel",
+]
+
+
+class CelError(Exception):
+    """A CEL runtime error (``no such key: x`` ...)."""
+
+
+class _NoValue:
+    """``optional.none()`` for ``oldSelf`` of an ``optionalOldSelf`` rule on create."""
+
+    def __repr__(self) -> str:
+        return "optional.none()"
+
+
+NONE = _NoValue()
+
+
+def _has(obj: Any, key: str) -> bool:
+    """CEL ``has(obj.key)`` on an object / map value."""
+    if not isinstance(obj, dict):
+        raise CelError("no such overload")
+    return key in obj and obj[key] is not None
+
+
+def _get(obj: Any, key: str) -> Any:
+    """CEL ``obj.key`` (``no such key`` when absent)."""
+    if not isinstance(obj, dict) or key not in obj or obj[key] is None:
+        raise CelError(f"no such key: {key}")
+    return obj[key]
+
+
+def _size(v: Any) -> int:
+    if isinstance(v, (str, list, dict)):
+        return len(v)
+    raise CelError("no such overload")
+
+
+def _lower_ascii(s: Any) -> str:
+    if not isinstance(s, str):
+        raise CelError("no such overload")
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s)
+
+
+def _eq(a: Any, b: Any) -> bool:
+    """CEL ``==`` between a field value and a literal of the rule (type must agree)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, str) != isinstance(b, str):
+        raise CelError("no such overload")
+    return bool(a == b)
+
+
+def _int(v: Any) -> int | float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise CelError("no such overload")
+    return v
+
+
+# --- the translations (self, oldSelf) -> bool ----------------------------------------------------
+
+
+def _r_restart(s: Any, old: Any) -> bool:
+    # oldSelf.hasValue() || !has(self.restart)
+    return old is not NONE or not _has(s, "restart")
+
+
+def _r_single_epp(s: Any, old: Any) -> bool:
+    # self.filter(c, has(c.type) && c.type == 'epp').size() <= 1
+    return sum(1 for c in s if _has(c, "type") and _eq(_get(c, "type"), "epp")) <= 1
+
+
+def _r_unique_names(s: Any, old: Any) -> bool:
+    # self.all(c1, !has(c1.name) || self.filter(c2, has(c2.name) && c2.name.lowerAscii() ==
+    #   c1.name.lowerAscii()).size() == 1)
+    for c1 in s:
+        if not _has(c1, "name"):
+            continue
+        n1 = _lower_ascii(_get(c1, "name"))
+        if sum(1 for c2 in s if _has(c2, "name") and _lower_ascii(_get(c2, "name")) == n1) != 1:
+            return False
+    return True
+
+
+def _r_epp_config_type(s: Any, old: Any) -> bool:
+    # !has(self.eppConfig) || (has(self.type) && self.type == 'epp')
+    return not _has(s, "eppConfig") or (_has(s, "type") and _eq(_get(s, "type"), "epp"))
+
+
+def _r_min_available(s: Any, old: Any) -> bool:
+    # !has(self.minAvailable) || (has(self.replicas) && self.replicas == 0)
+    #   || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)
+    if not _has(s, "minAvailable"):
+        return True
+    if _has(s, "replicas") and _int(_get(s, "replicas")) == 0:
+        return True
+    bound = _int(_get(s, "replicas")) if _has(s, "replicas") else 1
+    return _int(_get(s, "minAvailable")) <= bound
+
+
+def _r_min_available_immutable(s: Any, old: Any) -> bool:
+    # !has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)
+    if not _has(old, "minAvailable"):
+        return True
+    return _has(s, "minAvailable") and _int(_get(s, "minAvailable")) == _int(_get(old, "minAvailable"))
+
+
+def _r_type_immutable(s: Any, old: Any) -> bool:
+    # !has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)
+    if not _has(old, "type"):
+        return True
+    return _has(s, "type") and _eq(_get(s, "type"), _get(old, "type"))
+
+
+def _r_epp_config_source(s: Any, old: Any) -> bool:
+    # has(self.configMapRef) != has(self.config)
+    return _has(s, "configMapRef") != _has(s, "config")
+
+
+def _r_checkpoint_job(s: Any, old: Any) -> bool:
+    # !has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0
+    return not _has(s, "job") or not _has(s, "checkpointRef") or _size(_get(s, "checkpointRef")) == 0
+
+
+def _r_gms_containers(s: Any, old: Any) -> bool:
+    # !has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'IntraPod'
+    return (
+        not _has(s, "extraClientContainers")
+        or _size(_get(s, "extraClientContainers")) == 0
+        or _eq(_get(s, "mode"), "IntraPod")
+    )
+
+
+def _r_gms_pods_mode(s: Any, old: Any) -> bool:
+    # !has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'InterPod'
+    return (
+        not _has(s, "extraClientPods")
+        or _size(_get(s, "extraClientPods")) == 0
+        or _eq(_get(s, "mode"), "InterPod")
+    )
+
+
+def _r_gms_pods_reserved(s: Any, old: Any) -> bool:
+    # !has(self.extraClientPods) || size(self.extraClientPods) == 0
+    return not _has(s, "extraClientPods") or _size(_get(s, "extraClientPods")) == 0
+
+
+_BACKEND_ANNOTATION = "nvidia.com/vllm-distributed-executor-backend"
+
+
+def _r_backend_annotation(s: Any, old: Any) -> bool:
+    # !("nvidia.com/vllm-distributed-executor-backend" in self)
+    #   || self["nvidia.com/vllm-distributed-executor-backend"].lowerAscii() in ["mp", "ray"]
+    if not isinstance(s, dict):
+        raise CelError("no such overload")
+    if _BACKEND_ANNOTATION not in s:
+        return True
+    return _lower_ascii(s[_BACKEND_ANNOTATION]) in ("mp", "ray")
+
+
+def _r_sidecar_image(s: Any, old: Any) -> bool:
+    # self.name == "main" || (has(self.image) && self.image != "")
+    return _eq(_get(s, "name"), "main") or (_has(s, "image") and not _eq(_get(s, "image"), ""))
+
+
+def _r_init_image(s: Any, old: Any) -> bool:
+    # has(self.image) && self.image != ""
+    return _has(s, "image") and not _eq(_get(s, "image"), "")
+
+
+def _r_kv_target(s: Any, old: Any) -> bool:
+    # (has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))
+    return _has(s, "labelKey") != _has(s, "clusterTopologyName")
+
+
+def _r_weight_required(s: Any, old: Any) -> bool:
+    # !has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)
+    return (
+        not _has(s, "enforcement")
+        or not _eq(_get(s, "enforcement"), "preferred")
+        or _has(s, "preferredWeight")
+    )
+
+
+def _r_weight_forbidden(s: Any, old: Any) -> bool:
+    # !has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')
+    return not _has(s, "preferredWeight") or (
+        _has(s, "enforcement") and _eq(_get(s, "enforcement"), "preferred")
+    )
+
+
+def _r_label_key_prefix(s: Any, old: Any) -> bool:
+    # !self.contains('/') || self.split('/')[0].size() <= 253
+    if not isinstance(s, str):
+        raise CelError("no such overload")
+    return "/" not in s or len(s.split("/")[0]) <= 253
+
+
+# --- v1alpha1-only rules (same CRD files, legacy version) ---
+
+
+def _r_pvc_create(s: Any, old: Any) -> bool:
+    # !has(self.create) || self.create == false
+    #   || (has(self.size) && has(self.storageClass) && has(self.volumeAccessMode))
+    return (
+        not _has(s, "create")
+        or _eq(_get(s, "create"), False)
+        or (_has(s, "size") and _has(s, "storageClass") and _has(s, "volumeAccessMode"))
+    )
+
+
+def _r_gms_containers_alpha(s: Any, old: Any) -> bool:
+    return (
+        not _has(s, "extraClientContainers")
+        or _size(_get(s, "extraClientContainers")) == 0
+        or _eq(_get(s, "mode"), "intraPod")
+    )
+
+
+def _r_gms_pods_mode_alpha(s: Any, old: Any) -> bool:
+    return (
+        not _has(s, "extraClientPods")
+        or _size(_get(s, "extraClientPods")) == 0
+        or _eq(_get(s, "mode"), "interPod")
+    )
+
+
+_QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
+_SUFFIX = {
+    "": Decimal(1),
+    "n": Decimal("1e-9"),
+    "u": Decimal("1e-6"),
+    "m": Decimal("1e-3"),
+    "k": Decimal("1e3"),
+    "M": Decimal("1e6"),
+    "G": Decimal("1e9"),
+    "T": Decimal("1e12"),
+    "P": Decimal("1e15"),
+    "E": Decimal("1e18"),
+    "Ki": Decimal(2**10),
+    "Mi": Decimal(2**20),
+    "Gi": Decimal(2**30),
+    "Ti": Decimal(2**40),
+    "Pi": Decimal(2**50),
+    "Ei": Decimal(2**60),
+}
+
+
+def _quantity(v: Any) -> Decimal:
+    """CEL ``quantity(string)`` (k8s.io/apimachinery resource.ParseQuantity), as a number."""
+    if not isinstance(v, str):
+        raise CelError("no such overload")
+    m = _QUANTITY.match(v)
+    try:
+        if m is None:
+            raise ValueError
+        num, suf = m.group(1), m.group(2)
+        if suf in _SUFFIX:
+            return Decimal(num) * _SUFFIX[suf]
+        if suf[:1] in "eE":
+            return Decimal(num + suf)
+        raise ValueError
+    except (ValueError, ArithmeticError):
+        raise CelError(
+            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        ) from None
+
+
+def _r_shared_memory(s: Any, old: Any) -> bool:
+    # (has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))
+    if _has(s, "disabled") and _get(s, "disabled") is True:
+        return True
+    return _has(s, "size") and _quantity(_get(s, "size")) > 0
+
+
+Rule = Callable[[Any, Any], bool]
+
+# exact rule text -> (short name, translation)
+RULES: dict[str, tuple[str, Rule]] = {
+    "oldSelf.hasValue() || !has(self.restart)": ("restart-unset-on-create", _r_restart),
+    "self.filter(c, has(c.type) && c.type == 'epp').size() <= 1": ("single-epp", _r_single_epp),
+    "self.all(c1, !has(c1.name) || self.filter(c2, has(c2.name) && c2.name.lowerAscii() == "
+    "c1.name.lowerAscii()).size() == 1)": ("unique-component-names", _r_unique_names),
+    "!has(self.eppConfig) || (has(self.type) && self.type == 'epp')": ("epp-config-type", _r_epp_config_type),
+    "!has(self.minAvailable) || (has(self.replicas) && self.replicas == 0) || self.minAvailable <= "
+    "(has(self.replicas) ? self.replicas : 1)": ("min-available", _r_min_available),
+    "!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)": (
+        "min-available-immutable",
+        _r_min_available_immutable,
+    ),
+    # documented upstream (DCD type immutability); not in every CRD revision
+    "!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)": (
+        "type-immutable",
+        _r_type_immutable,
+    ),
+    "has(self.configMapRef) != has(self.config)": ("epp-config-source", _r_epp_config_source),
+    "!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0": (
+        "checkpoint-job",
+        _r_checkpoint_job,
+    ),
+    "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'IntraPod'": (
+        "gms-extra-client-containers",
+        _r_gms_containers,
+    ),
+    "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'InterPod'": (
+        "gms-extra-client-pods-mode",
+        _r_gms_pods_mode,
+    ),
+    "!has(self.extraClientPods) || size(self.extraClientPods) == 0": (
+        "gms-extra-client-pods",
+        _r_gms_pods_reserved,
+    ),
+    '!("nvidia.com/vllm-distributed-executor-backend" in self) || '
+    'self["nvidia.com/vllm-distributed-executor-backend"].lowerAscii() in ["mp", "ray"]': (
+        "vllm-backend-annotation",
+        _r_backend_annotation,
+    ),
+    'self.name == "main" || (has(self.image) && self.image != "")': ("sidecar-image", _r_sidecar_image),
+    'has(self.image) && self.image != ""': ("init-container-image", _r_init_image),
+    "(has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))": (
+        "kv-transfer-target",
+        _r_kv_target,
+    ),
+    "!has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)": (
+        "preferred-weight-required",
+        _r_weight_required,
+    ),
+    "!has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')": (
+        "preferred-weight-forbidden",
+        _r_weight_forbidden,
+    ),
+    "!self.contains('/') || self.split('/')[0].size() <= 253": ("label-key-prefix", _r_label_key_prefix),
+    # v1alpha1
+    "!has(self.create) || self.create == false || (has(self.size) && has(self.storageClass) && "
+    "has(self.volumeAccessMode))": ("pvc-create-fields", _r_pvc_create),
+    "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'": (
+        "gms-extra-client-containers",
+        _r_gms_containers_alpha,
+    ),
+    "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'": (
+        "gms-extra-client-pods-mode",
+        _r_gms_pods_mode_alpha,
+    ),
+    "(has(self.disabled) && self.disabled) || (has(self.size) && "
+    "quantity(self.size).isGreaterThan(quantity('0')))": ("shared-memory-size", _r_shared_memory),
+}
+
+
+def _norm(rule: str) -> str:
+    return " ".join(rule.split())
+
+
+_BY_NORM: dict[str, tuple[str, Rule]] = {_norm(k): v for k, v in RULES.items()}
+
+
+def rule_id(rule: str) -> str | None:
+    """``cel.<short-name>`` of a rule text, or None when it has no translation."""
+    hit = _BY_NORM.get(_norm(rule))
+    return f"cel.{hit[0]}" if hit else None
+
+
+def _uses_old_self(rule: str) -> bool:
+    return "oldSelf" in rule
+
+
+# --- defaulting (structuraldefaulting.Default) ---------------------------------------------------
+
+
+def apply_schema_defaults(data: Any, schema: dict[str, Any]) -> Any:
+    """A copy of ``data`` with the schema ``default`` values applied, as the API server does before
+    validation (missing properties, and nulls on non-nullable properties / items). Input untouched."""
+    return _default(data, compile_schema(schema))
+
+
+def _default(x: Any, node: Node | None) -> Any:
+    if node is None:
+        return x
+    if isinstance(x, dict):
+        out = dict(x)
+        for k, sub in _iter_props(node):
+            if sub.has_default and (k not in out or (out[k] is None and not sub.nullable)):
+                out[k] = copy.deepcopy(sub.default)
+        for k, v in out.items():
+            child = node.prop(k) if node.props_raw is not None else None
+            if child is None:
+                child = node.additional()
+                if child is not None and v is None and child.has_default and not child.nullable:
+                    out[k] = v = copy.deepcopy(child.default)
+            if child is not None and isinstance(v, (dict, list)):
+                out[k] = _default(v, child)
+        return out
+    if isinstance(x, list):
+        item = node.items()
+        if item is None:
+            return x
+        res = []
+        for v in x:
+            if v is None and item.has_default and not item.nullable:
+                v = copy.deepcopy(item.default)
+            res.append(_default(v, item) if isinstance(v, (dict, list)) else v)
+        return res
+    return x
+
+
+def _iter_props(node: Node) -> list[tuple[str, Node]]:
+    out = []
+    for k in node.properties:
+        sub = node.prop(k)
+        if sub is not None:
+            out.append((k, sub))
+    return out
+
+
+# --- evaluation ----------------------------------------------------------------------------------
+
+_REASONS = {"FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate", "FieldValueInvalid"}
+
+
+def _field_path(fp: str) -> Path:
+    """``fieldPath`` (``.a.b`` / ``['x']`` JSONPath subset) relative to the rule's node."""
+    out: list[str | int] = []
+    i, n = 0, len(fp)
+    while i < n:
+        c = fp[i]
+        if c == ".":
+            j = i + 1
+            while j < n and fp[j] not in ".[":
+                j += 1
+            out.append(fp[i + 1 : j])
+            i = j
+        elif c == "[" and i + 1 < n and fp[i + 1] == "'":
+            j = i + 2
+            buf = []
+            while j < n and fp[j] != "'":
+                if fp[j] == "\\" and j + 1 < n:
+                    j += 1
+                buf.append(fp[j])
+                j += 1
+            out.append("".join(buf))
+            i = j + 2  # past "']"
+        else:
+            break
+    return tuple(out)
+
+
+def _field_error(value_type: str, detail: str, reason: str | None) -> str:
+    if reason == "FieldValueForbidden":
+        return f"Forbidden: {detail}"
+    if reason == "FieldValueRequired":
+        return f"Required value: {detail}"
+    if reason == "FieldValueDuplicate":
+        return f"Duplicate value: {go_quote(value_type)}"
+    return f"Invalid value: {go_quote(value_type)}: {detail}"
+
+
+def _error_string(rule: dict[str, Any]) -> str:
+    msg = rule.get("message")
+    if isinstance(msg, str) and msg:
+        return msg.strip()
+    return str(rule.get("rule", "")).strip()
+
+
+def _message(rule: dict[str, Any]) -> str:
+    msg = rule.get("message")
+    if isinstance(msg, str) and msg:
+        return msg.strip()
+    return f"failed rule: {_error_string(rule)}"
+
+
+class _Walk:
+    def __init__(self) -> None:
+        self.diags: list[Diagnostic] = []
+
+
+def _value_type(node: Node, value: Any) -> str:
+    t = node.schema_type
+    if t:
+        return t
+    return ""
+
+
+def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
+    for rule in node.validations:
+        text = rule.get("rule")
+        if not isinstance(text, str) or not text.strip():
+            continue
+        hit = _BY_NORM.get(_norm(text))
+        optional_old = bool(rule.get("optionalOldSelf"))
+        transition = _uses_old_self(text)
+        if transition and old is None and not optional_old:
+            continue  # transition rules need a comparable old value
+        vt = _value_type(node, obj)
+        if hit is None:
+            w.diags.append(
+                Diagnostic(
+                    "cel.untranslated",
+                    path,
+                    f"rule not evaluated offline (no translation): {text.strip()}",
+                    "warning",
+                )
+            )
+            continue
+        short, fn = hit
+        old_arg: Any = old
+        if optional_old and old is None:
+            old_arg = NONE
+        try:
+            ok = fn(obj, old_arg)
+        except CelError as e:
+            err = str(e)
+            if err.startswith("no such overload"):
+                detail = (
+                    f"'{err}': call arguments did not match a supported operator, function or macro signature "
+                    f"for rule: {_error_string(rule)}"
+                )
+            else:
+                detail = f"{err} evaluating rule: {_error_string(rule)}"
+            w.diags.append(Diagnostic(f"cel.{short}", path, f"Invalid value: {go_quote(vt)}: {detail}"))
+            continue
+        if ok:
+            continue
+        fp = rule.get("fieldPath")
+        p = path + _field_path(fp) if isinstance(fp, str) and fp else path
+        reason = rule.get("reason")
+        reason = reason if isinstance(reason, str) and reason in _REASONS else None
+        # messageExpression: no interpreter offline; the API server falls back to ``message`` when a
+        # messageExpression cannot be evaluated, which is what we do.
+        w.diags.append(Diagnostic(f"cel.{short}", p, _field_error(vt, _message(rule), reason)))
+
+
+def _walk(w: _Walk, node: Node | None, obj: Any, old: Any, path: Path) -> None:
+    if node is None or obj is None:
+        return
+    if node.validations:
+        _eval_rules(w, node, obj, old, path)
+    for b in node.all_of:
+        _walk(w, b, obj, old, path)
+    if isinstance(obj, dict):
+        old_map = old if isinstance(old, dict) else None
+        props = node.props_raw
+        for k, v in obj.items():
+            sub = node.prop(k) if props is not None else None
+            if sub is None:
+                sub = node.additional()
+            if sub is None:
+                continue
+            ov = old_map.get(k) if old_map is not None else None
+            _walk(w, sub, v, ov, path + (k,))
+    elif isinstance(obj, list):
+        item = node.items()
+        if item is None:
+            return
+        old_by_key: dict[Any, Any] | None = None
+        if node.list_type == "map" and node.map_keys and isinstance(old, list):
+            old_by_key = {}
+            for o in old:
+                if isinstance(o, dict):
+                    old_by_key.setdefault(_map_key(o, node.map_keys), o)
+        for i, v in enumerate(obj):
+            ov = None
+            if old_by_key is not None and isinstance(v, dict):
+                ov = old_by_key.get(_map_key(v, node.map_keys))
+            _walk(w, item, v, ov, path + (i,))
+
+
+def _map_key(o: dict[str, Any], keys: tuple[str, ...]) -> tuple[Any, ...]:
+    return tuple((type(o.get(k)).__name__, repr(o.get(k))) for k in keys)
+
+
+BLOCKED_MESSAGE = (
+    'Invalid value: "null": some validation rules were not checked because the object was invalid; '
+    "correct the existing errors to complete validation"
+)
+
+# OpenAPI failures the API server treats as blocking for CEL (strategy.go hasBlockingErr):
+# NotSupported (enum), Required, TooLong, TooMany, TypeInvalid.
+_BLOCKING_RULES = frozenset(
+    {
+        "schema.enum",
+        "schema.required",
+        "schema.max-length",
+        "schema.max-items",
+        "schema.max-properties",
+        "schema.type",
+    }
+)
+
+
+def has_blocking_errors(diags: list[Diagnostic]) -> bool:
+    """Whether structural errors would stop the API server from running the CEL rules."""
+    return any(d.rule in _BLOCKING_RULES and d.severity == "error" for d in diags)
+
+
+def validate_cel(
+    data: Any,
+    schema: dict[str, Any],
+    *,
+    old: Any = None,
+    root_path: Path = (),
+    structural: list[Diagnostic] | None = None,
+    check_blocking: bool = True,
+    status_subresource: bool = False,
+) -> list[Diagnostic]:
+    """Evaluate every ``x-kubernetes-validations`` rule of ``schema`` on ``data`` (create; or update
+    when ``old`` is given). ``data`` is defaulted with the schema defaults first (not modified).
+
+    Like the API server, CEL is skipped when the OpenAPI validation has a blocking error (type /
+    enum / required / too long / too many): one ``cel.not-checked`` error is returned instead.
+    ``structural`` passes the diagnostics of :func:`dynamo_schema._structural.validate` on the same
+    data (otherwise they are computed); ``check_blocking=False`` evaluates the rules regardless.
+    ``status_subresource``: ``status`` is dropped before validation (see ``_structural.validate``).
+    """
+    path = tuple(root_path)
+    if status_subresource:
+        if isinstance(data, dict) and "status" in data:
+            data = {k: v for k, v in data.items() if k != "status"}
+        if isinstance(old, dict) and "status" in old:
+            old = {k: v for k, v in old.items() if k != "status"}
+    if check_blocking:
+        if structural is None:
+            from ._structural import validate as _validate
+
+            structural = _validate(data, schema, strict=False, root_path=path)
+        if has_blocking_errors(structural):
+            return [Diagnostic("cel.not-checked", path, BLOCKED_MESSAGE)]
+    node = compile_schema(schema)
+    obj = _default(data, node)
+    old_obj = _default(old, node) if old is not None else None
+    w = _Walk()
+    _walk(w, node, obj, old_obj, path)
+    return w.diags

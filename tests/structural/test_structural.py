@@ -1,0 +1,575 @@
+"""Structural-schema validation against the real v1beta1 CRD schemas.
+
+Expected messages follow kube-apiserver: kube-openapi ``validation/errors`` texts (``%s in body must be
+of type %s: %q``, ``should match '%s'``, ``should be greater than or equal to %v``, ``should be at least
+%d chars long``, ``should have at least %d items``) turned into apimachinery field errors by
+``kubeOpenAPIResultToFieldErrors`` (``Invalid value``, ``Unsupported value: …: supported values: …``,
+``Required value``, ``Too long: may not be more than %d bytes``, ``Too many: %d: must have at most %d
+items``), ``listtype`` ``Duplicate value`` and the strict-decoding ``unknown field "<path>"``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from dynamo_schema import _structural as S
+from dynamo_schema._diagnostics import Diagnostic
+
+from ._crds import crd_schema, dcd, dgd, dgdr
+
+C0 = ("spec", "components", 0)
+C1 = ("spec", "components", 1)
+CT = C1 + ("podTemplate", "spec", "containers", 0)
+
+
+def run(doc: Any, kind: str = "DynamoGraphDeployment", **kw: Any) -> list[Diagnostic]:
+    return S.validate(doc, crd_schema(kind), **kw)
+
+
+def errors(diags: list[Diagnostic]) -> list[tuple[str, tuple[Any, ...], str]]:
+    return [(d.rule, d.path, d.message) for d in diags if d.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    "make,kind",
+    [
+        (dgd, "DynamoGraphDeployment"),
+        (dcd, "DynamoComponentDeployment"),
+        (dgdr, "DynamoGraphDeploymentRequest"),
+    ],
+)
+def test_baseline_documents_are_valid(make: Any, kind: str) -> None:
+    assert run(make(), kind) == []
+
+
+def test_type_mismatch() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["replicas"] = "string"
+    assert errors(run(doc)) == [
+        (
+            "schema.type",
+            C0 + ("replicas",),
+            'Invalid value: "string": spec.components[0].replicas in body must be of type integer: "string"',
+        )
+    ]
+
+
+def test_type_mismatch_object_expected() -> None:
+    doc = dgd()
+    doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"] = {"name": "main"}
+    assert errors(run(doc)) == [
+        (
+            "schema.type",
+            C1 + ("podTemplate", "spec", "containers"),
+            'Invalid value: "object": spec.components[1].podTemplate.spec.containers in body must be of type array: "object"',
+        )
+    ]
+
+
+def test_integral_float_is_an_integer() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["replicas"] = 2.0  # isFloatInt
+    assert run(doc) == []
+
+
+def test_enum() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["type"] = "foo"
+    assert errors(run(doc)) == [
+        (
+            "schema.enum",
+            C0 + ("type",),
+            'Unsupported value: "foo": supported values: "frontend", "worker", "prefill", "decode", "planner", "epp"',
+        )
+    ]
+
+
+def test_enum_nested() -> None:
+    doc = dgd()
+    doc["spec"]["components"][1]["experimental"] = {"gpuMemoryService": {"mode": "Sometimes"}}
+    assert errors(run(doc)) == [
+        (
+            "schema.enum",
+            C1 + ("experimental", "gpuMemoryService", "mode"),
+            'Unsupported value: "Sometimes": supported values: "IntraPod", "InterPod"',
+        )
+    ]
+
+
+def test_pattern() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["name"] = "Bad_Name"
+    assert errors(run(doc)) == [
+        (
+            "schema.pattern",
+            C0 + ("name",),
+            (
+                'Invalid value: "Bad_Name": spec.components[0].name in body should match '
+                "'^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$'"
+            ),
+        )
+    ]
+
+
+def test_pattern_dollar_does_not_accept_trailing_newline() -> None:
+    # Go's ``$`` (no multiline flag) matches only at the end of the text, unlike Python's
+    doc = dgd()
+    doc["spec"]["components"][0]["name"] = "Frontend\n"
+    assert [e[0] for e in errors(run(doc))] == ["schema.pattern"]
+
+
+def test_minimum() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["replicas"] = -1
+    assert errors(run(doc)) == [
+        (
+            "schema.minimum",
+            C0 + ("replicas",),
+            "Invalid value: -1: spec.components[0].replicas in body should be greater than or equal to 0",
+        )
+    ]
+
+
+def test_maximum_and_float_minimum() -> None:
+    doc = dgd()
+    doc["spec"]["experimental"] = {
+        "kvTransferPolicy": {
+            "domain": "zone",
+            "labelKey": "z",
+            "enforcement": "preferred",
+            "preferredWeight": 1.5,
+        }
+    }
+    p = ("spec", "experimental", "kvTransferPolicy", "preferredWeight")
+    assert errors(run(doc)) == [
+        (
+            "schema.maximum",
+            p,
+            "Invalid value: 1.5: spec.experimental.kvTransferPolicy.preferredWeight in body should be less than or equal to 1",
+        )
+    ]
+    doc["spec"]["experimental"]["kvTransferPolicy"]["preferredWeight"] = -0.25
+    assert errors(run(doc)) == [
+        (
+            "schema.minimum",
+            p,
+            "Invalid value: -0.25: spec.experimental.kvTransferPolicy.preferredWeight in body should be greater than or equal to 0",
+        )
+    ]
+
+
+def test_min_length() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["name"] = ""
+    got = errors(run(doc))
+    assert (
+        "schema.min-length",
+        C0 + ("name",),
+        'Invalid value: "": spec.components[0].name in body should be at least 1 chars long',
+    ) in got
+    # the empty string fails the pattern as well (kube-openapi reports both)
+    assert [g[0] for g in got] == ["schema.min-length", "schema.pattern"]
+
+
+def test_max_length() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["name"] = "a" * 64
+    assert errors(run(doc)) == [
+        ("schema.max-length", C0 + ("name",), "Too long: may not be more than 63 bytes")
+    ]
+    doc["spec"]["components"][0]["name"] = "a" * 63
+    assert run(doc) == []
+
+
+def test_max_items() -> None:
+    doc = dgd()
+    base = doc["spec"]["components"][1]
+    doc["spec"]["components"] = []
+    for i in range(26):
+        c = copy.deepcopy(base)
+        c["name"] = f"w{i}"
+        doc["spec"]["components"].append(c)
+    assert errors(run(doc)) == [
+        ("schema.max-items", ("spec", "components"), "Too many: 26: must have at most 25 items")
+    ]
+    del doc["spec"]["components"][25]
+    assert run(doc) == []
+
+
+def test_min_items_and_exclusive_bounds_on_a_json_schema() -> None:
+    # CRDs here carry no minItems / exclusive bounds; a generated-style schema with $defs does
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"spec": {"$ref": "#/$defs/Spec"}},
+        "$defs": {
+            "Spec": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "xs": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                    "gt": {"type": "number", "exclusiveMinimum": 0},
+                    "lt": {"type": "integer", "maximum": 10, "exclusiveMaximum": True},
+                },
+            }
+        },
+    }
+    diags = S.validate({"spec": {"xs": [], "gt": 0, "lt": 10}}, schema)
+    assert errors(diags) == [
+        (
+            "schema.min-items",
+            ("spec", "xs"),
+            "Invalid value: 0: spec.xs in body should have at least 1 items",
+        ),
+        ("schema.minimum", ("spec", "gt"), "Invalid value: 0: spec.gt in body should be greater than 0"),
+        ("schema.maximum", ("spec", "lt"), "Invalid value: 10: spec.lt in body should be less than 10"),
+    ]
+
+
+def test_required() -> None:
+    doc = dgd()
+    del doc["spec"]["components"][0]["name"]
+    assert errors(run(doc)) == [("schema.required", C0 + ("name",), "Required value")]
+
+
+def test_required_container_name() -> None:
+    doc = dgd()
+    del doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["name"]
+    assert ("schema.required", CT + ("name",), "Required value") in errors(run(doc))
+
+
+def test_unknown_field_with_did_you_mean_deep_in_pod_template() -> None:
+    doc = dgd()
+    ctr = doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]
+    ctr["imagePulPolicy"] = "Always"
+    msg = (
+        'unknown field "spec.components[1].podTemplate.spec.containers[0].imagePulPolicy", '
+        'did you mean "imagePullPolicy"?'
+    )
+    diags = run(doc)
+    assert [(d.rule, d.path, d.message, d.severity) for d in diags] == [
+        ("schema.unknown-field", CT + ("imagePulPolicy",), msg, "error")
+    ]
+    # fieldValidation=Warn: same finding, as a warning
+    assert [(d.rule, d.severity) for d in run(doc, strict=False)] == [("schema.unknown-field", "warning")]
+
+
+def test_unknown_field_top_level_and_without_suggestion() -> None:
+    doc = dgd()
+    doc["spec"]["componets"] = []
+    doc["spec"]["zzzzqqq"] = 1
+    doc["metadata"]["lables"] = {}
+    assert [(d.path, d.message) for d in run(doc)] == [
+        (("metadata", "lables"), 'unknown field "metadata.lables", did you mean "labels"?'),
+        (("spec", "componets"), 'unknown field "spec.componets", did you mean "components"?'),
+        (("spec", "zzzzqqq"), 'unknown field "spec.zzzzqqq"'),
+    ]
+
+
+def test_null_pruned_note_and_prune_nulls() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["replicas"] = None
+    doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["imagePullPolicy"] = None
+    diags = run(doc)
+    assert [(d.rule, d.path, d.severity) for d in diags] == [
+        ("schema.null-pruned", C0 + ("replicas",), "note"),
+        ("schema.null-pruned", CT + ("imagePullPolicy",), "note"),
+    ]
+    pruned, notes = S.prune_nulls(doc, crd_schema("DynamoGraphDeployment"))
+    assert [n.path for n in notes] == [d.path for d in diags]
+    assert "replicas" not in pruned["spec"]["components"][0]
+    assert "imagePullPolicy" not in pruned["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]
+    assert doc["spec"]["components"][0]["replicas"] is None  # input untouched
+    assert run(pruned) == []
+
+
+def test_null_on_required_field_is_pruned_then_required() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["name"] = None
+    assert errors(run(doc)) == [("schema.required", C0 + ("name",), "Required value")]
+
+
+def test_null_with_default_takes_the_default() -> None:
+    doc = dgd()
+    doc["spec"]["components"][1]["experimental"] = {"gpuMemoryService": {"mode": None}}
+    pruned, notes = S.prune_nulls(doc, crd_schema("DynamoGraphDeployment"))
+    assert pruned["spec"]["components"][1]["experimental"]["gpuMemoryService"]["mode"] == "IntraPod"
+    assert [(n.rule, n.path[-1], n.severity) for n in notes] == [("schema.null-pruned", "mode", "note")]
+
+
+def test_null_array_item_is_a_type_error() -> None:
+    doc = dgd()
+    doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["args"] = [None]
+    p = CT + ("args", 0)
+    assert errors(run(doc)) == [
+        (
+            "schema.type",
+            p,
+            'Invalid value: "null": spec.components[1].podTemplate.spec.containers[0].args[0] in body must be of type string: "null"',
+        )
+    ]
+
+
+def test_int_or_string_quantities() -> None:
+    doc = dgd()
+    limits = doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["resources"]["limits"]
+    limits.update({"cpu": 2, "memory": "512Mi", "ephemeral-storage": "1e3", "x": "+.5"})
+    assert run(doc) == []
+    limits["memory"] = "1x"
+    limits["cpu"] = True
+    lp = CT + ("resources", "limits")
+    pat = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
+    assert errors(run(doc)) == [
+        (
+            "schema.type",
+            lp + ("cpu",),
+            (
+                'Invalid value: "boolean": spec.components[1].podTemplate.spec.containers[0].resources.limits.cpu '
+                'in body must be of type integer,string: "boolean"'
+            ),
+        ),
+        (
+            "schema.pattern",
+            lp + ("memory",),
+            (
+                'Invalid value: "1x": spec.components[1].podTemplate.spec.containers[0].resources.limits.memory '
+                f"in body should match '{pat}'"
+            ),
+        ),
+    ]
+
+
+def test_int_or_string_port() -> None:
+    doc = dgd()
+    ctr = doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]
+    ctr["readinessProbe"] = {"httpGet": {"path": "/health", "port": "http"}}
+    assert run(doc) == []
+    ctr["readinessProbe"]["httpGet"]["port"] = 8000
+    assert run(doc) == []
+    ctr["readinessProbe"]["httpGet"]["port"] = [8000]
+    assert [e[0] for e in errors(run(doc))] == ["schema.type"]
+
+
+def test_preserve_unknown_fields() -> None:
+    doc = dgd()
+    doc["spec"]["components"].append(
+        {
+            "name": "epp",
+            "type": "epp",
+            "eppConfig": {
+                "config": {"schedulingProfiles": [], "anything": {"goes": [1, {"here": True}]}, "plugins": []}
+            },
+        }
+    )
+    assert run(doc) == []
+
+
+def test_embedded_resource() -> None:
+    doc = dgdr()
+    doc["spec"]["overrides"] = {
+        "dgd": {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "spec": {"whatever": 1}}
+    }
+    assert run(doc, "DynamoGraphDeploymentRequest") == []
+    del doc["spec"]["overrides"]["dgd"]["kind"]
+    doc["spec"]["overrides"]["dgd"]["metadata"] = {"name": "x", "nmae": "y"}
+    assert [(d.rule, d.path, d.message) for d in run(doc, "DynamoGraphDeploymentRequest")] == [
+        ("schema.required", ("spec", "overrides", "dgd", "kind"), "Required value: must not be empty"),
+        (
+            "schema.unknown-field",
+            ("spec", "overrides", "dgd", "metadata", "nmae"),
+            'unknown field "spec.overrides.dgd.metadata.nmae", did you mean "name"?',
+        ),
+    ]
+
+
+def test_set_duplicates() -> None:
+    doc = dgd()
+    doc["spec"]["components"][1]["experimental"] = {
+        "gpuMemoryService": {"extraClientContainers": ["sidecar", "other", "sidecar", "sidecar"]}
+    }
+    p = C1 + ("experimental", "gpuMemoryService", "extraClientContainers", 2)
+    assert errors(run(doc)) == [("schema.duplicate", p, 'Duplicate value: "sidecar"')]
+
+
+def test_map_list_duplicates() -> None:
+    doc = dgd()
+    doc["spec"]["components"].append(copy.deepcopy(doc["spec"]["components"][1]))
+    assert errors(run(doc)) == [
+        (
+            "schema.duplicate",
+            ("spec", "components", 2),
+            'Duplicate value: map[string]interface {}{"name":"VllmWorker"}',
+        )
+    ]
+
+
+def test_map_list_duplicate_env_names() -> None:
+    doc = dgd()
+    ctr = doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]
+    ctr["ports"] = [
+        {"containerPort": 8000, "protocol": "TCP"},
+        {"containerPort": 8000, "protocol": "TCP", "name": "again"},
+    ]
+    assert errors(run(doc)) == [
+        (
+            "schema.duplicate",
+            CT + ("ports", 1),
+            'Duplicate value: map[string]interface {}{"containerPort":8000, "protocol":"TCP"}',
+        )
+    ]
+
+
+def test_int32_format_bound_is_a_warning() -> None:
+    doc = dgd()
+    doc["spec"]["components"][0]["replicas"] = 2**31
+    diags = run(doc)
+    assert [(d.rule, d.path, d.severity, d.message) for d in diags] == [
+        (
+            "schema.format",
+            C0 + ("replicas",),
+            "warning",
+            'Invalid value: "": Checked value must be of type integer with format int32 in spec.components[0].replicas',
+        )
+    ]
+
+
+def test_date_time_format_and_status_subresource() -> None:
+    doc = dgd()
+    doc["status"] = {
+        "state": "pending",
+        "conditions": [
+            {
+                "type": "Ready",
+                "status": "True",
+                "reason": "R",
+                "message": "m",
+                "lastTransitionTime": "yesterday",
+            }
+        ],
+    }
+    p = ("status", "conditions", 0, "lastTransitionTime")
+    assert errors(run(doc)) == [
+        (
+            "schema.format",
+            p,
+            'Invalid value: "yesterday": status.conditions[0].lastTransitionTime in body must be of type date-time: "yesterday"',
+        )
+    ]
+    # with a status subresource the API server drops status before validating (unknown fields still count)
+    assert run(doc, status_subresource=True) == []
+    doc["status"]["conditions"][0]["lastTransitionTime"] = "2025-01-02T03:04:05Z"
+    doc["status"]["bogus"] = 1
+    assert [(d.rule, d.path) for d in run(doc, status_subresource=True)] == [
+        ("schema.unknown-field", ("status", "bogus"))
+    ]
+
+
+def test_root_path_prefixes_paths_and_names() -> None:
+    schema = crd_schema("DynamoGraphDeployment")["properties"]["spec"]["properties"]["components"]["items"]
+    comp = {"name": "x", "replicas": "1"}
+    assert errors(S.validate(comp, schema, root_path=("spec", "components", 4))) == [
+        (
+            "schema.type",
+            ("spec", "components", 4, "replicas"),
+            'Invalid value: "string": spec.components[4].replicas in body must be of type integer: "string"',
+        )
+    ]
+
+
+def test_go_float_formatting() -> None:
+    # Go %v of float64 (strconv 'g', shortest)
+    assert [S.go_float(x) for x in (1.0, 0.5, 1e6, 123456.0, 1234567.0, 1e-5, 0.0001, -2.5)] == [
+        "1",
+        "0.5",
+        "1e+06",
+        "123456",
+        "1.234567e+06",
+        "1e-05",
+        "0.0001",
+        "-2.5",
+    ]
+
+
+def test_all_of_enums_reported_once() -> None:
+    # the DGDR CRD states spec.backend's enum twice (allOf of two identical enums)
+    doc = dgdr()
+    doc["spec"]["backend"] = "foo"
+    assert errors(run(doc, "DynamoGraphDeploymentRequest")) == [
+        (
+            "schema.enum",
+            ("spec", "backend"),
+            'Unsupported value: "foo": supported values: "auto", "sglang", "trtllm", "vllm"',
+        )
+    ]
+
+
+QTY = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
+
+GENERATED_STYLE: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["apiVersion", "kind"],
+    "properties": {
+        "apiVersion": {"const": "nvidia.com/v1beta1", "type": "string"},
+        "kind": {"const": "DynamoGraphDeployment", "type": "string"},
+        "spec": {"$ref": "#/$defs/Spec"},
+    },
+    "$defs": {
+        "Spec": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "limits": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Quantity"}},
+                "maybe": {"anyOf": [{"$ref": "#/$defs/Child"}, {"type": "null"}]},
+                "free": {"type": "object", "additionalProperties": True},
+                "child": {"$ref": "#/$defs/Child", "description": "sibling keywords next to $ref"},
+            },
+        },
+        "Quantity": {
+            "anyOf": [{"type": "integer"}, {"type": "string", "pattern": QTY}],
+            "x-kubernetes-int-or-string": True,
+        },
+        "Child": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["name"],
+            "properties": {"name": {"type": "string", "minLength": 1}, "child": {"$ref": "#/$defs/Child"}},
+        },
+    },
+}
+
+
+def test_generated_schema_shape_refs_anyof_nullable() -> None:
+    doc = {
+        "apiVersion": "nvidia.com/v1beta1",
+        "kind": "DynamoGraphDeployment",
+        "spec": {
+            "limits": {"cpu": 1, "memory": "1Gi"},
+            "maybe": None,
+            "free": {"x": {"y": 1}},
+            "child": {"name": "a", "child": {"name": "b", "child": {"name": "c"}}},
+        },
+    }
+    assert S.validate(doc, GENERATED_STYLE) == []  # nullable via anyOf: an explicit null is fine
+    doc["kind"] = "Other"
+    doc["spec"]["limits"]["memory"] = "lots"
+    doc["spec"]["child"]["child"]["child"] = {"nmae": "c"}
+    got = [(d.rule, d.path, d.message) for d in S.validate(doc, GENERATED_STYLE)]
+    assert got == [
+        ("schema.enum", ("kind",), 'Unsupported value: "Other": supported values: "DynamoGraphDeployment"'),
+        (
+            "schema.pattern",
+            ("spec", "limits", "memory"),
+            f"Invalid value: \"lots\": spec.limits.memory in body should match '{QTY}'",
+        ),
+        (
+            "schema.unknown-field",
+            ("spec", "child", "child", "child", "nmae"),
+            'unknown field "spec.child.child.child.nmae", did you mean "name"?',
+        ),
+        ("schema.required", ("spec", "child", "child", "child", "name"), "Required value"),
+    ]
