@@ -57,7 +57,8 @@ def is_deploymentspec(data: Any) -> bool:
     return "apiVersion" not in data and "kind" not in data and ("model" in data or "provider" in data)
 
 
-def check_nvidia(data: dict[str, Any], options: ValidateOptions) -> tuple[list[Diagnostic], dict[str, Any] | None]:
+def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
+                 source_version: str = "v1beta1") -> tuple[list[Diagnostic], dict[str, Any] | None]:
     """Diagnostics for a v1beta1 Dynamo object, and the stored (defaulted) object when admitted."""
     from . import _cel, _schemas, _structural
 
@@ -77,7 +78,8 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions) -> tuple[list[D
     settings = _settings(options)
     operation = "UPDATE" if old is not None else "CREATE"
     stored = _admission.default(pruned, settings, operation=operation, old=old)
-    diags += _admission.validate(stored, settings, old=old)
+    # the CRD's transition rules (oldSelf) were evaluated with the CEL rules above
+    diags += _admission.validate(stored, settings, old=old, transition_rules=False, source_version=source_version)
     return diags, stored
 
 
@@ -148,7 +150,7 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
                 return finish(diags)
             out.status = "skipped"
             return out
-        inner, _ = check_nvidia(converted, options)
+        inner, _ = check_nvidia(converted, options, source_version="v1alpha1")
         # paths refer to the converted object: report them at the document, keeping the path text
         return finish(diags + [Diagnostic(d.rule, (), f"{d.field}: {d.message}" if d.path else d.message,
                                           d.severity) for d in inner])

@@ -1,0 +1,291 @@
+"""Defaulting: CRD ``+kubebuilder:default`` values and the DGD/DCD/DGDR mutating webhooks.
+
+Schema defaults follow the API server's structural defaulting: a default is applied where the
+field is absent (or null) and its parent object exists. The tables below are the ``default:``
+entries of the v1beta1 CRD schemas at the reference revision (a test compares them with the CRDs).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ._common import as_dict, as_list, as_str, get
+from ._provider import SCOPE_COMPONENT, SCOPE_LEADER, SCOPE_ROOT, SCOPE_WORKER, expected_target
+from ._settings import AdmissionSettings
+
+KindPath = tuple[str, ...]
+
+#: Defaults inside any ``corev1.PodSpec`` embedded in the CRDs (paths relative to the pod spec).
+POD_SPEC_DEFAULTS: tuple[tuple[KindPath, Any], ...] = tuple(
+    ((group, "*") + rest, value)
+    for group in ("containers", "ephemeralContainers", "initContainers")
+    for rest, value in (
+        (("env", "*", "valueFrom", "configMapKeyRef", "name"), ""),
+        (("env", "*", "valueFrom", "fileKeyRef", "optional"), False),
+        (("env", "*", "valueFrom", "secretKeyRef", "name"), ""),
+        (("envFrom", "*", "configMapRef", "name"), ""),
+        (("envFrom", "*", "secretRef", "name"), ""),
+        (("livenessProbe", "grpc", "service"), ""),
+        (("ports", "*", "protocol"), "TCP"),
+        (("readinessProbe", "grpc", "service"), ""),
+        (("startupProbe", "grpc", "service"), ""),
+    )
+) + (
+    (("imagePullSecrets", "*", "name"), ""),
+    (("volumes", "*", "azureDisk", "fsType"), "ext4"),
+    (("volumes", "*", "azureDisk", "readOnly"), False),
+    (("volumes", "*", "cephfs", "secretRef", "name"), ""),
+    (("volumes", "*", "cinder", "secretRef", "name"), ""),
+    (("volumes", "*", "configMap", "name"), ""),
+    (("volumes", "*", "csi", "nodePublishSecretRef", "name"), ""),
+    (("volumes", "*", "flexVolume", "secretRef", "name"), ""),
+    (("volumes", "*", "iscsi", "iscsiInterface"), "default"),
+    (("volumes", "*", "iscsi", "secretRef", "name"), ""),
+    (("volumes", "*", "projected", "sources", "*", "configMap", "name"), ""),
+    (("volumes", "*", "projected", "sources", "*", "secret", "name"), ""),
+    (("volumes", "*", "rbd", "keyring"), "/etc/ceph/keyring"),
+    (("volumes", "*", "rbd", "pool"), "rbd"),
+    (("volumes", "*", "rbd", "secretRef", "name"), ""),
+    (("volumes", "*", "rbd", "user"), "admin"),
+    (("volumes", "*", "scaleIO", "fsType"), "xfs"),
+    (("volumes", "*", "scaleIO", "secretRef", "name"), ""),
+    (("volumes", "*", "scaleIO", "storageMode"), "ThinProvisioned"),
+    (("volumes", "*", "storageos", "secretRef", "name"), ""),
+)
+
+#: Dynamo component-spec defaults, relative to a component (DGD ``components[*]`` / DCD ``spec``).
+COMPONENT_DEFAULTS: tuple[tuple[KindPath, Any], ...] = (
+    (("eppConfig", "configMapRef", "name"), ""),
+    (("experimental", "checkpoint", "deletionPolicy"), "Delete"),
+    (("experimental", "checkpoint", "identity", "pipelineParallelSize"), 1),
+    (("experimental", "checkpoint", "identity", "tensorParallelSize"), 1),
+    (("experimental", "checkpoint", "startupPolicy"), "Immediate"),
+    (("experimental", "checkpoint", "targetContainerName"), "main"),
+    (("experimental", "failover", "mode"), "IntraPod"),
+    (("experimental", "failover", "numShadows"), 1),
+    (("experimental", "gpuMemoryService", "deviceClassName"), "gpu.nvidia.com"),
+    (("experimental", "gpuMemoryService", "mode"), "IntraPod"),
+    (("multinode", "nodeCount"), 2),
+) + tuple((("podTemplate", "spec") + p, v) for p, v in POD_SPEC_DEFAULTS)
+
+_ENV_DEFAULTS: tuple[tuple[KindPath, Any], ...] = (
+    (("valueFrom", "configMapKeyRef", "name"), ""),
+    (("valueFrom", "fileKeyRef", "optional"), False),
+    (("valueFrom", "secretKeyRef", "name"), ""),
+)
+
+SCHEMA_DEFAULTS: dict[str, tuple[tuple[KindPath, Any], ...]] = {
+    "DynamoGraphDeployment": tuple((("spec", "components", "*") + p, v) for p, v in COMPONENT_DEFAULTS)
+    + tuple((("spec", "env", "*") + p, v) for p, v in _ENV_DEFAULTS)
+    + (
+        (("spec", "experimental", "kvTransferPolicy", "enforcement"), "required"),
+        (("spec", "restart", "strategy", "type"), "Sequential"),
+        (("status", "state"), "initializing"),
+    ),
+    "DynamoComponentDeployment": tuple((("spec",) + p, v) for p, v in COMPONENT_DEFAULTS),
+    "DynamoGraphDeploymentRequest": (
+        (("spec", "autoApply"), True),
+        (("spec", "backend"), "auto"),
+        (("spec", "modelCache", "pvcMountPath"), "/opt/model-cache"),
+        (("spec", "searchStrategy"), "rapid"),
+        (("spec", "workload", "isl"), 4000),
+        (("spec", "workload", "osl"), 1000),
+    )
+    + tuple((("spec", "overrides", "profilingJob", "template", "spec") + p, v) for p, v in POD_SPEC_DEFAULTS),
+}
+
+GROUP_VERSION = "nvidia.com/v1beta1"
+KINDS = tuple(SCHEMA_DEFAULTS)
+
+ANN_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
+ANN_ENABLE_GROVE = "nvidia.com/enable-grove"
+ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
+PROVIDER_GROVE = "grove"
+PROVIDER_COMPONENT = "component"
+DGDR_DEFAULT_IMAGE_REPO = "nvcr.io/nvidia/ai-dynamo/dynamo-planner"
+
+
+def _apply_path(node: Any, path: KindPath, value: Any) -> None:
+    if not isinstance(node, dict) or not path:
+        return
+    head, rest = path[0], path[1:]
+    if head == "*":  # pragma: no cover - "*" only follows a key
+        return
+    if not rest:
+        if node.get(head) is None:
+            node[head] = copy.deepcopy(value)
+        return
+    child = node.get(head)
+    if rest[0] == "*":
+        for item in as_list(child):
+            _apply_path(item, rest[1:], value)
+    else:
+        _apply_path(child, rest, value)
+
+
+def apply_schema_defaults(obj: dict[str, Any]) -> None:
+    """Apply the CRD defaults of ``obj``'s kind in place."""
+    for path, value in SCHEMA_DEFAULTS.get(as_str(obj.get("kind")), ()):
+        _apply_path(obj, path, value)
+
+
+def is_v1beta1(obj: Any, kind: str | None = None) -> bool:
+    return (
+        isinstance(obj, dict)
+        and obj.get("apiVersion") == GROUP_VERSION
+        and (obj.get("kind") in KINDS if kind is None else obj.get("kind") == kind)
+    )
+
+
+def default(
+    obj: Mapping[str, Any],
+    settings: AdmissionSettings,
+    *,
+    operation: str = "CREATE",
+    old: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Return a defaulted deep copy of ``obj`` (schema defaults, then the mutating webhook).
+
+    ``operation`` is ``CREATE`` or ``UPDATE``. ``old`` is accepted for symmetry with
+    :func:`validate` (the reference webhooks do not read it). Objects that are not nvidia.com/v1beta1
+    DGD/DCD/DGDR are returned as an unchanged copy.
+    """
+    out: Any = copy.deepcopy(obj)
+    if isinstance(out, Mapping) and not isinstance(out, dict):
+        out = dict(out)
+    if not is_v1beta1(out):
+        return out
+    op = operation.upper()
+    apply_schema_defaults(out)
+    kind = out["kind"]
+    if kind == "DynamoGraphDeployment":
+        _default_dgd(out, settings, op)
+    elif kind == "DynamoComponentDeployment":
+        _default_dcd(out, op)
+    else:
+        _default_dgdr(out, settings, op)
+    apply_schema_defaults(out)
+    return out
+
+
+def _annotations(obj: dict[str, Any], create: bool) -> dict[str, Any] | None:
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        if not create:
+            return None
+        meta = obj["metadata"] = {}
+    ann = meta.get("annotations")
+    if not isinstance(ann, dict):
+        if not create:
+            return None
+        ann = meta["annotations"] = {}
+    return ann
+
+
+def _default_dgd(dgd: dict[str, Any], settings: AdmissionSettings, op: str) -> None:
+    # 1. workload provider: chosen on CREATE from routing intent; existing value authoritative later.
+    provider = ""
+    selected = False
+    if op == "CREATE":
+        ann = _annotations(dgd, True)
+        assert ann is not None
+        provider = PROVIDER_COMPONENT
+        if settings.grove_enabled and as_str(ann.get(ANN_ENABLE_GROVE)).lower() != "false":
+            provider = PROVIDER_GROVE
+        ann[ANN_WORKLOAD_PROVIDER] = provider
+        selected = True
+    else:
+        ann = _annotations(dgd, False)
+        if ann is not None and ANN_WORKLOAD_PROVIDER in ann:
+            provider = as_str(ann.get(ANN_WORKLOAD_PROVIDER))
+            selected = True
+
+    spec = dgd.get("spec")
+    if isinstance(spec, dict):
+        root_override = spec.get("providerOverride")
+        if isinstance(root_override, dict):
+            _default_target(root_override, provider, SCOPE_ROOT, None)
+        for component in as_list(spec.get("components")):
+            if not isinstance(component, dict):
+                continue
+            # 2. replicas nil -> 1 on every operation.
+            if component.get("replicas") is None:
+                component["replicas"] = 1
+            # 3. Grove: minAvailable nil -> 1 (explicit values preserved).
+            if selected and provider == PROVIDER_GROVE and component.get("minAvailable") is None:
+                component["minAvailable"] = 1
+            # 4. provider-override targets when unambiguous.
+            override = component.get("providerOverride")
+            if isinstance(override, dict):
+                _default_target(override, provider, SCOPE_COMPONENT, component)
+            multinode = component.get("multinode")
+            if isinstance(multinode, dict):
+                for role, scope in (("leader", SCOPE_LEADER), ("worker", SCOPE_WORKER)):
+                    role_override = get(multinode, role, "providerOverride")
+                    if isinstance(role_override, dict):
+                        _default_target(role_override, provider, scope, component)
+
+    # 5. origin version on CREATE unless present.
+    if op == "CREATE":
+        ann = _annotations(dgd, True)
+        assert ann is not None
+        if ANN_ORIGIN_VERSION not in ann:
+            ann[ANN_ORIGIN_VERSION] = settings.operator_version
+
+
+def _default_target(override: dict[str, Any], provider: str, scope: str, component: Any) -> None:
+    if as_str(override.get("target")):
+        return
+    target, err = expected_target(provider, as_str(override.get("apiVersion")), scope, component)
+    if err is None:
+        override["target"] = target
+
+
+def _default_dcd(dcd: dict[str, Any], op: str) -> None:
+    if op != "CREATE":
+        return
+    spec = dcd.get("spec")
+    name = as_str(get(dcd, "metadata", "name"))
+    if isinstance(spec, dict) and not as_str(spec.get("name")) and name:
+        spec["name"] = name
+
+
+_LOOSE_SEMVER = re.compile(
+    r"^v?([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?"
+    r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
+)
+
+
+def canonical_semver(value: str) -> str | None:
+    """Masterminds ``semver.NewVersion(v).String()``; None when ``value`` does not parse."""
+    m = _LOOSE_SEMVER.match(value)
+    if not m:
+        return None
+    out = f"{int(m.group(1))}.{int(m.group(2) or 0)}.{int(m.group(3) or 0)}"
+    if m.group(4):
+        out += "-" + m.group(4)
+    if m.group(5):
+        out += "+" + m.group(5)
+    return out
+
+
+def dgdr_default_image(settings: AdmissionSettings) -> str:
+    if settings.dgdr_default_image:
+        return settings.dgdr_default_image
+    version = canonical_semver(settings.operator_version)
+    return f"{DGDR_DEFAULT_IMAGE_REPO}:{version}" if version else ""
+
+
+def _default_dgdr(dgdr: dict[str, Any], settings: AdmissionSettings, op: str) -> None:
+    spec = dgdr.get("spec")
+    if op != "CREATE" or not isinstance(spec, dict) or as_str(spec.get("image")):
+        return
+    image = dgdr_default_image(settings)
+    if image:
+        spec["image"] = image
+
+
+__all__ = ["SCHEMA_DEFAULTS", "apply_schema_defaults", "as_dict", "default"]
