@@ -113,21 +113,34 @@ def _load(path: str, strict: bool = True) -> list[Any]:
 
 
 def _validate_file(args: tuple[str, Any]) -> list[Any]:
+    """Results of one file: one per document; a problem tied to no document is one ``error`` result."""
     path, options = args
-    from ._load import LoadError
     from ._report import ResourceResult
     from ._validate import validate_document
 
+    from ._load import load_path_result
+
     try:
-        docs = _load(path, options.strict)
-    except LoadError as exc:
-        return [ResourceResult(filename=path, kind="", name="", version="", status="error",
-                               diagnostics=list(exc.diagnostics))]
+        loaded = load_path_result(path, strict=options.strict)
+    except FileNotFoundError as exc:
+        raise UsageError(f"{path}: no such file or directory") from exc
+    except PermissionError as exc:
+        raise UsageError(f"{path}: permission denied") from exc
     out = []
-    for doc in docs:
+    for doc, load_diags in loaded.entries():
+        if doc is None:
+            out.append(ResourceResult(filename=path, kind="", name="", version="", status="error",
+                                      diagnostics=list(load_diags)))
+            continue
+        load_errors = [d for d in load_diags if d.severity == "error"]
+        if load_errors:  # e.g. duplicate keys: the document as read is not what the author wrote
+            out.append(ResourceResult(filename=doc.file, kind=doc.kind, name=doc.name,
+                                      version=doc.api_version.rpartition("/")[2], status="error",
+                                      diagnostics=list(load_diags)))
+            continue
         r = validate_document(doc, options)
         out.append(ResourceResult(filename=r.filename, kind=r.kind, name=r.name, version=r.version,
-                                  status=r.status, diagnostics=r.diagnostics))  # type: ignore[arg-type]
+                                  status=r.status, diagnostics=list(load_diags) + r.diagnostics))  # type: ignore[arg-type]
     return out
 
 
@@ -165,7 +178,8 @@ def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     elif fmt == "github":
         text = _report.render_github(results)
     else:
-        text = _report.render_text(results, summary=ns.summary, files_count=len(files))
+        text = _report.render_text(results, summary=ns.summary, files_count=len(files),
+                                   stdin=list(ns.paths) == ["-"])
     if text:
         stdout.write(text if text.endswith("\n") else text + "\n")
     bad = any(r.status in ("invalid", "error") for r in results)

@@ -1,0 +1,119 @@
+"""Reporters: exact text lines (cli.md contract; kubeconform's summary wording from
+yannh/kubeconform pkg/output/text.go), JSON keys (cli.md), JUnit structure, GitHub escaping
+(actions/toolkit: data escapes %, CR, LF; properties also ':' and ',')."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._report import (
+    ResourceResult,
+    render_github,
+    render_json,
+    render_junit,
+    render_text,
+)
+
+E1 = Diagnostic("cel.replicas", ("spec", "components", 0, "replicas"),
+                "Invalid value: 3: minAvailable must be less than or equal to replicas unless replicas is 0",
+                "error", "dgd.yaml", 12, 7)
+W1 = Diagnostic("load.duplicate-key", ("metadata", "labels", "app.kubernetes.io/name"),
+                'key "app.kubernetes.io/name" already set in map', "warning", "dgd.yaml", 5, 5)
+N1 = Diagnostic("schema.pruned", ("spec", "x"), "pruned null", "note", "dgd.yaml", 20, 3)
+L1 = Diagnostic("load.syntax", (), "did not find expected ',' or ']'", "error", "bad.yaml", 3, 2)
+
+
+def results() -> list[ResourceResult]:
+    return [
+        ResourceResult("dgd.yaml", "DynamoGraphDeployment", "vllm-agg", "nvidia.com/v1beta1", "invalid",
+                       [W1, E1, N1]),
+        ResourceResult("dgd.yaml", "ConfigMap", "cfg", "v1", "valid", []),
+        ResourceResult("bad.yaml", "", "", "", "error", [L1]),
+        ResourceResult("other.yaml", "Widget", "w", "example.com/v1", "skipped", []),
+    ]
+
+
+def test_text_lines_exact() -> None:
+    assert render_text(results(), summary=False, files_count=3) == (
+        "dgd.yaml:5:5: DynamoGraphDeployment/vllm-agg: metadata.labels[app.kubernetes.io/name]: "
+        'warning: key "app.kubernetes.io/name" already set in map [load.duplicate-key]\n'
+        "dgd.yaml:12:7: DynamoGraphDeployment/vllm-agg: spec.components[0].replicas: Invalid value: 3: "
+        "minAvailable must be less than or equal to replicas unless replicas is 0 [cel.replicas]\n"
+        "bad.yaml:3:2: did not find expected ',' or ']' [load.syntax]\n"
+    )
+
+
+def test_text_summary_plural() -> None:
+    last = render_text(results(), summary=True, files_count=3).splitlines()[-1]
+    assert last == "Summary: 4 resources found in 3 files - Valid: 1, Invalid: 1, Errors: 1, Skipped: 1"
+
+
+def test_text_summary_singular_like_kubeconform() -> None:
+    one = [ResourceResult("a.yaml", "ConfigMap", "c", "v1", "valid", [])]
+    assert render_text(one, summary=True, files_count=1) == (
+        "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n")
+    assert render_text([], summary=True, files_count=0) == (
+        "Summary: 0 resource found in 0 file - Valid: 0, Invalid: 0, Errors: 0, Skipped: 0\n")
+    assert render_text(one, summary=True, files_count=1, stdin=True) == (
+        "Summary: 1 resource found parsing stdin - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n")
+
+
+def test_text_failure_without_diagnostics_is_not_silent() -> None:
+    r = [ResourceResult("a.yaml", "X", "y", "v1", "invalid", [])]
+    assert render_text(r) == "a.yaml: X/y: resource is invalid\n"
+
+
+def test_json_structure() -> None:
+    doc = json.loads(render_json(results()))
+    assert list(doc) == ["resources", "summary"]
+    assert doc["summary"] == {"valid": 1, "invalid": 1, "errors": 1, "skipped": 1}
+    first = doc["resources"][0]
+    assert list(first) == ["filename", "kind", "name", "version", "status", "errors"]
+    assert first["status"] == "invalid"
+    assert first["errors"][1] == {
+        "rule": "cel.replicas", "path": "spec.components[0].replicas", "line": 12, "column": 7,
+        "message": E1.message, "severity": "error"}
+    assert [e["severity"] for e in first["errors"]] == ["warning", "error", "note"]
+    assert [r["status"] for r in doc["resources"]] == ["invalid", "valid", "error", "skipped"]
+
+
+def test_junit_structure() -> None:
+    root = ET.fromstring(render_junit(results()))
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == (
+        "4", "1", "1", "1")
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["dgd.yaml", "bad.yaml", "other.yaml"]
+    cases = suites[0].findall("testcase")
+    assert [c.get("name") for c in cases] == ["DynamoGraphDeployment/vllm-agg", "ConfigMap/cfg"]
+    failure = cases[0].find("failure")
+    assert failure is not None and failure.get("message") == E1.message
+    assert "[cel.replicas]" in (failure.text or "")
+    assert cases[1].find("failure") is None and cases[1].find("error") is None
+    err = suites[1].find("testcase/error")
+    assert err is not None and err.get("message") == "did not find expected ',' or ']'"
+    assert suites[2].find("testcase/skipped") is not None
+
+
+def test_junit_escapes_markup() -> None:
+    d = Diagnostic("x.y", ("a",), 'bad <value> & "quotes"', "error", "f.yaml", 1, 1)
+    out = render_junit([ResourceResult("f.yaml", "K", "n", "v1", "invalid", [d])])
+    case = ET.fromstring(out).find("testsuite/testcase/failure")
+    assert case is not None and case.get("message") == 'bad <value> & "quotes"'
+
+
+def test_github_commands_and_escaping() -> None:
+    assert render_github(results()) == (
+        "::warning file=dgd.yaml,line=5,col=5::DynamoGraphDeployment/vllm-agg: "
+        'metadata.labels[app.kubernetes.io/name]: key "app.kubernetes.io/name" already set in map '
+        "[load.duplicate-key]\n"
+        "::error file=dgd.yaml,line=12,col=7::DynamoGraphDeployment/vllm-agg: spec.components[0].replicas: "
+        "Invalid value: 3: minAvailable must be less than or equal to replicas unless replicas is 0 "
+        "[cel.replicas]\n"
+        "::error file=bad.yaml,line=3,col=2::did not find expected ',' or ']' [load.syntax]\n"
+    )
+    d = Diagnostic("r", (), "100% bad\r\nnext", "error", "dir,x/a:b.yaml", 1, 2)
+    assert render_github([ResourceResult("dir,x/a:b.yaml", "", "", "", "error", [d])]) == (
+        "::error file=dir%2Cx/a%3Ab.yaml,line=1,col=2::100%25 bad%0D%0Anext [r]\n")
