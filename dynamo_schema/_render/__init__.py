@@ -1,0 +1,43 @@
+"""Render DGDs and DCDs into what the Dynamo operator creates.
+
+``render(obj, target, options)`` dispatches to a target plug-in (``dcd``, ``kubernetes``,
+``grove``); see :mod:`dynamo_schema._render._targets`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._options import RenderError, RenderOptions
+
+__all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "targets", "worker_hash"]
+
+
+def targets() -> dict[str, Any]:
+    """The registry: target name → plug-in object (``name``, ``kinds``, ``render``)."""
+    from ._targets import TARGETS
+
+    return dict(TARGETS)
+
+
+def render(obj: dict[str, Any], target: str, options: RenderOptions | None = None) -> list[dict[str, Any]]:
+    """Render one nvidia.com/v1beta1 DGD or DCD dict for ``target``; returns new dicts in a stable order."""
+    from ._targets import TARGETS
+
+    plugin = TARGETS.get(target)
+    if plugin is None:
+        raise RenderError(f"unknown render target {target!r}; known targets: {', '.join(sorted(TARGETS))}", rule="render.target")
+    return plugin.render(obj, options or RenderOptions())
+
+
+def worker_hash(dgd: dict[str, Any]) -> str:
+    """The 8-hex DGD worker hash (``ComputeDGDWorkersSpecHash``)."""
+    from ._workerhash import compute_worker_hash
+
+    return compute_worker_hash(dgd)
+
+
+def pcs_name(dgd: dict[str, Any]) -> str:
+    from ._names import pcs_name as _pcs
+
+    return _pcs(str((dgd.get("metadata") or {}).get("name", "")), (dgd.get("spec") or {}).get("components") or [])

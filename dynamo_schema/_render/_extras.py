@@ -1,0 +1,187 @@
+"""DGD-level objects beside the workloads: discovery RBAC, wait-leader ConfigMap, model headless
+Services, EPP ConfigMap and InferencePool.
+
+Upstream: ``internal/discovery/resource.go``, ``dgd_wait_for_leader_reconciler.go``,
+``internal/dynamo/model_service.go``, ``internal/dynamo/epp/{config,inference_pool}.go``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._graph import LABEL_COMPONENT, LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
+from ._names import (
+    compute_dynamo_namespace,
+    dcd_name,
+    discovery_label_value,
+    discovery_service_account,
+    epp_configmap_name,
+    inference_pool_name,
+    model_hash,
+    model_service_name,
+    node_count,
+    normalize_kube_name,
+    wait_leader_configmap_name,
+)
+from ._options import RenderError
+from ._waitleader import WAIT_FOR_LEADER_SCRIPT
+
+LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
+
+
+def discovery_rbac(dgd_name: str, namespace: str) -> list[dict[str, Any]]:
+    name = discovery_service_account(dgd_name)
+    labels = {
+        "app.kubernetes.io/managed-by": "dynamo-operator",
+        "app.kubernetes.io/component": "rbac",
+        "app.kubernetes.io/name": discovery_label_value(name),
+    }
+    role = name + "-role"
+    return [
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": name, "namespace": namespace, "labels": dict(labels)}},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": role, "namespace": namespace, "labels": dict(labels)},
+            "rules": [
+                {"apiGroups": [""], "resources": ["endpoints", "pods"], "verbs": ["get", "list", "watch"]},
+                {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["get", "list", "watch"]},
+                {"apiGroups": ["nvidia.com"], "resources": ["dynamoworkermetadatas"],
+                 "verbs": ["create", "get", "list", "watch", "update", "patch", "delete"]},
+            ],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+            "metadata": {"name": name + "-binding", "namespace": namespace, "labels": dict(labels)},
+            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": namespace}],
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
+        },
+    ]
+
+
+def wait_leader_configmap(dgd_name: str, namespace: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": wait_leader_configmap_name(dgd_name), "namespace": namespace, "labels": {LABEL_DGD_NAME: dgd_name}},
+        "data": {"wait-for-leader.py": WAIT_FOR_LEADER_SCRIPT},
+    }
+
+
+def has_multinode(dgd: Mapping[str, Any]) -> bool:
+    return any(node_count(c) > 1 for c in (dgd.get("spec") or {}).get("components") or [])
+
+
+def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """One headless Service per distinct ``modelRef.name`` (sorted by model name for stable output)."""
+    spec = dgd.get("spec") or {}
+    models = sorted({str((c.get("modelRef") or {}).get("name")) for c in spec.get("components") or [] if (c.get("modelRef") or {}).get("name")})
+    out = []
+    for model in models:
+        h = model_hash(model)
+        annotations = dict(spec.get("annotations") or {})
+        annotations["nvidia.com/dynamo-base-model"] = model
+        out.append({
+            "apiVersion": "v1", "kind": "Service",
+            "metadata": {
+                "name": model_service_name(model), "namespace": namespace,
+                "labels": {"nvidia.com/dynamo-base-model-hash": h, "nvidia.com/managed-by": "dynamo-operator"},
+                "annotations": annotations,
+            },
+            "spec": {
+                "clusterIP": "None",
+                "selector": {"nvidia.com/dynamo-base-model-hash": h},
+                "publishNotReadyAddresses": False,
+                "ports": [{"name": "system", "port": 9090, "targetPort": 9090, "protocol": "TCP"}],
+            },
+        })
+    return out
+
+
+def _yaml_sorted(value: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(value, sort_keys=True, default_flow_style=False, allow_unicode=True, width=1 << 30)
+
+
+def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    meta = dgd.get("metadata") or {}
+    dgd_name = str(meta.get("name", ""))
+    out: list[dict[str, Any]] = []
+    for i, comp in enumerate((dgd.get("spec") or {}).get("components") or []):
+        if comp.get("type") != "epp":
+            continue
+        name = str(comp.get("name", ""))
+        cfg = comp.get("eppConfig") or {}
+        labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
+        if not cfg.get("configMapRef"):
+            if cfg.get("config") is None:
+                raise RenderError(
+                    "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
+                    ("spec", "components", i, "eppConfig"), rule="render.epp",
+                )
+            body = {"apiVersion": "inference.networking.x-k8s.io/v1alpha1", "kind": "EndpointPickerConfig"}
+            body.update({k: v for k, v in cfg["config"].items() if k not in ("apiVersion", "kind")})
+            out.append({
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": epp_configmap_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
+                "data": {"epp-config-dynamo.yaml": _yaml_sorted(body)},
+            })
+        dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+        out.append({
+            "apiVersion": "inference.networking.k8s.io/v1", "kind": "InferencePool",
+            "metadata": {"name": inference_pool_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
+            "spec": {
+                "targetPorts": [{"number": 8000}],
+                "selector": {"matchLabels": {LABEL_COMPONENT_CLASS: "worker", LABEL_NAMESPACE: dyn_ns}},
+                "endpointPickerRef": {"kind": "Service", "name": normalize_kube_name(dcd_name(dgd_name, name, None, "")), "port": {"number": 9002}},
+            },
+        })
+    return out
+
+
+def scaling_adapters(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """One DynamoGraphDeploymentScalingAdapter per component with ``scalingAdapter`` set
+    (``dgd_scaling_adapters_reconciler.go``); replicas seeded from the component on create."""
+    dgd_name = str((dgd.get("metadata") or {}).get("name", ""))
+    out = []
+    for comp in (dgd.get("spec") or {}).get("components") or []:
+        if comp.get("scalingAdapter") is None:
+            continue
+        name = str(comp.get("name", ""))
+        replicas = comp.get("replicas")
+        out.append({
+            "apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentScalingAdapter",
+            "metadata": {"name": f"{dgd_name}-{name.lower()}", "namespace": namespace,
+                         "labels": {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name}},
+            "spec": {"replicas": 1 if replicas is None else int(replicas), "dgdRef": {"name": dgd_name, "componentName": name}},
+        })
+    return out
+
+
+def frontend_ingress(resource_name: str, dgd_name: str, namespace: str, options: Any) -> list[dict[str, Any]]:
+    """``GenerateComponentIngress`` / ``GenerateComponentVirtualService`` with the default ingress
+    spec of the parent DGD (host ``<dgd>.<suffix or local>``)."""
+    name = normalize_kube_name(resource_name)
+    host = f"{dgd_name}.{options.ingress_host_suffix or 'local'}"
+    out: list[dict[str, Any]] = []
+    if options.ingress_controller_class_name:
+        spec: dict[str, Any] = {
+            "ingressClassName": options.ingress_controller_class_name,
+            "rules": [{"host": host, "http": {"paths": [{
+                "path": "/", "pathType": "Prefix",
+                "backend": {"service": {"name": name, "port": {"number": 8000}}},
+            }]}}],
+        }
+        if options.ingress_tls_secret_name:
+            spec["tls"] = [{"hosts": [host], "secretName": options.ingress_tls_secret_name}]
+        out.append({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": name, "namespace": namespace}, "spec": spec})
+    if options.virtual_service_gateway:
+        out.append({
+            "apiVersion": "networking.istio.io/v1beta1", "kind": "VirtualService",
+            "metadata": {"name": name, "namespace": namespace},
+            "spec": {
+                "hosts": [host], "gateways": [options.virtual_service_gateway],
+                "http": [{"match": [{"uri": {"prefix": "/"}}], "route": [{"destination": {"host": name, "port": {"number": 8000}}}]}],
+            },
+        })
+    return out

@@ -1,0 +1,303 @@
+"""DGD admission defaults (as rendering needs them), backend detection and DGD → DCD generation.
+
+Upstream: ``graph.go`` ``GenerateDynamoComponentsDeployments``/``generateSingleDCD``/
+``applyDGDTemplateDefaults``, ``DetectBackendFrameworkFromArgs``, ``determineBackendFramework``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ._merge import merge_envs, merge_low_priority
+from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
+from ._options import RenderError, RenderOptions
+
+ANN_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
+ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
+LABEL_COMPONENT = "nvidia.com/dynamo-component"
+LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
+LABEL_DGD_NAME = "nvidia.com/dynamo-graph-deployment-name"
+LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
+LABEL_COMPONENT_CLASS = "nvidia.com/dynamo-component-class"
+ANN_ISTIO_INJECT = "sidecar.istio.io/inject"
+PROPAGATED_DGD_ANNOTATIONS = (
+    "nvidia.com/enable-metrics",
+    "nvidia.com/dynamo-discovery-backend",
+    "nvidia.com/dynamo-kube-discovery-mode",
+    ANN_ORIGIN_VERSION,
+    "nvidia.com/vllm-distributed-executor-backend",
+)
+FALLBACK_OPERATOR_VERSION = "1.5.0"
+
+_BACKEND_PATTERNS = (
+    ("vllm", re.compile(r"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.vllm[^|&;]*")),
+    ("sglang", re.compile(r"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.sglang[^|&;]*")),
+    ("trtllm", re.compile(r"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.trtllm[^|&;]*")),
+)
+
+
+# ---------------------------------------------------------------- admission defaults
+
+
+def operator_version(options: RenderOptions) -> str:
+    if options.operator_version:
+        return options.operator_version
+    try:
+        from .._admission._settings import BUNDLED_OPERATOR_VERSION
+
+        return BUNDLED_OPERATOR_VERSION
+    except ImportError:  # pragma: no cover - admission package absent
+        return FALLBACK_OPERATOR_VERSION
+
+
+def admit(obj: Mapping[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
+    """Apply CREATE-time admission defaults (schema defaults and the mutating webhook).
+
+    Uses ``dynamo_schema._admission.default`` when it is importable; otherwise a local subset
+    (replicas, workload provider, Grove minAvailable, origin version, DCD ``spec.name``).
+    """
+    data: dict[str, Any] = copy.deepcopy(dict(obj))
+    if not isinstance(data.get("metadata"), dict):
+        data["metadata"] = {}
+    if not data["metadata"].get("namespace"):
+        data["metadata"]["namespace"] = options.namespace
+    try:
+        from .._admission import _defaults as adm
+        from .._admission._settings import AdmissionSettings
+
+        settings = AdmissionSettings(
+            grove_enabled=grove,
+            lws_enabled=options.lws_enabled,
+            discovery_backend=options.discovery_backend,
+            operator_version=operator_version(options),
+        )
+        out = adm.default(data, settings, operation="CREATE")
+    except ImportError:
+        out = _local_defaults(data, options, grove)
+    if out.get("kind") == "DynamoGraphDeployment":
+        # The rendering target decides the pathway (CREATE semantics: the webhook chooses it).
+        ann = out.setdefault("metadata", {}).setdefault("annotations", {})
+        ann[ANN_WORKLOAD_PROVIDER] = "grove" if grove else "component"
+    return out
+
+
+def _local_defaults(obj: dict[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
+    spec = obj.setdefault("spec", {})
+    if obj.get("kind") == "DynamoComponentDeployment":
+        if not spec.get("name") and obj["metadata"].get("name"):
+            spec["name"] = obj["metadata"]["name"]
+        mn = spec.get("multinode")
+        if isinstance(mn, dict) and mn.get("nodeCount") is None:
+            mn["nodeCount"] = 2
+        return obj
+    ann = obj["metadata"].setdefault("annotations", {})
+    ann[ANN_WORKLOAD_PROVIDER] = "grove" if grove else "component"
+    for comp in spec.get("components") or []:
+        if comp.get("replicas") is None:
+            comp["replicas"] = 1
+        if grove and comp.get("minAvailable") is None:
+            comp["minAvailable"] = 1
+        mn = comp.get("multinode")
+        if isinstance(mn, dict) and mn.get("nodeCount") is None:
+            mn["nodeCount"] = 2
+    ann.setdefault(ANN_ORIGIN_VERSION, operator_version(options))
+    return obj
+
+
+# ---------------------------------------------------------------- backend framework
+
+
+def main_command_args(component: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    pt = component.get("podTemplate") or {}
+    for c in (pt.get("spec") or {}).get("containers") or []:
+        if isinstance(c, Mapping) and c.get("name") == "main":
+            return [str(x) for x in c.get("command") or []], [str(x) for x in c.get("args") or []]
+    return [], []
+
+
+def detect_backend(command: list[str], args: list[str]) -> str:
+    full = " ".join(command + args)
+    detected = [name for name, pat in _BACKEND_PATTERNS if pat.search(full)]
+    if not detected:
+        return "noop"
+    if len(detected) > 1:
+        raise RenderError(f"multiple backend frameworks detected from command: [{' '.join(detected)}] in \"{full}\"", rule="render.backend")
+    return detected[0]
+
+
+def determine_backend(component_type: str, command: list[str], args: list[str], explicit: str | None, path: tuple = ()) -> str:
+    if not is_worker_type(component_type):
+        return "noop"
+    detected = ""
+    err: RenderError | None = None
+    if command or args:
+        try:
+            detected = detect_backend(command, args)
+        except RenderError as exc:
+            err = exc
+    if detected and detected != "noop" and explicit and detected != explicit:
+        raise RenderError(
+            f'backend framework mismatch: detected "{detected}" from command but explicitly configured as "{explicit}"',
+            path, rule="render.backend",
+        )
+    if detected and detected != "noop":
+        return detected
+    if explicit:
+        return explicit
+    if err is not None:
+        raise RenderError(f"could not determine backend framework: {err}", path, rule="render.backend")
+    return "noop"
+
+
+def component_backend(component: Mapping[str, Any], explicit: str | None, path: tuple = ()) -> str:
+    cmd, args = main_command_args(component)
+    return determine_backend(str(component.get("type") or ""), cmd, args, explicit, path)
+
+
+def backend_for_generated_dcds(dgd: Mapping[str, Any]) -> str:
+    spec = dgd.get("spec") or {}
+    if spec.get("backendFramework"):
+        return str(spec["backendFramework"])
+    detected = ""
+    for i, comp in enumerate(spec.get("components") or []):
+        if not is_worker_type(comp.get("type")):
+            continue
+        bf = component_backend(comp, None, ("spec", "components", i))
+        if not bf or bf == "noop":
+            continue
+        if detected and detected != bf:
+            raise RenderError(
+                f"multiple backend frameworks detected for generated DynamoComponentDeployments: {detected} and {bf}",
+                ("spec", "components"), rule="render.backend",
+            )
+        detected = bf
+    return detected
+
+
+# ---------------------------------------------------------------- template defaults
+
+
+def ensure_pod_template(component: dict[str, Any]) -> dict[str, Any]:
+    pt = component.get("podTemplate")
+    if not isinstance(pt, dict):
+        pt = component["podTemplate"] = {}
+    meta = pt.setdefault("metadata", {})
+    if meta.get("labels") is None:
+        meta["labels"] = {}
+    if meta.get("annotations") is None:
+        meta["annotations"] = {}
+    return pt
+
+
+def ensure_main_container(pt: dict[str, Any]) -> dict[str, Any]:
+    spec = pt.setdefault("spec", {})
+    containers = spec.get("containers")
+    if not isinstance(containers, list):
+        containers = spec["containers"] = []
+    for c in containers:
+        if c.get("name") == "main":
+            return c
+    main: dict[str, Any] = {"name": "main"}
+    containers.insert(0, main)
+    return main
+
+
+def has_epp(dgd: Mapping[str, Any]) -> bool:
+    return any(c.get("type") == "epp" for c in (dgd.get("spec") or {}).get("components") or [])
+
+
+def propagate_dgd_annotations(dgd: Mapping[str, Any], component: dict[str, Any]) -> None:
+    pt = ensure_pod_template(component)
+    dgd_ann = (dgd.get("metadata") or {}).get("annotations") or {}
+    for key in PROPAGATED_DGD_ANNOTATIONS:
+        if key in dgd_ann and key not in pt["metadata"]["annotations"]:
+            pt["metadata"]["annotations"][key] = dgd_ann[key]
+
+
+def apply_dgd_template_defaults(component: dict[str, Any], dgd: Mapping[str, Any]) -> None:
+    """``applyDGDTemplateDefaults`` (graph env, DGD annotation propagation, spec metadata)."""
+    spec = dgd.get("spec") or {}
+    if spec.get("env"):
+        pt = ensure_pod_template(component)
+        main = ensure_main_container(pt)
+        main["env"] = merge_envs(spec["env"], main.get("env"))
+        component["_graphEnv"] = copy.deepcopy(spec["env"])
+    propagate_dgd_annotations(dgd, component)
+    pt = ensure_pod_template(component)
+    pt["metadata"]["annotations"] = merge_low_priority(pt["metadata"]["annotations"], spec.get("annotations")) or {}
+    pt["metadata"]["labels"] = merge_low_priority(pt["metadata"]["labels"], spec.get("labels")) or {}
+
+
+def strip_private(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: strip_private(v) for k, v in obj.items() if not k.startswith("_")}
+    if isinstance(obj, list):
+        return [strip_private(v) for v in obj]
+    return obj
+
+
+def prune_empty_metadata(component: dict[str, Any]) -> None:
+    """Go omits empty label/annotation maps and an empty podTemplate metadata."""
+    pt = component.get("podTemplate")
+    if not isinstance(pt, dict):
+        return
+    meta = pt.get("metadata")
+    if isinstance(meta, dict):
+        for key in ("labels", "annotations"):
+            if key in meta and not meta[key]:
+                del meta[key]
+        if not meta:
+            del pt["metadata"]
+
+
+def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> list[dict[str, Any]]:
+    """DGD → child DCDs, in ``spec.components`` order."""
+    backend = backend_for_generated_dcds(dgd)
+    meta = dgd.get("metadata") or {}
+    dgd_name = str(meta.get("name", ""))
+    spec = dgd.get("spec") or {}
+    epp = has_epp(dgd)
+    out: list[dict[str, Any]] = []
+    for i, comp_in in enumerate(spec.get("components") or []):
+        comp = copy.deepcopy(comp_in)
+        name = str(comp.get("name", ""))
+        ctype = str(comp.get("type") or "")
+        dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+        labels: dict[str, str] = {}
+        labels.update(((comp.get("podTemplate") or {}).get("metadata") or {}).get("labels") or {})
+        labels[LABEL_COMPONENT] = name
+        labels[LABEL_NAMESPACE] = dyn_ns
+        labels[LABEL_DGD_NAME] = dgd_name
+        if is_worker_type(ctype):
+            labels[LABEL_WORKER_HASH] = worker_hash
+            pt = ensure_pod_template(comp)
+            pt["metadata"]["labels"][LABEL_WORKER_HASH] = worker_hash
+            if epp:
+                labels[LABEL_COMPONENT_CLASS] = "worker"
+                pt["metadata"]["labels"][LABEL_COMPONENT_CLASS] = "worker"
+        if ctype == "epp":
+            pt = ensure_pod_template(comp)
+            pt["metadata"]["annotations"].setdefault(ANN_ISTIO_INJECT, "false")
+        apply_dgd_template_defaults(comp, dgd)
+        if ctype == "planner":
+            ensure_pod_template(comp).setdefault("spec", {})["serviceAccountName"] = "planner-serviceaccount"
+        prune_empty_metadata(comp)
+        comp.pop("_graphEnv", None)
+        dcd_spec: dict[str, Any] = {}
+        if backend:
+            dcd_spec["backendFramework"] = backend
+        dcd_spec.update(comp)
+        out.append({
+            "apiVersion": "nvidia.com/v1beta1",
+            "kind": "DynamoComponentDeployment",
+            "metadata": {
+                "name": dcd_name(dgd_name, name, ctype, worker_hash),
+                "namespace": namespace,
+                "labels": labels,
+            },
+            "spec": dcd_spec,
+        })
+    return out

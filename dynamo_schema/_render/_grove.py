@@ -1,0 +1,259 @@
+"""DGD → Grove PodCliqueSet (``GenerateGrovePodCliqueSet``, ``buildCliqueForRole``, ``generateLabels``).
+
+Facts from ``grove.md`` §8–§9 and upstream ``internal/dynamo/graph.go``/``grove.go``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ._graph import (
+    LABEL_COMPONENT,
+    LABEL_COMPONENT_CLASS,
+    LABEL_DGD_NAME,
+    LABEL_NAMESPACE,
+    LABEL_WORKER_HASH,
+    apply_dgd_template_defaults,
+    component_backend,
+    ensure_pod_template,
+    has_epp,
+    propagate_dgd_annotations,
+)
+from ._names import (
+    compute_dynamo_namespace,
+    dcd_name,
+    is_inter_pod_gms,
+    is_scaling_group_forced,
+    is_worker_type,
+    model_hash,
+    node_count,
+    pcs_name,
+    uses_pcsg,
+)
+from ._options import RenderError, RenderOptions
+from ._pod import (
+    ANN_DISCOVERY_BACKEND,
+    PodRequest,
+    discovery_backend,
+    generate_pod_spec,
+    pod_template_annotations,
+    pod_template_labels,
+)
+from ._workloads import (
+    LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT_TYPE,
+    LABEL_DISCOVERY_BACKEND,
+    LABEL_DISCOVERY_ENABLED,
+    LABEL_METRICS,
+    LABEL_SELECTOR,
+    LABEL_SUB_TYPE,
+)
+
+ANN_GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
+ANN_KAI_QUEUE = "nvidia.com/kai-scheduler-queue"
+ANN_VOLCANO_QUEUE = "nvidia.com/volcano-queue"
+ANN_ENABLE_METRICS = "nvidia.com/enable-metrics"
+
+
+def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    """``expandRolesForComponent`` without the GMS layouts: (name, role, replicas)."""
+    n = node_count(component)
+    if n > 1:
+        return [(f"{name}-ldr", "leader", 1), (f"{name}-wkr", "worker", n - 1)]
+    if is_scaling_group_forced(component):
+        return [(name, "main", 1)]
+    replicas = component.get("replicas")
+    return [(name, "main", 1 if replicas is None else int(replicas))]
+
+
+def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, namespace: str, disc_backend: str) -> dict[str, str]:
+    dgd_name = str((dgd.get("metadata") or {}).get("name", ""))
+    ctype = str(component.get("type") or "")
+    dyn_ns = compute_dynamo_namespace(bool(component.get("globalDynamoNamespace")), namespace, dgd_name)
+    sub = ctype if ctype in ("prefill", "decode") else ""
+
+    def system(labels: dict[str, str]) -> None:
+        labels[LABEL_SELECTOR] = dcd_name(dgd_name, name, None, "")
+        labels[LABEL_DGD_NAME] = dgd_name
+        labels[LABEL_COMPONENT] = name
+        if ctype:
+            labels[LABEL_COMPONENT_TYPE] = ctype
+        if has_epp(dgd) and is_worker_type(ctype):
+            labels[LABEL_COMPONENT_CLASS] = "worker"
+        if sub:
+            labels[LABEL_SUB_TYPE] = sub
+        labels[LABEL_NAMESPACE] = dyn_ns
+
+    labels: dict[str, str] = {}
+    system(labels)
+    model = (component.get("modelRef") or {}).get("name")
+    if model:
+        labels[LABEL_BASE_MODEL_HASH] = model_hash(str(model))
+    if ((dgd.get("metadata") or {}).get("annotations") or {}).get(ANN_ENABLE_METRICS) != "false":
+        labels[LABEL_METRICS] = "true"
+    labels.update((dgd.get("spec") or {}).get("labels") or {})
+    labels.update(pod_template_labels(component))
+    system(labels)
+    wh = pod_template_labels(component).get(LABEL_WORKER_HASH)
+    if wh:
+        labels[LABEL_WORKER_HASH] = wh
+    if disc_backend == "kubernetes":
+        labels[LABEL_DISCOVERY_BACKEND] = "kubernetes"
+        labels[LABEL_DISCOVERY_ENABLED] = "true"
+    return labels
+
+
+def _annotations(component: Mapping[str, Any], dgd: Mapping[str, Any]) -> dict[str, str]:
+    ann: dict[str, str] = {}
+    ann.update((dgd.get("spec") or {}).get("annotations") or {})
+    ann.update(pod_template_annotations(component))
+    return ann
+
+
+def _grove_constraint(topology_name: str, pack_domain: Any) -> dict[str, Any] | None:
+    """``groveTopologyConstraint``: ``{topologyName, pack: {required}}`` or nothing without a domain."""
+    if not pack_domain:
+        return None
+    out: dict[str, Any] = {"pack": {"required": pack_domain}}
+    if topology_name:
+        out["topologyName"] = topology_name
+    return out
+
+
+def _topology(tc: Any, spec_tc: Any) -> dict[str, Any] | None:
+    """``toGroveTopologyConstraint``: components inherit the topology name from a constrained PCS;
+    without a spec-level ``packDomain`` they carry ``clusterTopologyName`` themselves."""
+    if not isinstance(tc, Mapping) or not tc.get("packDomain"):
+        return None
+    name = ""
+    if isinstance(spec_tc, Mapping) and not spec_tc.get("packDomain"):
+        name = str(spec_tc.get("clusterTopologyName") or "")
+    return _grove_constraint(name, tc["packDomain"])
+
+
+def _spec_topology(spec_tc: Any) -> dict[str, Any] | None:
+    """``specToGroveTopologyConstraint``."""
+    if not isinstance(spec_tc, Mapping):
+        return None
+    return _grove_constraint(str(spec_tc.get("clusterTopologyName") or ""), spec_tc.get("packDomain"))
+
+
+def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
+    meta = dgd.get("metadata") or {}
+    dgd_name = str(meta.get("name", ""))
+    dgd_ann = meta.get("annotations") or {}
+    spec = dgd.get("spec") or {}
+    components = spec.get("components") or []
+    if options.kai_scheduler_enabled and options.volcano_scheduler_enabled:
+        raise RenderError("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
+
+    labels = dict(spec.get("labels") or {})
+    labels[LABEL_DGD_NAME] = dgd_name
+    pcs_meta: dict[str, Any] = {"name": pcs_name(dgd_name, components), "namespace": namespace, "labels": labels}
+    annotations = dict(spec.get("annotations") or {})
+    if options.volcano_scheduler_enabled and dgd_ann.get(ANN_VOLCANO_QUEUE):
+        annotations["scheduling.grove.io/volcano-queue"] = dgd_ann[ANN_VOLCANO_QUEUE]
+    if annotations:
+        pcs_meta["annotations"] = annotations
+
+    template: dict[str, Any] = {
+        "headlessServiceConfig": {"publishNotReadyAddresses": True},
+        "cliqueStartupType": "CliqueStartupTypeAnyOrder",
+    }
+    if spec.get("priorityClassName"):
+        template["priorityClassName"] = spec["priorityClassName"]
+    if options.grove_termination_delay:
+        template["terminationDelay"] = options.grove_termination_delay
+    spec_tc = _spec_topology(spec.get("topologyConstraint"))
+    if spec_tc:
+        template["topologyConstraint"] = spec_tc
+
+    disc = discovery_backend(options.discovery_backend, dgd_ann)
+    cliques: list[dict[str, Any]] = []
+    groups: list[dict[str, Any]] = []
+    explicit = False
+    for i, comp_in in enumerate(components):
+        comp = copy.deepcopy(comp_in)
+        name = str(comp.get("name", ""))
+        ctype = str(comp.get("type") or "")
+        path = ("spec", "components", i)
+        dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+        propagate_dgd_annotations(dgd, comp)
+        pt = ensure_pod_template(comp)
+        pt["metadata"]["labels"][LABEL_NAMESPACE] = dyn_ns
+        if is_worker_type(ctype) and worker_hash:
+            pt["metadata"]["labels"][LABEL_WORKER_HASH] = worker_hash
+        backend = component_backend(comp, spec.get("backendFramework"), path)
+        if disc:
+            pt["metadata"]["annotations"][ANN_DISCOVERY_BACKEND] = disc
+        if is_inter_pod_gms(comp):
+            raise RenderError("inter-pod GPU memory service rendering is not supported by this renderer", path, rule="render.unsupported")
+        n = node_count(comp)
+        pcsg = uses_pcsg(comp)
+        roles = _roles(name, comp)
+        names: list[str] = []
+        for role_name, role, replicas in roles:
+            rendered = copy.deepcopy(comp)
+            apply_dgd_template_defaults(rendered, dgd)
+            pod = generate_pod_spec(PodRequest(
+                component=rendered, component_type=ctype, backend=backend, dgd_name=dgd_name, namespace=namespace,
+                role=role, nodes=n, deployer="grove", service_name=name, options=options, path=path,
+            ))
+            min_available = 1
+            if not pcsg and comp.get("minAvailable") is not None:
+                min_available = int(comp["minAvailable"])
+            if n > 1:
+                min_available = replicas
+            clique: dict[str, Any] = {
+                "name": role_name.lower(),
+                "labels": _labels(comp, dgd, name, namespace, disc),
+                "annotations": _annotations(comp, dgd),
+                "spec": {"roleName": role_name.lower(), "replicas": replicas, "minAvailable": min_available, "podSpec": pod},
+            }
+            if not pcsg:
+                tc = _topology(comp.get("topologyConstraint"), spec.get("topologyConstraint"))
+                if tc:
+                    clique["topologyConstraint"] = tc
+            if options.kai_scheduler_enabled and pod.get("schedulerName", "kai-scheduler") in ("", "kai-scheduler"):
+                pod["schedulerName"] = "kai-scheduler"
+                clique["labels"]["kai.scheduler/queue"] = (dgd_ann.get(ANN_KAI_QUEUE) or "").strip() or "dynamo"
+            if options.volcano_scheduler_enabled:
+                pod["schedulerName"] = "volcano"
+            if not clique["annotations"]:
+                del clique["annotations"]
+            cliques.append(clique)
+            names.append(role_name.lower())
+        if backend == "trtllm" and n > 1:
+            leader = names[0]
+            workers = [c for c, (_, r, _) in zip(names, roles) if r == "worker"]
+            for clique in cliques:
+                if clique["name"] == leader and workers:
+                    clique["spec"]["startsAfter"] = workers
+                    explicit = True
+        if pcsg:
+            group: dict[str, Any] = {"name": name.lower(), "cliqueNames": names}
+            if comp.get("replicas") is not None:
+                group["replicas"] = comp["replicas"]
+            group["minAvailable"] = int(comp["minAvailable"]) if comp.get("minAvailable") is not None else 1
+            tc = _topology(comp.get("topologyConstraint"), spec.get("topologyConstraint"))
+            if tc:
+                group["topologyConstraint"] = tc
+            groups.append(group)
+    if explicit:
+        template["cliqueStartupType"] = "CliqueStartupTypeExplicit"
+    template["cliques"] = cliques
+    if groups:
+        template["podCliqueScalingGroups"] = groups
+    pcs_spec: dict[str, Any] = {"replicas": 1}
+    strategy = dgd_ann.get(ANN_GROVE_UPDATE_STRATEGY)
+    if strategy is not None:
+        if strategy not in ("RollingRecreate", "OnDelete"):
+            raise RenderError(
+                f'unsupported Grove update strategy annotation "{ANN_GROVE_UPDATE_STRATEGY}"="{strategy}": supported values are "RollingRecreate" and "OnDelete"',
+                ("metadata", "annotations", ANN_GROVE_UPDATE_STRATEGY), rule="render.grove",
+            )
+        pcs_spec["updateStrategy"] = {"type": strategy}
+    pcs_spec["template"] = template
+    return {"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": pcs_meta, "spec": pcs_spec}

@@ -1,0 +1,72 @@
+"""Merge helpers that reproduce how the operator combines user input with its defaults."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def is_empty(value: Any) -> bool:
+    """mergo's notion of an empty source value (zero scalars do not override)."""
+    if value is None:
+        return True
+    if isinstance(value, bool):
+        return value is False
+    if isinstance(value, (int, float)):
+        return value == 0
+    if isinstance(value, (str, list, dict)):
+        return len(value) == 0
+    return False
+
+
+def mergo_override(dst: dict[str, Any], src: Mapping[str, Any]) -> dict[str, Any]:
+    """``mergo.Merge(&dst, src, mergo.WithOverride)`` on JSON-like data (in place, returns dst).
+
+    Non-empty source values win; nested mappings merge key by key; lists and scalars replace.
+    """
+    for key, value in src.items():
+        if value is None:
+            continue
+        cur = dst.get(key)
+        if isinstance(value, Mapping) and isinstance(cur, dict):
+            mergo_override(cur, value)
+            continue
+        if key not in dst or cur is None:
+            dst[key] = copy.deepcopy(value)
+            continue
+        if is_empty(value):
+            continue
+        dst[key] = copy.deepcopy(value)
+    return dst
+
+
+def merge_envs(common: Iterable[Mapping[str, Any]] | None, specific: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    """``MergeEnvs``: dedupe by name, ``specific`` wins, result sorted by name (byte order)."""
+    by_name: dict[str, dict[str, Any]] = {}
+    for env in common or []:
+        by_name[str(env.get("name", ""))] = copy.deepcopy(dict(env))
+    for env in specific or []:
+        by_name[str(env.get("name", ""))] = copy.deepcopy(dict(env))
+    return [by_name[k] for k in sorted(by_name, key=lambda s: s.encode("utf-8"))]
+
+
+def merge_low_priority(dst: dict[str, str] | None, src: Mapping[str, str] | None) -> dict[str, str] | None:
+    """Copy keys of ``src`` that ``dst`` lacks."""
+    if not src:
+        return dst
+    if dst is None:
+        dst = {}
+    for k, v in src.items():
+        if k not in dst:
+            dst[k] = v
+    return dst
+
+
+def sort_keys_deep(value: Any) -> Any:
+    """Alphabetical mapping keys at every level (kubectl-style output order)."""
+    if isinstance(value, Mapping):
+        return {k: sort_keys_deep(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [sort_keys_deep(v) for v in value]
+    return value

@@ -1,0 +1,47 @@
+"""Render options (cluster and operator settings as explicit input) and the render error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._diagnostics import Diagnostic, DynamoSchemaError
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Cluster/operator state rendering needs.
+
+    Defaults follow the operator configuration defaults (``admission.md`` §2.5): discovery backend
+    ``kubernetes``, Grove ``terminationDelay`` 15m, MPI SSH secret ``mpi-run-ssh-secret`` (Helm).
+    """
+
+    namespace: str = "default"
+    operator_version: str | None = None
+    discovery_backend: str = "kubernetes"
+    grove_enabled: bool = True
+    lws_enabled: bool = True
+    grove_termination_delay: str = "15m0s"
+    nats_address: str = ""
+    etcd_address: str = ""
+    model_express_url: str = ""
+    prometheus_endpoint: str = ""
+    mpi_ssh_secret_name: str = "mpi-run-ssh-secret"
+    # Operator ``ingress`` configuration: a frontend Ingress is created when a controller class is
+    # set, an Istio VirtualService when a gateway is set (``GenerateDefaultIngressSpec``).
+    ingress_controller_class_name: str = ""
+    ingress_tls_secret_name: str = ""
+    ingress_host_suffix: str = ""
+    virtual_service_gateway: str = ""
+    kai_scheduler_enabled: bool = False
+    volcano_scheduler_enabled: bool = False
+    # Simulate what the API server stores (Kubernetes built-in defaults for Deployments and pod
+    # templates, LeaderWorkerSet webhook defaults). Off by default: rendered objects are what the
+    # operator sends, not what it reads back.
+    apiserver_defaults: bool = False
+
+
+class RenderError(DynamoSchemaError):
+    """Raised when the operator itself would fail to render the object."""
+
+    def __init__(self, message: str, path: tuple = (), rule: str = "render.error") -> None:
+        super().__init__(message, [Diagnostic(rule, tuple(path), message)])

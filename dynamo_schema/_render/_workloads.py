@@ -1,0 +1,315 @@
+"""DCD → Deployment or LeaderWorkerSet, and the component Service (DCD controller).
+
+Upstream: ``internal/controller/dynamocomponentdeployment_controller.go`` and
+``dynamocomponentdeployment_renderer.go``; helpers from ``internal/dynamo/v1beta1_helpers.go``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ._graph import (
+    LABEL_COMPONENT,
+    LABEL_COMPONENT_CLASS,
+    LABEL_DGD_NAME,
+    LABEL_NAMESPACE,
+    LABEL_WORKER_HASH,
+    component_backend,
+)
+from ._names import (
+    compute_dynamo_namespace,
+    is_worker_type,
+    lws_name,
+    model_hash,
+    node_count,
+    normalize_kube_name,
+)
+from ._options import RenderOptions
+from ._pod import (
+    PodRequest,
+    generate_pod_spec,
+    is_k8s_discovery,
+    pod_template_annotations,
+    pod_template_labels,
+)
+
+LABEL_SUB_TYPE = "nvidia.com/dynamo-sub-component-type"
+LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
+LABEL_SELECTOR = "nvidia.com/selector"
+LABEL_METRICS = "nvidia.com/metrics-enabled"
+LABEL_BASE_MODEL_HASH = "nvidia.com/dynamo-base-model-hash"
+LABEL_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"
+LABEL_DISCOVERY_ENABLED = "nvidia.com/dynamo-discovery-enabled"
+ANN_BASE_MODEL = "nvidia.com/dynamo-base-model"
+ANN_ENABLE_METRICS = "nvidia.com/enable-metrics"
+ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
+ANN_MAX_SURGE = "nvidia.com/deployment-rolling-update-max-surge"
+ANN_MAX_UNAVAILABLE = "nvidia.com/deployment-rolling-update-max-unavailable"
+ANN_DEPLOYMENT_STRATEGY = "nvidia.com/deployment-strategy"
+TOPOLOGY_SOURCE_KEYS: tuple[str, ...] = ()
+
+
+def _spec(dcd: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(dcd.get("spec") or {})
+
+
+def dcd_component_name(dcd: Mapping[str, Any]) -> str:
+    spec = _spec(dcd)
+    if spec.get("name"):
+        return str(spec["name"])
+    labels = (dcd.get("metadata") or {}).get("labels") or {}
+    if labels.get(LABEL_COMPONENT):
+        return str(labels[LABEL_COMPONENT])
+    return str((dcd.get("metadata") or {}).get("name", ""))
+
+
+def dcd_parent_name(dcd: Mapping[str, Any]) -> str:
+    meta = dcd.get("metadata") or {}
+    labels = meta.get("labels") or {}
+    if labels.get(LABEL_DGD_NAME):
+        return str(labels[LABEL_DGD_NAME])
+    for ref in meta.get("ownerReferences") or []:
+        if ref.get("kind") == "DynamoGraphDeployment" and ref.get("name"):
+            return str(ref["name"])
+    return ""
+
+
+def dcd_dynamo_namespace(dcd: Mapping[str, Any], namespace: str) -> str:
+    labels = (dcd.get("metadata") or {}).get("labels") or {}
+    if labels.get(LABEL_NAMESPACE):
+        return str(labels[LABEL_NAMESPACE])
+    parent = dcd_parent_name(dcd) or str((dcd.get("metadata") or {}).get("name", ""))
+    return compute_dynamo_namespace(bool(_spec(dcd).get("globalDynamoNamespace")), namespace, parent)
+
+
+def dcd_sub_component_type(dcd: Mapping[str, Any]) -> str:
+    """The v1alpha1 compatibility view: a v1beta1 prefill/decode is alpha worker + sub-type."""
+    t = _spec(dcd).get("type")
+    return str(t) if t in ("prefill", "decode") else ""
+
+
+def dcd_workload_type(dcd: Mapping[str, Any]) -> str:
+    spec_type = str(_spec(dcd).get("type") or "")
+    labels = (dcd.get("metadata") or {}).get("labels") or {}
+    if (
+        labels.get(LABEL_DGD_NAME) and labels.get(LABEL_WORKER_HASH)
+        and labels.get(LABEL_COMPONENT_TYPE) == "worker" and spec_type in ("prefill", "decode")
+        and labels.get(LABEL_SUB_TYPE, spec_type) == spec_type
+    ):
+        return "worker"
+    return spec_type
+
+
+def dcd_worker_hash(dcd: Mapping[str, Any]) -> str:
+    spec = _spec(dcd)
+    if not is_worker_type(spec.get("type")):
+        return ""
+    labels = (dcd.get("metadata") or {}).get("labels") or {}
+    if labels.get(LABEL_WORKER_HASH):
+        return str(labels[LABEL_WORKER_HASH])
+    return pod_template_labels(spec).get(LABEL_WORKER_HASH, "")
+
+
+def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str) -> dict[str, str]:
+    spec = _spec(dcd)
+    object_labels = dict((dcd.get("metadata") or {}).get("labels") or {})
+    labels = dict(object_labels)
+    labels.update(pod_template_labels(spec))
+    model = (spec.get("modelRef") or {}).get("name")
+    if model:
+        labels[LABEL_BASE_MODEL_HASH] = model_hash(str(model))
+    sub = dcd_sub_component_type(dcd)
+    if sub:
+        labels[LABEL_SUB_TYPE] = sub
+    name = dcd_component_name(dcd)
+    if name:
+        labels[LABEL_COMPONENT] = name
+    dyn_ns = dcd_dynamo_namespace(dcd, namespace)
+    if dyn_ns:
+        labels[LABEL_NAMESPACE] = dyn_ns
+    for key in (LABEL_COMPONENT, LABEL_NAMESPACE, LABEL_DGD_NAME, LABEL_WORKER_HASH, LABEL_COMPONENT_CLASS):
+        if object_labels.get(key):
+            labels[key] = object_labels[key]
+    return labels
+
+
+def dcd_kube_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
+    spec = _spec(dcd)
+    ann = pod_template_annotations(spec)
+    model = (spec.get("modelRef") or {}).get("name")
+    if model:
+        ann[ANN_BASE_MODEL] = str(model)
+    ann.pop(ANN_ORIGIN_VERSION, None)
+    return ann
+
+
+def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
+    spec = copy.deepcopy(_spec(dcd))
+    workload_type = dcd_workload_type(dcd)
+    labels = dcd_kube_labels(dcd, namespace)
+    annotations = dcd_kube_annotations(dcd)
+    kube_name = str((dcd.get("metadata") or {}).get("name", ""))
+    if annotations.get(ANN_ENABLE_METRICS) != "false":
+        labels[LABEL_METRICS] = "true"
+    parent = dcd_parent_name(dcd)
+    if parent:
+        labels[LABEL_DGD_NAME] = parent
+    if workload_type:
+        labels[LABEL_COMPONENT_TYPE] = workload_type
+    labels[LABEL_COMPONENT] = dcd_component_name(dcd)
+    labels[LABEL_NAMESPACE] = dcd_dynamo_namespace(dcd, namespace)
+    obj_hash = ((dcd.get("metadata") or {}).get("labels") or {}).get(LABEL_WORKER_HASH)
+    if obj_hash:
+        labels[LABEL_WORKER_HASH] = obj_hash
+
+    component = spec
+    if workload_type:
+        component["type"] = workload_type
+    wh = dcd_worker_hash(dcd)
+    if wh and is_worker_type(workload_type):
+        pt = component.setdefault("podTemplate", {})
+        pt.setdefault("metadata", {}).setdefault("labels", {})[LABEL_WORKER_HASH] = wh
+    backend = component_backend(_spec(dcd), _spec(dcd).get("backendFramework"), ("spec",))
+    pod = generate_pod_spec(PodRequest(
+        component=component,
+        component_type=workload_type,
+        backend=backend,
+        dgd_name=parent or kube_name,
+        namespace=namespace,
+        role=role,
+        nodes=node_count(component),
+        deployer="lws",
+        service_name=dcd_component_name(dcd),
+        options=options,
+        path=("spec",),
+    ))
+    labels[LABEL_SELECTOR] = kube_name
+    if is_k8s_discovery(options.discovery_backend, annotations):
+        labels[LABEL_DISCOVERY_BACKEND] = "kubernetes"
+        labels[LABEL_DISCOVERY_ENABLED] = "true"
+    if not pod.get("serviceAccountName"):
+        pod["serviceAccountName"] = "default"
+    meta: dict[str, Any] = {"labels": labels}
+    if annotations:
+        meta["annotations"] = annotations
+    return {"metadata": meta, "spec": pod}
+
+
+def _intorstr(value: str) -> Any:
+    return int(value) if value.isdigit() else value
+
+
+def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
+    name = str((dcd.get("metadata") or {}).get("name", ""))
+    labels = dcd_kube_labels(dcd, namespace)
+    annotations = dcd_kube_annotations(dcd)
+    template = _pod_template(dcd, "main", options, namespace)
+    max_surge = _intorstr(annotations.get(ANN_MAX_SURGE) or "25%")
+    max_unavailable = _intorstr(annotations.get(ANN_MAX_UNAVAILABLE) or "25%")
+    meta: dict[str, Any] = {"name": name, "namespace": namespace, "labels": labels}
+    if annotations:
+        meta["annotations"] = annotations
+    spec: dict[str, Any] = {}
+    if _spec(dcd).get("replicas") is not None:
+        spec["replicas"] = _spec(dcd)["replicas"]
+    spec["selector"] = {"matchLabels": {LABEL_SELECTOR: name}}
+    spec["template"] = template
+    spec["strategy"] = {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": max_surge, "maxUnavailable": max_unavailable}}
+    # deploymentStrategyFromAnnotations reads the pod-template annotations (getResourceAnnotations).
+    if pod_template_annotations(_spec(dcd)).get(ANN_DEPLOYMENT_STRATEGY) == "Recreate":
+        spec["strategy"] = {"type": "Recreate"}
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta, "spec": spec}
+
+
+def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
+    name = str((dcd.get("metadata") or {}).get("name", ""))
+    pod_labels = dcd_kube_labels(dcd, namespace)
+    wt = dcd_workload_type(dcd)
+    if wt:
+        pod_labels[LABEL_COMPONENT_TYPE] = wt
+        st = str(_spec(dcd).get("type") or "")
+        if wt == "worker" and st in ("prefill", "decode") and not pod_labels.get(LABEL_SUB_TYPE):
+            pod_labels[LABEL_SUB_TYPE] = st
+    templates = {}
+    for role in ("leader", "worker"):
+        t = _pod_template(dcd, role, options, namespace)
+        t["metadata"]["labels"].update(pod_labels)
+        t["metadata"]["labels"]["role"] = role
+        t["metadata"]["labels"].pop(LABEL_SELECTOR, None)
+        templates[role] = t
+    replicas = _spec(dcd).get("replicas")
+    spec = {
+        "replicas": 1 if replicas is None else replicas,
+        "startupPolicy": "LeaderCreated",
+        "leaderWorkerTemplate": {
+            "leaderTemplate": templates["leader"],
+            "workerTemplate": templates["worker"],
+            "size": node_count(_spec(dcd)),
+        },
+    }
+    return {
+        "apiVersion": "leaderworkerset.x-k8s.io/v1",
+        "kind": "LeaderWorkerSet",
+        "metadata": {"name": lws_name(name), "namespace": namespace, "labels": dcd_kube_labels(dcd, namespace)},
+        "spec": spec,
+    }
+
+
+def component_service(
+    service_name: str, namespace: str, component_type: str, dynamo_namespace: str, component_name: str,
+    labels: Mapping[str, str], annotations: Mapping[str, str], k8s_discovery: bool,
+) -> dict[str, Any]:
+    """``GenerateComponentService``."""
+    if component_type == "frontend":
+        port: dict[str, Any] = {"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}
+    elif component_type == "epp":
+        port = {"name": "grpc", "port": 9002, "targetPort": 9002, "protocol": "TCP", "appProtocol": "http2"}
+    else:
+        port = {"name": "system", "port": 9090, "targetPort": "system", "protocol": "TCP"}
+    svc_labels = dict(labels)
+    if k8s_discovery:
+        svc_labels[LABEL_DISCOVERY_BACKEND] = "kubernetes"
+        svc_labels[LABEL_DISCOVERY_ENABLED] = "true"
+    meta: dict[str, Any] = {"name": normalize_kube_name(service_name), "namespace": namespace}
+    if svc_labels:
+        meta["labels"] = svc_labels
+    if annotations:
+        meta["annotations"] = dict(annotations)
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": meta,
+        "spec": {
+            "selector": {LABEL_COMPONENT_TYPE: component_type, LABEL_NAMESPACE: dynamo_namespace, LABEL_COMPONENT: component_name},
+            "ports": [port],
+        },
+    }
+
+
+def render_dcd_service(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any] | None:
+    annotations = dcd_kube_annotations(dcd)
+    k8s = is_k8s_discovery(options.discovery_backend, annotations)
+    if not (k8s or _spec(dcd).get("type") == "frontend"):
+        return None
+    svc = component_service(
+        str((dcd.get("metadata") or {}).get("name", "")), namespace, dcd_workload_type(dcd),
+        dcd_dynamo_namespace(dcd, namespace), dcd_component_name(dcd), dcd_kube_labels(dcd, namespace), annotations, k8s,
+    )
+    if node_count(_spec(dcd)) > 1:
+        svc["spec"]["selector"]["role"] = "leader"
+    return svc
+
+
+def render_dcd_workloads(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> list[dict[str, Any]]:
+    """Deployment (or LWS for multinode with the LWS gate on), then the Service."""
+    out: list[dict[str, Any]] = []
+    if options.lws_enabled and node_count(_spec(dcd)) > 1:
+        out.append(render_lws(dcd, options, namespace))
+    else:
+        out.append(render_deployment(dcd, options, namespace))
+    svc = render_dcd_service(dcd, options, namespace)
+    if svc is not None:
+        out.append(svc)
+    return out
