@@ -50,12 +50,16 @@ class K8sJsonSchema(GenerateJsonSchema):
 
 def _models() -> list[tuple[str, str, str, Any]]:
     from .models import _generated as g
+    from .models import _generated_v1alpha1 as a
     from .models import _grove, _lws
 
     out: list[tuple[str, str, str, Any]] = [
         ("nvidia.com", "DynamoGraphDeployment", "v1beta1", g.DynamoGraphDeployment),
         ("nvidia.com", "DynamoComponentDeployment", "v1beta1", g.DynamoComponentDeployment),
         ("nvidia.com", "DynamoGraphDeploymentRequest", "v1beta1", g.DynamoGraphDeploymentRequest),
+        ("nvidia.com", "DynamoGraphDeployment", "v1alpha1", a.DynamoGraphDeployment),
+        ("nvidia.com", "DynamoComponentDeployment", "v1alpha1", a.DynamoComponentDeployment),
+        ("nvidia.com", "DynamoGraphDeploymentRequest", "v1alpha1", a.DynamoGraphDeploymentRequest),
         ("grove.io", "PodCliqueSet", "v1alpha1", _grove.PodCliqueSet),
         ("leaderworkerset.x-k8s.io", "LeaderWorkerSet", "v1", _lws.LeaderWorkerSet),
     ]

@@ -16,6 +16,9 @@ KNOWN: dict[tuple[str, str], str] = {
     ("nvidia.com/v1beta1", "DynamoGraphDeployment"): "nvidia.com/dynamographdeployment_v1beta1.json",
     ("nvidia.com/v1beta1", "DynamoComponentDeployment"): "nvidia.com/dynamocomponentdeployment_v1beta1.json",
     ("nvidia.com/v1beta1", "DynamoGraphDeploymentRequest"): "nvidia.com/dynamographdeploymentrequest_v1beta1.json",
+    ("nvidia.com/v1alpha1", "DynamoGraphDeployment"): "nvidia.com/dynamographdeployment_v1alpha1.json",
+    ("nvidia.com/v1alpha1", "DynamoComponentDeployment"): "nvidia.com/dynamocomponentdeployment_v1alpha1.json",
+    ("nvidia.com/v1alpha1", "DynamoGraphDeploymentRequest"): "nvidia.com/dynamographdeploymentrequest_v1alpha1.json",
     ("grove.io/v1alpha1", "PodCliqueSet"): "grove.io/podcliqueset_v1alpha1.json",
     ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"): "leaderworkerset.x-k8s.io/leaderworkerset_v1.json",
 }

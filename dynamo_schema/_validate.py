@@ -58,11 +58,17 @@ def is_deploymentspec(data: Any) -> bool:
 
 
 def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
-                 source_version: str = "v1beta1") -> tuple[list[Diagnostic], dict[str, Any] | None]:
-    """Diagnostics for a v1beta1 Dynamo object, and the stored (defaulted) object when admitted."""
+                 source_version: str | None = None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
+    """Diagnostics for a Dynamo object, and the stored (defaulted, v1beta1) object when admitted.
+
+    The API server validates against the schema of the version that was sent (v1beta1 or v1alpha1),
+    converts to the storage version v1beta1, then calls the webhooks. Webhook diagnostics of a v1alpha1
+    object refer to the converted object: they are reported at the document with their v1beta1 path.
+    """
     from . import _cel, _schemas, _structural
 
-    schema = _schemas.for_object(str(data.get("apiVersion")), str(data.get("kind")))
+    api = str(data.get("apiVersion"))
+    schema = _schemas.for_object(api, str(data.get("kind")))
     assert schema is not None
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = list(notes)
@@ -75,12 +81,24 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
         return diags, None
     from . import _admission
 
+    alpha = api == "nvidia.com/v1alpha1"
+    if alpha:
+        converted, conv = _convert_alpha(pruned)
+        if converted is None:
+            return diags + conv, None
+        pruned = converted
+        if isinstance(old, dict) and old.get("apiVersion") == "nvidia.com/v1alpha1":
+            old, _ = _convert_alpha(old)
     settings = _settings(options)
     operation = "UPDATE" if old is not None else "CREATE"
     stored = _admission.default(pruned, settings, operation=operation, old=old)
     # the CRD's transition rules (oldSelf) were evaluated with the CEL rules above
-    diags += _admission.validate(stored, settings, old=old, transition_rules=False, source_version=source_version)
-    return diags, stored
+    hook = _admission.validate(stored, settings, old=old, transition_rules=False,
+                               source_version=source_version or ("v1alpha1" if alpha else "v1beta1"))
+    if alpha:
+        hook = [Diagnostic(d.rule, (), f"{d.field}: {d.message}" if d.path else d.message, d.severity)
+                for d in hook]
+    return diags + hook, stored
 
 
 def _convert_alpha(data: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
@@ -132,6 +150,10 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         from ._infercrane import validate_spec
 
         return finish(validate_spec(data))
+    if not kind and not api:
+        # not a Kubernetes resource at all (a CI workflow, a Helm values file): nothing to check
+        out.status = "skipped"
+        return out
     if not kind or not api:
         missing = "kind" if not kind else "apiVersion"
         out.status = "error"
@@ -144,16 +166,8 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         diags, _ = check_nvidia(data, options)
         return finish(diags)
     if api == "nvidia.com/v1alpha1" and kind in NVIDIA_KINDS:
-        converted, diags = _convert_alpha(data)
-        if converted is None:
-            if diags:
-                return finish(diags)
-            out.status = "skipped"
-            return out
-        inner, _ = check_nvidia(converted, options, source_version="v1alpha1")
-        # paths refer to the converted object: report them at the document, keeping the path text
-        return finish(diags + [Diagnostic(d.rule, (), f"{d.field}: {d.message}" if d.path else d.message,
-                                          d.severity) for d in inner])
+        diags, _ = check_nvidia(data, options)
+        return finish(diags)
     from . import _k8s_schemas
 
     k8s = _k8s_schemas.validate(data, version=options.kubernetes_version, strict=options.strict)

@@ -19,6 +19,11 @@ spec:
   components:
     - name: Frontend
       type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0
 """
 
 INVALID = """\

@@ -34,6 +34,11 @@ BUNDLES = {
         ("dynamo/crds/nvidia.com_dynamocomponentdeployments.yaml", "DynamoComponentDeployment"),
         ("dynamo/crds/nvidia.com_dynamographdeploymentrequests.yaml", "DynamoGraphDeploymentRequest"),
     ]),
+    "dynamo_v1alpha1": ("_generated_v1alpha1.py", "nvidia.com/v1alpha1", [
+        ("dynamo/crds/nvidia.com_dynamographdeployments.yaml", "DynamoGraphDeployment"),
+        ("dynamo/crds/nvidia.com_dynamocomponentdeployments.yaml", "DynamoComponentDeployment"),
+        ("dynamo/crds/nvidia.com_dynamographdeploymentrequests.yaml", "DynamoGraphDeploymentRequest"),
+    ]),
     "grove": ("_grove.py", "grove.io/v1alpha1", [
         ("grove/crds/grove.io_podcliquesets.yaml", "PodCliqueSet"),
     ]),
