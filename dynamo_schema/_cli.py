@@ -238,7 +238,9 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ._compile import artifact_text, render_deploymentspec, render_object
+    """Objects as YAML on stdout (or one file each under ``-o DIR``); DeploymentSpec adapters also
+    produce request bodies and scripts, printed after a ``# --- NAME`` line (or written as files)."""
+    from ._compile import artifact_file, render_deploymentspec, render_object
     from ._diagnostics import DynamoSchemaError
     from ._emit import dump_all
     from ._validate import is_deploymentspec
@@ -253,15 +255,19 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             if is_deploymentspec(data):
                 for art in render_deploymentspec(data, ns.provider_config):
                     content = art.content
-                    if isinstance(content, dict) and "apiVersion" in content and "kind" in content:
+                    if isinstance(content, dict) and "apiVersion" in content and "kind" in content and not ns.out:
                         objs.append(content)
                     else:
-                        files.append(artifact_text(art))
+                        files.append(artifact_file(art))
                 continue
+            messages: list[tuple[str, str]] = []
             objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
-                                      operator_version=ns.operator_version, settings=settings))
+                                      operator_version=ns.operator_version, settings=settings,
+                                      messages=messages))
+            for severity, text in messages:
+                stderr.write(f"{severity}: {doc.file}: {text}\n")
         except DynamoSchemaError as exc:
-            exc.diagnostics = [doc.place(d) if not d.rule.startswith("k8s") and d.path and "rendered" not in d.message
+            exc.diagnostics = [doc.place(d) if d.path and "rendered" not in d.message
                                else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
             raise
     if ns.out:
@@ -271,15 +277,15 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
         out = Path(ns.out)
         for i, obj in enumerate(objs):
-            name = (obj.get("metadata") or {}).get("name", "object")
-            rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml"
+            name = str((obj.get("metadata") or {}).get("name", "object"))
+            rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml".replace("/", "_")
             atomic_write(out, rel, dump_all([obj]))
         for fname, text in files:
             atomic_write(out, fname, text)
         return 0
     text = dump_all(objs) if objs else ""
     for fname, body in files:
-        text += f"# --- {fname}\n{body}" if not body.startswith("---") else body
+        text += f"# --- {fname}\n{body}" + ("" if body.endswith("\n") else "\n")
     stdout.write(text)
     return 0
 

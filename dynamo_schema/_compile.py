@@ -56,8 +56,13 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
 def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: str = "default",
                   operator_version: str | None = None, settings: Any = None,
-                  validate_output: bool = True) -> list[dict[str, Any]]:
-    """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects."""
+                  validate_output: bool = True,
+                  messages: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+    """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
+
+    ``messages`` (optional) collects ``(severity, text)`` warnings and notes, e.g. what a DGDR's
+    materialization had to assume.
+    """
     from ._admission import AdmissionSettings
 
     settings = settings or AdmissionSettings()
@@ -77,8 +82,12 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         _admit(obj, settings)
         from ._dgdr import materialize
 
-        dgd = materialize(obj).dgd
-        prefix = [dgd]
+        result = materialize(obj)
+        dgd = result.dgd
+        prefix = list(result.resources) + [dgd]
+        if messages is not None:
+            messages.extend(("warning", w) for w in result.warnings)
+            messages.extend(("note", n) for n in result.notes)
         obj = dgd
         kind = "DynamoGraphDeployment"
     stored = _admit(obj, settings)
@@ -122,11 +131,12 @@ def render_deploymentspec(data: dict[str, Any], provider_config: str | None = No
     return list(compile_spec(data, settings))
 
 
-def artifact_text(art: Any) -> tuple[str, str]:
-    """(file name, text) of a DeploymentSpec adapter artifact that is not a Kubernetes object."""
+def artifact_file(art: Any) -> tuple[str, str]:
+    """(file name, text) of a DeploymentSpec adapter artifact: objects as JSON, texts as they are."""
     import json
 
+    name = str(art.name).replace("/", "_")
     content = art.content
     if isinstance(content, str):
-        return str(art.name), content if content.endswith("\n") else content + "\n"
-    return str(art.name), json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+        return name, content
+    return name + ".json", json.dumps(content, indent=2, ensure_ascii=False) + "\n"

@@ -73,6 +73,9 @@ def _dumper() -> Any:
         class KubernetesSafeDumper(base):  # type: ignore[misc, valid-type]
             """PyYAML dumper whose strings survive kubectl, kustomize and go-yaml unchanged."""
 
+            def ignore_aliases(self, data: Any) -> bool:  # shared sub-objects are written out in full
+                return True
+
         def represent_str(dumper: Any, data: str) -> Any:
             style: str | None = None
             if needs_quotes(data):

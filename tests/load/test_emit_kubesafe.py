@@ -24,14 +24,93 @@ needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="kubectl not installe
 # ecosystem-notes §1: strings kubectl (YAML-1.1 booleans, 1.1/1.2 numbers), kustomize (yaml.v3) or
 # PyYAML would read as something else, plus the env values called out there.
 TRICKY = [
-    "y", "n", "Y", "N", "yes", "Yes", "no", "NO", "on", "ON", "off", "Off", "true", "True", "false",
-    "FALSE", "null", "Null", "~", "", "1e3", "1e+3", "1E3", "0o10", "0O10", "010", "09", "0x1F",
-    "0X1f", "0b11", "-0b11", "1_000", "1__0", "+1", "-1", "1234e56", "1.0", "3.", ".5", "-.5",
-    ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "8000", "2001-12-14", "2001-12-14T21:59:43.10-05:00",
-    "12:30:45", "190:20:30", "=", "<<", '["generate"]', "[a]", "{a: b}", "- x", "a: b", "#c", "a #b",
-    "@x", "`x", "'q'", '"d"', "%x", "!tag", "&a", "*a", "|", "> x", "?", "? x", " lead", "trail ",
-    "multi\nline\n", "no-newline\nat end", "\n", "a\tb", "é", "Ünïcödé ✓", "\x85", "\u2028",
-    "---", "...", "1.0e400", "0.", "-0", "+.5e-3",
+    "y",
+    "n",
+    "Y",
+    "N",
+    "yes",
+    "Yes",
+    "no",
+    "NO",
+    "on",
+    "ON",
+    "off",
+    "Off",
+    "true",
+    "True",
+    "false",
+    "FALSE",
+    "null",
+    "Null",
+    "~",
+    "",
+    "1e3",
+    "1e+3",
+    "1E3",
+    "0o10",
+    "0O10",
+    "010",
+    "09",
+    "0x1F",
+    "0X1f",
+    "0b11",
+    "-0b11",
+    "1_000",
+    "1__0",
+    "+1",
+    "-1",
+    "1234e56",
+    "1.0",
+    "3.",
+    ".5",
+    "-.5",
+    ".inf",
+    "-.Inf",
+    "+.INF",
+    ".nan",
+    ".NaN",
+    "8000",
+    "2001-12-14",
+    "2001-12-14T21:59:43.10-05:00",
+    "12:30:45",
+    "190:20:30",
+    "=",
+    "<<",
+    '["generate"]',
+    "[a]",
+    "{a: b}",
+    "- x",
+    "a: b",
+    "#c",
+    "a #b",
+    "@x",
+    "`x",
+    "'q'",
+    '"d"',
+    "%x",
+    "!tag",
+    "&a",
+    "*a",
+    "|",
+    "> x",
+    "?",
+    "? x",
+    " lead",
+    "trail ",
+    "multi\nline\n",
+    "no-newline\nat end",
+    "\n",
+    "a\tb",
+    "é",
+    "Ünïcödé ✓",
+    "\x85",
+    "\u2028",
+    "---",
+    "...",
+    "1.0e400",
+    "0.",
+    "-0",
+    "+.5e-3",
 ]
 
 
@@ -39,7 +118,11 @@ def kubectl_decode(path: Path) -> Any:
     assert KUBECTL is not None
     proc = subprocess.run(
         [KUBECTL, "patch", "--local", "--type", "merge", "-p", "{}", "-o", "json", "-f", str(path)],
-        capture_output=True, text=True, check=False, env={**os.environ, "KUBECONFIG": "/dev/null"}, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "KUBECONFIG": "/dev/null"},
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
@@ -56,8 +139,30 @@ def configmap(values: list[str]) -> dict[str, Any]:
 # fixed table
 
 
-@pytest.mark.parametrize("s", ["y", "n", "Y", "yes", "off", "ON", "1e3", "1e+3", "0o10", "1234e56",
-                               "8000", "true", "1.0", "0x1F", "1_000", "09", ".inf", "~", "null"])
+@pytest.mark.parametrize(
+    "s",
+    [
+        "y",
+        "n",
+        "Y",
+        "yes",
+        "off",
+        "ON",
+        "1e3",
+        "1e+3",
+        "0o10",
+        "1234e56",
+        "8000",
+        "true",
+        "1.0",
+        "0x1F",
+        "1_000",
+        "09",
+        ".inf",
+        "~",
+        "null",
+    ],
+)
 def test_tricky_scalars_are_quoted(s: str) -> None:
     assert needs_quotes(s)
     assert dump({"v": s}) == f"v: '{s}'\n"
@@ -71,7 +176,8 @@ def test_flow_looking_string_is_quoted() -> None:
 
 def test_plain_strings_stay_plain() -> None:
     assert dump({"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1", "name": "frontend"}) == (
-        "image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1\nname: frontend\n")
+        "image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1\nname: frontend\n"
+    )
     assert not needs_quotes("frontend") and not needs_quotes("v1beta1") and not needs_quotes("1Gi")
 
 
@@ -100,9 +206,9 @@ def test_dump_json() -> None:
 def test_tricky_table_round_trips_through_our_loader_and_pyyaml() -> None:
     obj = configmap(TRICKY)
     out = dump(obj)
-    assert load_text(out)[0].data == obj                         # kubectl semantics (go-yaml v2)
+    assert load_text(out)[0].data == obj  # kubectl semantics (go-yaml v2)
     assert load(out, decoder="yaml.v3").documents[0].data == obj  # kustomize semantics
-    assert yaml.safe_load(out) == obj                            # PyYAML, YAML 1.1
+    assert yaml.safe_load(out) == obj  # PyYAML, YAML 1.1
 
 
 @needs_kubectl
@@ -116,18 +222,31 @@ def test_tricky_table_round_trips_through_kubectl(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------
 # property test with kubectl as the decoding oracle
 
-_words = st.sampled_from(["y", "n", "yes", "no", "on", "off", "true", "false", "null", "inf", "nan",
-                          ".inf", ".nan", "~"])
-_cased = st.builds(lambda w, flips: "".join(c.upper() if f else c for c, f in zip(w, flips)),
-                   _words, st.lists(st.booleans(), min_size=5, max_size=5))
+_words = st.sampled_from(
+    ["y", "n", "yes", "no", "on", "off", "true", "false", "null", "inf", "nan", ".inf", ".nan", "~"]
+)
+_cased = st.builds(
+    lambda w, flips: "".join(c.upper() if f else c for c, f in zip(w, flips)),
+    _words,
+    st.lists(st.booleans(), min_size=5, max_size=5),
+)
 _numberish = st.from_regex(r"[-+]?[0-9_.eExXoObB:]{1,8}", fullmatch=True)
-_strings = st.one_of(st.text(max_size=20), _cased, _numberish, st.sampled_from(TRICKY),
-                     st.from_regex(r"[\[\]{}:#&*!|>'\"%@` \-?,0-9a-z\n]{1,10}", fullmatch=True))
+_strings = st.one_of(
+    st.text(max_size=20),
+    _cased,
+    _numberish,
+    st.sampled_from(TRICKY),
+    st.from_regex(r"[\[\]{}:#&*!|>'\"%@` \-?,0-9a-z\n]{1,10}", fullmatch=True),
+)
 
 
 @needs_kubectl
-@settings(derandomize=True, max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    derandomize=True,
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.lists(_strings, min_size=1, max_size=40))
 def test_strings_survive_kubectl(tmp_path: Path, values: list[str]) -> None:
     obj = configmap(values)
@@ -136,3 +255,13 @@ def test_strings_survive_kubectl(tmp_path: Path, values: list[str]) -> None:
     f.write_text(out, encoding="utf-8")
     assert kubectl_decode(f)["data"] == obj["data"]
     assert load_text(out)[0].data == obj
+
+
+def test_shared_subobjects_are_written_in_full_not_as_anchors() -> None:
+    """Kubernetes tooling (and readers) expect plain documents: no ``&id001`` / ``*id001``."""
+    from dynamo_schema._emit import dump_all
+
+    labels = {"app": "x"}
+    text = dump_all([{"metadata": {"labels": labels}, "spec": {"selector": {"matchLabels": labels}}}])
+    assert "&" not in text and "*" not in text
+    assert text.count("app: x") == 2

@@ -1,0 +1,113 @@
+"""``python -m dynamo_schema render`` end to end: DGD, DCD, DGDR and DeploymentSpec inputs."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dynamo_schema._cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1beta1").resolve()
+IC_GOLDEN = ROOT / "golden" / "infercrane"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(argv), stdout=out, stderr=err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_readme_main_job_renders_the_bundled_example() -> None:
+    rc, out, err = run("render", "--target", "kubernetes", str(ROOT / "examples" / "vllm-disagg.yaml"))
+    assert rc == 0, err
+    docs = list(yaml.safe_load_all(out))
+    kinds = [d["kind"] for d in docs]
+    # one child DCD and one Deployment per component (rendering.md: Grove off)
+    assert kinds.count("DynamoComponentDeployment") == 3
+    assert kinds.count("Deployment") == 3
+    names = {d["metadata"]["name"] for d in docs if d["kind"] == "DynamoComponentDeployment"}
+    assert "llama-disagg-frontend" in names
+
+
+def test_render_refuses_what_admission_refuses() -> None:
+    rc, out, err = run("render", str(ROOT / "examples" / "rejected-dgd.yaml"))
+    assert rc == 1 and out == ""
+    assert "rejected-dgd.yaml:8:3:" in err and "at most one component may have type epp" in err
+
+
+def test_render_output_is_identical_across_hash_seeds(tmp_path: Path) -> None:
+    outs = set()
+    for seed in ("0", "1", "12345"):
+        proc = subprocess.run([sys.executable, "-m", "dynamo_schema", "render", "--target", "grove",
+                               str(ROOT / "examples" / "vllm-disagg.yaml")],
+                              capture_output=True, text=True, env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
+                              cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        outs.add(proc.stdout)
+    assert len(outs) == 1
+
+
+def test_render_to_directory_writes_one_file_per_object(tmp_path: Path) -> None:
+    rc, _, err = run("render", "--target", "kubernetes", "-o", str(tmp_path / "out"),
+                     str(ROOT / "examples" / "vllm-disagg.yaml"))
+    assert rc == 0, err
+    files = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert files[0].startswith("000-dynamocomponentdeployment-")
+    assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_atomic_write_refuses_paths_outside_the_folder(tmp_path: Path) -> None:
+    from dynamo_schema._fsutil import atomic_write
+
+    with pytest.raises(ValueError):
+        atomic_write(tmp_path, "../escape.yaml", "x")
+    assert not (tmp_path.parent / "escape.yaml").exists()
+
+
+def _dgdr_files() -> list[Path]:
+    return sorted(CORPUS.glob("*dgdr*")) if CORPUS.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _dgdr_files(), ids=lambda p: p.name)
+def test_render_of_corpus_dgdr_prints_a_valid_dgd_then_its_objects(path: Path) -> None:
+    from dynamo_schema._validate import ValidateOptions, check_nvidia
+
+    rc, out, err = run("render", str(path))
+    assert rc == 0, err
+    docs = list(yaml.safe_load_all(out))
+    dgds = [d for d in docs if d["kind"] == "DynamoGraphDeployment"]
+    assert len(dgds) == 1
+    diags, stored = check_nvidia(dgds[0], ValidateOptions())
+    assert stored is not None, [d.message for d in diags if d.severity == "error"]
+    # the DGD comes before what it renders to
+    assert docs.index(dgds[0]) < len(docs) - 1
+
+
+def _ic_goldens() -> list[Path]:
+    return sorted(p for p in IC_GOLDEN.iterdir() if p.is_dir() and not (p / "expected" / "error.json").exists())
+
+
+@pytest.mark.parametrize("case", _ic_goldens(), ids=lambda p: p.name)
+def test_deploymentspec_render_to_directory_matches_goldens(case: Path, tmp_path: Path) -> None:
+    adapter = case.name.rsplit("-", 2)[0]
+    spec = yaml.safe_load((case / "spec.yaml").read_text())
+    spec.setdefault("provider", {})["adapter"] = adapter
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    rc, _, err = run("render", "--provider-config", str(case / "settings.yaml"), "-o", str(tmp_path / "out"),
+                     str(tmp_path / "spec.yaml"))
+    assert rc == 0, err
+    expected = {p.name: p.read_text() for p in (case / "expected").iterdir()}
+    got = {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
+    assert set(got) == set(expected)
+    for name, text in expected.items():
+        if name.endswith(".json"):
+            assert json.loads(got[name]) == json.loads(text), name
+        else:
+            assert got[name] == text, name
