@@ -75,7 +75,7 @@ def bench_render(rounds: int) -> dict[str, float]:
     import yaml
 
     from dynamo_schema._emit import dump_all
-    from dynamo_schema._render_cli import render_object
+    from dynamo_schema._compile import render_object
 
     docs = []
     texts = []

@@ -8,7 +8,7 @@ schema is reported as skipped. Validators are compiled once per (version, kind) 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from ._diagnostics import Diagnostic
 DEFAULT_KUBERNETES_VERSION = "1.32.0"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema_dir(version: str, strict: bool) -> Path | None:
     try:
         import kubernetes_validate
@@ -46,7 +46,7 @@ def _kind_file(api_version: str, kind: str) -> str:
     return f"{kind.lower()}-{group.split('.')[0]}-{version}.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(api_version: str, kind: str, version: str, strict: bool) -> Any:
     d = _schema_dir(version, strict)
     if d is None:
@@ -55,20 +55,20 @@ def _validator(api_version: str, kind: str, version: str, strict: bool) -> Any:
     if not path.is_file():
         return None
     import jsonschema
+
+    schema = json.loads(path.read_text())
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return cls(schema, registry=_registry(str(d)))
+
+
+@cache
+def _registry(d: str) -> Any:
+    """The definitions as a referencing registry, crawled once (not on every lookup)."""
     from referencing import Registry, Resource
 
-    defs = _definitions(str(d))
-    schema = json.loads(path.read_text())
-    registry: Registry = Registry().with_resource("_definitions.json", Resource.from_contents(defs))  # type: ignore[call-arg]
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema, registry=registry)
-
-
-@lru_cache(maxsize=None)
-def _definitions(d: str) -> dict[str, Any]:
     data = json.loads((Path(d) / "_definitions.json").read_text())
     data.setdefault("$schema", "https://json-schema.org/draft/2020-12/schema")
-    return data  # type: ignore[no-any-return]
+    return Registry().with_resource("_definitions.json", Resource.from_contents(data)).crawl()
 
 
 def has_schema(api_version: str, kind: str, version: str = DEFAULT_KUBERNETES_VERSION) -> bool:

@@ -26,7 +26,9 @@ KNOWN: dict[tuple[str, str], str] = {
 
 @lru_cache(maxsize=None)
 def _read(rel: str) -> dict[str, Any]:
-    ref = resources.files("dynamo_schema").joinpath("_data", "schemas", *rel.split("/"))
+    ref = resources.files("dynamo_schema").joinpath("_data").joinpath("schemas")
+    for part in rel.split("/"):
+        ref = ref.joinpath(part)
     return json.loads(ref.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 

@@ -8,13 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 # strict: the API server does not coerce "3" to 3 nor 3 to "3".
 # defer_build: a model's validator is built on first use, not at import (pre-commit speed).
-_CONF: dict[str, Any] = {
-    "populate_by_name": True,
-    "strict": True,
-    "defer_build": True,
-    "protected_namespaces": (),
-    "validate_default": False,
-}
+_CONF = ConfigDict(
+    populate_by_name=True,
+    strict=True,
+    defer_build=True,
+    protected_namespaces=(),
+    validate_default=False,
+)
 
 
 class _Base(BaseModel):
