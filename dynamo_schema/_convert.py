@@ -1,0 +1,1492 @@
+"""nvidia.com/v1alpha1 <-> nvidia.com/v1beta1 conversion of DGD and DCD (plain dicts in, new dicts out).
+
+Field mapping after upstream ``deploy/operator/api/v1alpha1/{dynamographdeployment,
+dynamocomponentdeployment,shared_spec}_conversion.go`` and ``deploy/operator/api/CONVERSION.md``:
+
+* DGD ``spec.services`` (map) <-> ``spec.components`` (list keyed by ``name``; sorted by name unless
+  a preserved hub order exists); ``spec.envs`` <-> ``spec.env``; ``topologyConstraint.topologyProfile``
+  <-> ``clusterTopologyName``; ``pvcs`` alpha-only.
+* ``componentType: worker`` + ``subComponentType: prefill|decode`` <-> ``type: prefill|decode``.
+* the flat pod fields (``resources``, ``envs``, ``envFromSecret``, probes, ``volumeMounts``,
+  ``extraPodMetadata``, ``extraPodSpec`` = inline PodSpec + ``mainContainer``) <-> ``podTemplate`` (container ``main`` first; the
+  ``mainContainer`` wins over dedicated fields, env and volume mounts are additive);
+  ``sharedMemory`` <-> ``sharedMemorySize``; ``useAsCompilationCache`` <-> ``compilationCache``;
+  ``enabled`` flags <-> presence (``scalingAdapter``, ``experimental.{gpuMemoryService,failover}``);
+  ``frontendSidecar`` spec <-> container ``sidecar-frontend`` + ``frontendSidecar: sidecar-frontend``.
+
+What the target cannot represent goes into the sparse private annotation ``nvidia.com/dgd-spec``
+(DGD) / ``nvidia.com/dcd-spec`` (DCD) as ``{"version": 1, "spec": {...}}`` holding only
+source-version leaves that a plain round trip loses, plus the origin of main-container fields.
+Restoring fills only destination fields the live source cannot represent (absent leaves); a
+represented field always comes from the live source. Inputs are never mutated.
+
+Not ported leaf-for-leaf: upstream's exact payload bytes, quantity canonicalisation, the eppConfig
+raw-parameter records and the status-side ``dgd-status`` payload.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+ALPHA = "nvidia.com/v1alpha1"
+BETA = "nvidia.com/v1beta1"
+
+DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
+DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
+DCD_SPEC_ANNOTATION = "nvidia.com/dcd-spec"
+DCD_STATUS_ANNOTATION = "nvidia.com/dcd-status"
+_DGD_PREFIX = "nvidia.com/dgd-"
+
+MAIN = "main"
+FRONTEND_SIDECAR = "sidecar-frontend"
+GPU_RESOURCE = "nvidia.com/gpu"
+
+__all__ = [
+    "ConversionError",
+    "is_dgd_conversion_annotation",
+    "to_v1alpha1",
+    "to_v1beta1",
+]
+
+
+class ConversionError(ValueError):
+    pass
+
+
+def is_dgd_conversion_annotation(key: str) -> bool:
+    """Upstream ``IsDynamoGraphDeploymentConversionAnnotation``: the ``nvidia.com/dgd-`` prefix."""
+    return key.startswith(_DGD_PREFIX)
+
+
+# ---------------------------------------------------------------------------------------------------
+# small helpers
+
+
+def _dc(v: Any) -> Any:
+    return copy.deepcopy(v)
+
+
+def _empty(v: Any) -> bool:
+    return v is None or v == "" or v == [] or v == {} or v is False or v == 0
+
+
+def _set(d: dict, key: str, value: Any) -> None:
+    if not _empty(value):
+        d[key] = value
+
+
+def _merge_envs(common: list, specific: list) -> list:
+    out: list = []
+    seen: dict = {}
+    for e in list(common or []) + list(specific or []):
+        name = e.get("name") if isinstance(e, dict) else None
+        if name in seen:
+            out[seen[name]] = _dc(e)
+            continue
+        seen[name] = len(out)
+        out.append(_dc(e))
+    return out
+
+
+_LIST_KEYS = (("name",), ("name", "mountPath"), ("mountPath",), ("containerPort", "protocol"))
+
+
+def _list_key(*lists: list) -> tuple | None:
+    """The first key tuple that identifies every item of every list uniquely (None: atomic)."""
+    for fields in _LIST_KEYS:
+        ok = True
+        for lst in lists:
+            if not all(isinstance(x, dict) and all(f in x for f in fields) for x in lst):
+                ok = False
+                break
+            keys = [tuple(json.dumps(x[f], sort_keys=True) for f in fields) for x in lst]
+            if len(set(keys)) != len(keys):
+                ok = False
+                break
+        if ok:
+            return fields
+    return None
+
+
+def _kv(item: dict, fields: tuple) -> tuple:
+    return tuple(json.dumps(item[f], sort_keys=True) for f in fields)
+
+
+def _remainder(src: Any, proj: Any) -> Any:
+    """The leaves of ``src`` a projection loses (``_MISSING`` when nothing is lost)."""
+    if src == proj:
+        return _MISSING
+    if isinstance(src, dict) and isinstance(proj, dict):
+        out = {}
+        for k, v in src.items():
+            if k not in proj:
+                out[k] = _dc(v)
+            else:
+                r = _remainder(v, proj[k])
+                if r is not _MISSING:
+                    out[k] = r
+        return out if out else _MISSING
+    fields = _list_key(src, proj) if isinstance(src, list) and isinstance(proj, list) and src else None
+    if fields is not None:
+        by_key = {_kv(x, fields): x for x in proj}
+        src_keys = {_kv(x, fields) for x in src}
+        items = []
+        for x in src:
+            p = by_key.get(_kv(x, fields))
+            if p is None:
+                items.append(_dc(x))
+                continue
+            r = _remainder(x, p)
+            if r is not _MISSING:
+                r = dict(r)
+                for f in fields:
+                    r[f] = x[f]
+                items.append(r)
+        order_src = [_kv(x, fields) for x in src if _kv(x, fields) in by_key]
+        order_proj = [_kv(x, fields) for x in proj if _kv(x, fields) in src_keys]
+        if order_src != order_proj:
+            # keep every key, in order, so the order can be restored
+            done = {_kv(i, fields): i for i in items}
+            items = [done.get(_kv(x, fields), {f: x[f] for f in fields}) for x in src]
+        return items if items else _MISSING
+    return _dc(src)
+
+
+class _Missing:
+    pass
+
+
+_MISSING: Any = _Missing()
+
+
+def _fill(live: dict, rem: dict) -> None:
+    """Restore preserved leaves only where the live object has nothing (live always wins)."""
+    for k, v in rem.items():
+        if k not in live:
+            live[k] = _dc(v)
+        elif isinstance(live[k], dict) and isinstance(v, dict):
+            _fill(live[k], v)
+        elif isinstance(live[k], list) and isinstance(v, list) and v:
+            fields = _list_key(live[k], v)
+            if fields is None:
+                continue
+            by_key = {_kv(x, fields): x for x in live[k]}
+            for item in v:
+                target = by_key.get(_kv(item, fields))
+                if target is not None:
+                    _fill(target, item)
+            # restore a preserved relative order of the keys still present
+            preserved = [_kv(x, fields) for x in v]
+            if len(preserved) == len(live[k]) and set(preserved) == set(by_key):
+                live[k] = [by_key[n] for n in preserved]
+
+
+def _read_payload(meta: dict, key: str) -> dict | None:
+    raw = (meta.get("annotations") or {}).get(key)
+    if not isinstance(raw, str) or not raw:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    spec = data.get("spec") if "spec" in data else data
+    return spec if isinstance(spec, dict) else None
+
+
+def _write_payload(meta: dict, key: str, spec: dict) -> None:
+    anns = dict(meta.get("annotations") or {})
+    anns[key] = json.dumps({"version": 1, "spec": spec}, separators=(",", ":"), sort_keys=True)
+    meta["annotations"] = anns
+
+
+def _scrub(meta: dict, keys: tuple) -> None:
+    anns = meta.get("annotations")
+    if not isinstance(anns, dict):
+        return
+    anns = {k: v for k, v in anns.items() if k not in keys}
+    if anns:
+        meta["annotations"] = anns
+    else:
+        meta.pop("annotations", None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# resources
+
+
+def _item_to_list(item: dict | None) -> dict | None:
+    if not isinstance(item, dict):
+        return None
+    out: dict = {}
+    if item.get("cpu"):
+        out["cpu"] = item["cpu"]
+    if item.get("memory"):
+        out["memory"] = item["memory"]
+    if item.get("gpu"):
+        out[item.get("gpuType") or GPU_RESOURCE] = item["gpu"]
+    for k, v in (item.get("custom") or {}).items():
+        out[k] = v
+    return out or None
+
+
+def _list_to_item(lst: dict | None) -> dict | None:
+    if not lst:
+        return None
+    out: dict = {}
+    for name, q in lst.items():
+        if name == "cpu":
+            out["cpu"] = q
+        elif name == "memory":
+            out["memory"] = q
+        elif name == GPU_RESOURCE:
+            out["gpu"] = q
+        else:
+            out.setdefault("custom", {})[name] = q
+    return out
+
+
+def _resources_to_native(r: dict) -> dict:
+    out: dict = {}
+    req = _item_to_list(r.get("requests"))
+    lim = _item_to_list(r.get("limits"))
+    if lim:
+        out["limits"] = lim
+    if req:
+        out["requests"] = req
+    if r.get("claims"):
+        out["claims"] = _dc(r["claims"])
+    return out
+
+
+def _resources_from_native(r: dict | None) -> dict | None:
+    if not isinstance(r, dict):
+        return None
+    out: dict = {}
+    req = _list_to_item(r.get("requests"))
+    lim = _list_to_item(r.get("limits"))
+    if lim:
+        out["limits"] = lim
+    if req:
+        out["requests"] = req
+    if r.get("claims"):
+        out["claims"] = _dc(r["claims"])
+    return out or None
+
+
+# ---------------------------------------------------------------------------------------------------
+# shared component: alpha -> beta
+
+
+def _merge_main(base: dict, main: dict) -> dict:
+    """mergo.Merge(base, main, WithOverride) + the additive env / volumeMounts rules."""
+    out = dict(base)
+    for k, v in main.items():
+        if k in ("env", "volumeMounts", "name"):
+            continue
+        if _empty(v) and v is not False:
+            continue
+        if v is False:
+            continue
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            merged = _dc(out[k])
+            _deep_override(merged, v)
+            out[k] = merged
+        else:
+            out[k] = _dc(v)
+    env = _merge_envs(base.get("env") or [], main.get("env") or [])
+    if env:
+        out["env"] = env
+    else:
+        out.pop("env", None)
+    vms = list(_dc(main.get("volumeMounts") or [])) + list(base.get("volumeMounts") or [])
+    if vms:
+        out["volumeMounts"] = vms
+    out["name"] = MAIN
+    return out
+
+
+def _deep_override(dst: dict, src: dict) -> None:
+    for k, v in src.items():
+        if isinstance(v, dict) and isinstance(dst.get(k), dict):
+            _deep_override(dst[k], v)
+        elif not _empty(v):
+            dst[k] = _dc(v)
+
+
+def _dedicated_main(svc: dict) -> dict:
+    c: dict = {"name": MAIN}
+    if svc.get("resources") is not None:
+        res = _resources_to_native(svc["resources"])
+        if res:
+            c["resources"] = res
+    if svc.get("envs"):
+        c["env"] = _dc(svc["envs"])
+    if svc.get("envFromSecret"):
+        c["envFrom"] = [{"secretRef": {"name": svc["envFromSecret"]}}]
+    if svc.get("livenessProbe") is not None:
+        c["livenessProbe"] = _dc(svc["livenessProbe"])
+    if svc.get("readinessProbe") is not None:
+        c["readinessProbe"] = _dc(svc["readinessProbe"])
+    vms = [{"name": vm.get("name"), "mountPath": vm.get("mountPoint")} for vm in svc.get("volumeMounts") or []]
+    if vms:
+        c["volumeMounts"] = vms
+    return c
+
+
+def _has_pod_content(svc: dict) -> bool:
+    eps = svc.get("extraPodSpec")
+    return bool(
+        svc.get("resources") is not None
+        or svc.get("envs")
+        or svc.get("envFromSecret") is not None
+        or any(not vm.get("useAsCompilationCache") for vm in svc.get("volumeMounts") or [])
+        or svc.get("livenessProbe") is not None
+        or svc.get("readinessProbe") is not None
+        or (isinstance(eps, dict) and any(not _empty(v) for v in eps.values()))
+        or svc.get("extraPodMetadata") is not None
+        or svc.get("frontendSidecar") is not None
+    )
+
+
+def _build_pod_template(svc: dict) -> dict | None:
+    if not _has_pod_content(svc):
+        return None
+    pt: dict = {}
+    epm = svc.get("extraPodMetadata")
+    if isinstance(epm, dict):
+        meta: dict = {}
+        _set(meta, "annotations", _dc(epm.get("annotations")))
+        _set(meta, "labels", _dc(epm.get("labels")))
+        if meta:
+            pt["metadata"] = meta
+    eps = svc.get("extraPodSpec") or {}
+    # upstream ExtraPodSpec inlines corev1.PodSpec next to mainContainer
+    spec: dict = {k: _dc(v) for k, v in eps.items() if k != "mainContainer"}
+    main = _dedicated_main(svc)
+    if isinstance(eps.get("mainContainer"), dict):
+        main = _merge_main(main, eps["mainContainer"])
+    main = {"name": MAIN, **{k: v for k, v in main.items() if k != "name"}}
+    containers = [main] + [c for c in spec.get("containers") or [] if c.get("name") != MAIN]
+    spec["containers"] = containers
+    fs = svc.get("frontendSidecar")
+    if isinstance(fs, dict) and not any(c.get("name") == FRONTEND_SIDECAR for c in containers):
+        ctr: dict = {"name": FRONTEND_SIDECAR}
+        _set(ctr, "image", fs.get("image"))
+        _set(ctr, "args", _dc(fs.get("args")))
+        _set(ctr, "env", _dc(fs.get("envs")))
+        if fs.get("envFromSecret"):
+            ctr["envFrom"] = [{"secretRef": {"name": fs["envFromSecret"]}}]
+        containers.append(ctr)
+    pt["spec"] = spec
+    return pt
+
+
+_GMS_TO_BETA = {"intraPod": "IntraPod", "interPod": "InterPod"}
+_GMS_TO_ALPHA = {v: k for k, v in _GMS_TO_BETA.items()}
+
+
+def _svc_to_comp(name: str | None, svc: dict) -> dict:
+    """v1alpha1 shared spec -> v1beta1 shared spec (no preservation)."""
+    c: dict = {}
+    cname = name if name is not None else svc.get("serviceName")
+    _set(c, "name", cname)
+    ctype = svc.get("componentType")
+    sub = svc.get("subComponentType")
+    if ctype == "worker" and sub in ("prefill", "decode"):
+        ctype = sub
+    _set(c, "type", ctype)
+    for k in (
+        "providerOverride",
+        "runtimeVersionOverride",
+        "globalDynamoNamespace",
+        "replicas",
+        "minAvailable",
+        "multinode",
+        "modelRef",
+        "topologyConstraint",
+        "eppConfig",
+    ):
+        if k in svc and svc[k] is not None:
+            c[k] = _dc(svc[k])
+    sm = svc.get("sharedMemory")
+    if isinstance(sm, dict):
+        if sm.get("disabled"):
+            c["sharedMemorySize"] = "0"
+        elif sm.get("size") not in (None, "", 0, "0"):
+            c["sharedMemorySize"] = _dc(sm["size"])
+    for vm in svc.get("volumeMounts") or []:
+        if vm.get("useAsCompilationCache"):
+            cc: dict = {}
+            _set(cc, "pvcName", vm.get("name"))
+            _set(cc, "mountPath", vm.get("mountPoint"))
+            c["compilationCache"] = cc
+            break
+    sa = svc.get("scalingAdapter")
+    if isinstance(sa, dict) and sa.get("enabled"):
+        c["scalingAdapter"] = {}
+    exp: dict = {}
+    gms = svc.get("gpuMemoryService")
+    if isinstance(gms, dict) and gms.get("enabled"):
+        g = {k: _dc(v) for k, v in gms.items() if k != "enabled"}
+        if "mode" in g:
+            g["mode"] = _GMS_TO_BETA.get(g["mode"], g["mode"])
+        exp["gpuMemoryService"] = g
+    fo = svc.get("failover")
+    if isinstance(fo, dict) and fo.get("enabled"):
+        f = {k: _dc(v) for k, v in fo.items() if k != "enabled"}
+        if "mode" in f:
+            f["mode"] = _GMS_TO_BETA.get(f["mode"], f["mode"])
+        exp["failover"] = f
+    if isinstance(svc.get("checkpoint"), dict):
+        exp["checkpoint"] = _dc(svc["checkpoint"])
+    if exp:
+        c["experimental"] = exp
+    pt = _build_pod_template(svc)
+    if pt is not None:
+        if svc.get("frontendSidecar") is not None:
+            c["frontendSidecar"] = FRONTEND_SIDECAR
+        c["podTemplate"] = pt
+    return c
+
+
+# ---------------------------------------------------------------------------------------------------
+# shared component: beta -> alpha
+
+
+def _comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
+    """v1beta1 shared spec -> v1alpha1 shared spec (no preservation)."""
+    s: dict = {}
+    ctype = comp.get("type")
+    if ctype in ("prefill", "decode"):
+        s["componentType"] = "worker"
+        s["subComponentType"] = ctype
+    else:
+        _set(s, "componentType", ctype)
+    for k in (
+        "providerOverride",
+        "globalDynamoNamespace",
+        "replicas",
+        "minAvailable",
+        "multinode",
+        "modelRef",
+        "topologyConstraint",
+        "eppConfig",
+        "runtimeVersionOverride",
+    ):
+        if k in comp and comp[k] is not None:
+            s[k] = _dc(comp[k])
+    if "sharedMemorySize" in comp and comp["sharedMemorySize"] is not None:
+        size = comp["sharedMemorySize"]
+        if size in (0, "0") or (isinstance(size, str) and size.strip("0") == ""):
+            s["sharedMemory"] = {"disabled": True, "size": size}
+        else:
+            s["sharedMemory"] = {"size": size}
+    exp = comp.get("experimental") or {}
+    if isinstance(exp.get("gpuMemoryService"), dict):
+        g = {"enabled": True, **_dc(exp["gpuMemoryService"])}
+        if "mode" in g:
+            g["mode"] = _GMS_TO_ALPHA.get(g["mode"], g["mode"])
+        s["gpuMemoryService"] = g
+    if isinstance(exp.get("failover"), dict):
+        f = {"enabled": True, **_dc(exp["failover"])}
+        if "mode" in f:
+            f["mode"] = _GMS_TO_ALPHA.get(f["mode"], f["mode"])
+        s["failover"] = f
+    if isinstance(exp.get("checkpoint"), dict):
+        s["checkpoint"] = _dc(exp["checkpoint"])
+    if "scalingAdapter" in comp and comp["scalingAdapter"] is not None:
+        s["scalingAdapter"] = {"enabled": True}
+    _decompose_pod_template(comp, s, restored_fs)
+    cc = comp.get("compilationCache")
+    if isinstance(cc, dict):
+        vms = list(s.get("volumeMounts") or [])
+        for i, vm in enumerate(vms):
+            if vm.get("name") == cc.get("pvcName") and vm.get("mountPoint") == cc.get("mountPath"):
+                vms[i] = {**vm, "useAsCompilationCache": True}
+                break
+        else:
+            vms.append({"name": cc.get("pvcName"), "mountPoint": cc.get("mountPath"), "useAsCompilationCache": True})
+        s["volumeMounts"] = vms
+    return s
+
+
+def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> None:
+    pt = comp.get("podTemplate")
+    fs_name = comp.get("frontendSidecar")
+    if not isinstance(pt, dict):
+        if fs_name == FRONTEND_SIDECAR and restored_fs is not None:
+            s["frontendSidecar"] = _dc(restored_fs)
+        return
+    meta = pt.get("metadata") or {}
+    if meta.get("annotations") or meta.get("labels"):
+        epm: dict = {}
+        _set(epm, "annotations", _dc(meta.get("annotations")))
+        _set(epm, "labels", _dc(meta.get("labels")))
+        s["extraPodMetadata"] = epm
+    spec = pt.get("spec") or {}
+    main: dict | None = None
+    other: list = []
+    for ctr in spec.get("containers") or []:
+        if isinstance(ctr, dict) and ctr.get("name") == MAIN and main is None:
+            main = _dc(ctr)
+            continue
+        other.append(_dc(ctr))
+    if fs_name is not None and fs_name == FRONTEND_SIDECAR and restored_fs is not None:
+        found = next((c for c in other if c.get("name") == fs_name), None)
+        if found is not None:
+            fs = _dc(restored_fs)
+            for k in ("image", "args", "envs", "envFromSecret"):
+                fs.pop(k, None)
+            _set(fs, "image", found.get("image"))
+            _set(fs, "args", _dc(found.get("args")))
+            _set(fs, "envs", _dc(found.get("env")))
+            ef = found.get("envFrom") or []
+            if len(ef) == 1 and isinstance(ef[0], dict) and set(ef[0]) == {"secretRef"}:
+                fs["envFromSecret"] = ef[0]["secretRef"].get("name")
+            s["frontendSidecar"] = fs
+            other = [c for c in other if c.get("name") != fs_name]
+        else:
+            s["frontendSidecar"] = _dc(restored_fs)
+    if main is not None:
+        res = _resources_from_native(main.pop("resources", None))
+        if res:
+            s["resources"] = res
+        vms = main.pop("volumeMounts", None) or []
+        if vms:
+            flat = list(s.get("volumeMounts") or [])
+            for vm in vms:
+                entry = {"name": vm.get("name"), "mountPoint": vm.get("mountPath")}
+                if entry not in flat:
+                    flat.append(entry)
+            s["volumeMounts"] = flat
+        env = main.pop("env", None)
+        if env:
+            s["envs"] = env
+        for probe in ("livenessProbe", "readinessProbe"):
+            if main.get(probe) is not None:
+                s[probe] = main.pop(probe)
+        main.pop("name", None)
+        main = {k: v for k, v in main.items() if not (_empty(v) and v is not False)} or None
+    pod_spec = {k: _dc(v) for k, v in spec.items() if k != "containers"}
+    if other:
+        pod_spec["containers"] = other
+    if pod_spec or main:
+        eps: dict = dict(pod_spec)
+        if main:
+            eps["mainContainer"] = main
+        s["extraPodSpec"] = eps
+
+
+# ---------------------------------------------------------------------------------------------------
+# origin bookkeeping for fields v1alpha1 can hold in two places
+
+
+# v1alpha1 field that can live in a dedicated slot or in extraPodSpec.mainContainer:
+# semantic main-container key -> (dedicated key, mainContainer key)
+_SPLIT_FIELDS = {
+    "env": ("envs", "env"),
+    "volumeMounts": ("volumeMounts", "volumeMounts"),
+    "resources": ("resources", "resources"),
+    "livenessProbe": ("livenessProbe", "livenessProbe"),
+    "readinessProbe": ("readinessProbe", "readinessProbe"),
+}
+
+
+def _semantic_main(svc: dict) -> dict:
+    main = _dedicated_main(svc)
+    mc = (svc.get("extraPodSpec") or {}).get("mainContainer")
+    if isinstance(mc, dict):
+        main = _merge_main(main, mc)
+    return main
+
+
+def _origin_save(svc: dict) -> dict:
+    """Upstream ``saveSharedMainContainerOrigins``: where each split field came from."""
+    out: dict = {}
+    main = (svc.get("extraPodSpec") or {}).get("mainContainer")
+    if not isinstance(main, dict):
+        return out
+    origins: dict = {}
+    for field, (dedicated, in_main) in _SPLIT_FIELDS.items():
+        if _empty(main.get(in_main)) and _empty(svc.get(dedicated)):
+            continue
+        entry: dict = {}
+        if dedicated in svc:
+            entry["dedicated"] = _dc(svc[dedicated])
+        if in_main in main:
+            entry["main"] = _dc(main[in_main])
+        origins[field] = entry
+    if origins:
+        out["mainContainerOrigins"] = origins
+    if "name" in main:
+        out["extraPodSpec"] = {"mainContainer": {"name": main["name"]}}
+    return out
+
+
+def _origin_restore(live: dict, saved: dict) -> None:
+    """Upstream ``restoreMainContainerFieldOrigins``: re-split a field only if it is unchanged."""
+    origins = saved.get("mainContainerOrigins") or {}
+    for field, entry in origins.items():
+        if field not in _SPLIT_FIELDS or not isinstance(entry, dict):
+            continue
+        dedicated, in_main = _SPLIT_FIELDS[field]
+        view: dict = {}
+        if "dedicated" in entry:
+            view[dedicated] = entry["dedicated"]
+        if "main" in entry:
+            view["extraPodSpec"] = {"mainContainer": {in_main: entry["main"]}}
+        live_value, saved_value = _semantic_main(live).get(field), _semantic_main(view).get(field)
+        if field == "volumeMounts":
+            # upstream volumeMountOriginsMatchNative: only name + mountPath are comparable
+            live_value = [(m.get("name"), m.get("mountPath")) for m in live_value or []]
+            saved_value = [(m.get("name"), m.get("mountPath")) for m in saved_value or []]
+        if live_value != saved_value:
+            continue
+        if "dedicated" in entry:
+            live[dedicated] = _dc(entry["dedicated"])
+        else:
+            live.pop(dedicated, None)
+        eps = live.setdefault("extraPodSpec", {})
+        mc = eps.setdefault("mainContainer", {})
+        if "main" in entry:
+            mc[in_main] = _dc(entry["main"])
+        else:
+            mc.pop(in_main, None)
+        if not mc:
+            eps.pop("mainContainer")
+        if not eps:
+            live.pop("extraPodSpec")
+    main_saved = (saved.get("extraPodSpec") or {}).get("mainContainer") or {}
+    if "name" in main_saved:
+        eps = live.setdefault("extraPodSpec", {})
+        mc = eps.get("mainContainer") or {}
+        if not mc.get("name"):
+            eps["mainContainer"] = {
+                "name": main_saved["name"],
+                **{k: v for k, v in mc.items() if k != "name"},
+            }
+
+
+_ORIGIN_FIELDS = (
+    "envs",
+    "envFromSecret",
+    "volumeMounts",
+    "resources",
+    "livenessProbe",
+    "readinessProbe",
+    "mainContainerOrigins",
+)
+
+
+def _restore_env_from_secret(live: dict, saved: dict) -> None:
+    """Upstream ``restoreEnvFromSecretFromPreserved``."""
+    secret = saved.get("envFromSecret")
+    if secret is None or live.get("envFromSecret") is not None:
+        return
+    if secret == "":
+        live["envFromSecret"] = ""
+        return
+    eps = live.get("extraPodSpec")
+    if not isinstance(eps, dict):
+        return
+    main = eps.get("mainContainer")
+    if not isinstance(main, dict) or main.get("envFrom") != [{"secretRef": {"name": secret}}]:
+        return
+    live["envFromSecret"] = secret
+    del main["envFrom"]
+    if not main:
+        del eps["mainContainer"]
+    if not eps:
+        del live["extraPodSpec"]
+
+
+def _strip_origin(rem: dict) -> dict:
+    rem = {k: v for k, v in rem.items() if k not in _ORIGIN_FIELDS}
+    eps = rem.get("extraPodSpec")
+    if isinstance(eps, dict) and isinstance(eps.get("mainContainer"), dict):
+        mc = {
+            k: v
+            for k, v in eps["mainContainer"].items()
+            if k not in ("env", "name", "volumeMounts", "resources", "livenessProbe", "readinessProbe")
+        }
+        stripped = len(mc) != len(eps["mainContainer"])
+        eps = dict(eps)
+        if mc or not stripped:
+            eps["mainContainer"] = mc
+        else:
+            eps.pop("mainContainer")
+        if eps:
+            rem["extraPodSpec"] = eps
+        else:
+            rem.pop("extraPodSpec")
+    return rem
+
+
+def _svc_save(svc: dict, name: str | None, include_origin_splits: bool = True) -> dict:
+    """Alpha-only leaves of ``svc`` (what alpha -> beta -> alpha loses) + main-container origins.
+
+    Origins are recorded for alpha-first objects, or when something else must be saved, or when
+    the main container itself holds a split field (upstream ``IncludeOriginSplits`` rule).
+    """
+    back = _comp_to_svc(_svc_to_comp(name, svc), svc.get("frontendSidecar"))
+    rem = _remainder(svc, back)
+    out = dict(rem) if rem is not _MISSING and isinstance(rem, dict) else {}
+    out = _strip_origin(out)
+    main = (svc.get("extraPodSpec") or {}).get("mainContainer")
+    needs = isinstance(main, dict) and (bool(main.get("name")) or any(not _empty(main.get(f)) for f in _SPLIT_FIELDS))
+    has_save = bool(out) or svc.get("frontendSidecar") is not None or svc.get("envFromSecret") is not None
+    origin = _origin_save(svc) if (include_origin_splits or has_save or needs) else {}
+    for k, v in origin.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            merged = _dc(out[k])
+            _fill(merged, v)
+            out[k] = merged
+        else:
+            out[k] = v
+    if svc.get("frontendSidecar") is not None:
+        out["frontendSidecar"] = _dc(svc["frontendSidecar"])
+    if svc.get("envFromSecret") is not None:
+        out["envFromSecret"] = svc["envFromSecret"]
+    return out
+
+
+def _svc_restore(live: dict, saved: dict) -> None:
+    _origin_restore(live, saved)
+    _restore_env_from_secret(live, saved)
+    _fill(live, _strip_origin({k: v for k, v in saved.items() if k != "frontendSidecar"}))
+
+
+def _main_of(comp: dict) -> dict | None:
+    for c in ((comp.get("podTemplate") or {}).get("spec") or {}).get("containers") or []:
+        if isinstance(c, dict) and c.get("name") == MAIN:
+            return c
+    return None
+
+
+def _has_cache_mount(main: dict | None, cc: dict) -> bool:
+    return any(
+        m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath")
+        for m in (main or {}).get("volumeMounts") or []
+    )
+
+
+_NO_CACHE_MOUNT = "compilationCacheMountAbsent"
+_NO_MAIN = "mainContainerAbsent"
+
+
+def _comp_save(comp: dict, svc: dict) -> dict:
+    back = _svc_to_comp(comp.get("name"), svc)
+    rem = _remainder(comp, back)
+    out = dict(rem) if rem is not _MISSING and isinstance(rem, dict) else {}
+    cc = comp.get("compilationCache")
+    if isinstance(cc, dict) and not _has_cache_mount(_main_of(comp), cc) and _has_cache_mount(_main_of(back), cc):
+        # upstream dropGeneratedCompilationCacheMount: the main container never mounted the cache
+        out[_NO_CACHE_MOUNT] = True
+    if comp.get("podTemplate") is not None and _main_of(comp) is None and _main_of(back) is not None:
+        # upstream dropGeneratedMainContainer: the conversion synthesised an empty "main"
+        out[_NO_MAIN] = True
+    return out
+
+
+def _comp_restore(comp: dict, saved: dict) -> None:
+    _fill(comp, {k: v for k, v in saved.items() if k not in ("name", _NO_CACHE_MOUNT, _NO_MAIN)})
+    main = _main_of(comp)
+    if saved.get(_NO_MAIN) and main is not None:
+        cc = comp.get("compilationCache") or {}
+        leftover = {k: v for k, v in main.items() if k != "name"}
+        if not leftover or (
+            set(leftover) == {"volumeMounts"}
+            and all(
+                m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath")
+                for m in leftover["volumeMounts"]
+            )
+        ):
+            spec = comp["podTemplate"]["spec"]
+            spec["containers"] = [c for c in spec["containers"] if c is not main]
+            return
+    cc = comp.get("compilationCache")
+    main = _main_of(comp)
+    if saved.get(_NO_CACHE_MOUNT) and isinstance(cc, dict) and main is not None:
+        vms = [
+            m
+            for m in main.get("volumeMounts") or []
+            if not (m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath"))
+        ]
+        if vms:
+            main["volumeMounts"] = vms
+        else:
+            main.pop("volumeMounts", None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# DGD
+
+
+def to_v1beta1(obj: dict) -> dict:
+    """Convert a v1alpha1 DGD, DCD or DGDR (spec) to v1beta1 (a v1beta1 input is returned as a copy)."""
+    if obj.get("apiVersion") == BETA:
+        return _dc(obj)
+    kind = obj.get("kind")
+    if kind == "DynamoComponentDeployment":
+        return _dcd_to_beta(obj)
+    if kind == "DynamoGraphDeploymentRequest":
+        return _dgdr_to_beta(obj)
+    return _dgd_to_beta(obj)
+
+
+def to_v1alpha1(obj: dict) -> dict:
+    """Convert a v1beta1 DGD, DCD or DGDR (spec) to v1alpha1 (a v1alpha1 input is returned as a copy)."""
+    if obj.get("apiVersion") == ALPHA:
+        return _dc(obj)
+    kind = obj.get("kind")
+    if kind == "DynamoComponentDeployment":
+        return _dcd_to_alpha(obj)
+    if kind == "DynamoGraphDeploymentRequest":
+        return _dgdr_to_alpha(obj)
+    return _dgd_to_alpha(obj)
+
+
+def _copy_top(obj: dict, api: str) -> tuple[dict, dict]:
+    out: dict = {}
+    for k, v in obj.items():
+        if k in ("spec", "status"):
+            continue
+        out[k] = _dc(v)
+    out["apiVersion"] = api
+    meta = out.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
+    return out, meta
+
+
+def _topology_to_beta(tc: dict) -> dict:
+    out: dict = {}
+    if tc.get("topologyProfile") is not None:
+        out["clusterTopologyName"] = tc["topologyProfile"]
+    for k, v in tc.items():
+        if k != "topologyProfile":
+            out[k] = _dc(v)
+    return out
+
+
+def _topology_to_alpha(tc: dict) -> dict:
+    out: dict = {}
+    if tc.get("clusterTopologyName") is not None:
+        out["topologyProfile"] = tc["clusterTopologyName"]
+    for k, v in tc.items():
+        if k != "clusterTopologyName":
+            out[k] = _dc(v)
+    return out
+
+
+def _is_hub_payload(payload: dict) -> bool:
+    return "components" in payload or "component" in payload
+
+
+def _dgd_to_beta(obj: dict) -> dict:
+    out, meta = _copy_top(obj, BETA)
+    payload = _read_payload(meta, DGD_SPEC_ANNOTATION)
+    restored = payload if payload is not None and _is_hub_payload(payload) else None
+    _scrub(meta, (DGD_SPEC_ANNOTATION, DGD_STATUS_ANNOTATION))
+    src = obj.get("spec") or {}
+    spec: dict = {}
+    save: dict = {}
+    for k, v in src.items():
+        if k == "services":
+            continue
+        if k == "envs":
+            spec["env"] = _dc(v)
+        elif k == "pvcs":
+            if v:
+                save["pvcs"] = _dc(v)
+        elif k == "topologyConstraint" and isinstance(v, dict):
+            spec["topologyConstraint"] = _topology_to_beta(v)
+        else:
+            spec[k] = _dc(v)
+    services = src.get("services")
+    if isinstance(services, dict) and services:
+        restored_comps = {c.get("name"): c for c in (restored or {}).get("components") or [] if isinstance(c, dict)}
+        names = sorted(services)
+        order = [str(c.get("name")) for c in (restored or {}).get("components") or [] if isinstance(c, dict)]
+        if order and order != sorted(order):
+            names = [n for n in order if n in services] + [n for n in sorted(services) if n not in order]
+        comps = []
+        saved_services: dict = {}
+        for name in names:
+            svc = services[name]
+            if svc is None:
+                saved_services[name] = None
+                continue
+            comp = _svc_to_comp(name, svc)
+            rc = restored_comps.get(name)
+            if rc:
+                _comp_restore(comp, rc)
+            comp = {"name": name, **{k: v for k, v in comp.items() if k != "name"}}
+            sv = _svc_save(svc, name, include_origin_splits=restored is None)
+            if svc.get("serviceName") and svc.get("serviceName") != name:
+                sv["serviceName"] = svc["serviceName"]
+            else:
+                sv.pop("serviceName", None)
+            if sv:
+                saved_services[name] = sv
+            comps.append(comp)
+        spec["components"] = comps
+        if saved_services:
+            save["services"] = saved_services
+    if "spec" in obj:
+        out["spec"] = spec if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = _status_to_beta(obj["status"])
+    if save:
+        _write_payload(meta, DGD_SPEC_ANNOTATION, save)
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out
+
+
+def _dgd_to_alpha(obj: dict) -> dict:
+    out, meta = _copy_top(obj, ALPHA)
+    payload = _read_payload(meta, DGD_SPEC_ANNOTATION)
+    restored = payload if payload is not None and not _is_hub_payload(payload) else None
+    _scrub(meta, (DGD_SPEC_ANNOTATION, DGD_STATUS_ANNOTATION))
+    src = obj.get("spec") or {}
+    spec: dict = {}
+    save: dict = {}
+    for k, v in src.items():
+        if k == "components":
+            continue
+        if k == "env":
+            spec["envs"] = _dc(v)
+        elif k == "topologyConstraint" and isinstance(v, dict):
+            spec["topologyConstraint"] = _topology_to_alpha(v)
+        else:
+            spec[k] = _dc(v)
+    comps = src.get("components")
+    saved_services = (restored or {}).get("services") or {}
+    if isinstance(comps, list) and comps:
+        names = [c.get("name") for c in comps if isinstance(c, dict)]
+        preserve_order = names != sorted(n or "" for n in names)
+        services: dict = {}
+        saved_comps = []
+        for comp in comps:
+            name = comp.get("name")
+            if name in services:
+                raise ConversionError(f'component "{name}": duplicate component name "{name}" in spec.components')
+            sv = saved_services.get(name) if isinstance(saved_services, dict) else None
+            svc = _comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
+            if isinstance(sv, dict):
+                _svc_restore(svc, sv)
+                if sv.get("serviceName") and not svc.get("serviceName"):
+                    svc["serviceName"] = sv["serviceName"]
+            services[name] = svc
+            cs = _comp_save(comp, svc)
+            # upstream SaveHubOrigin: a hub-first component with a podTemplate is marked, so the
+            # way back knows not to record v1alpha1 field origins
+            hub_origin = restored is None and comp.get("podTemplate") is not None
+            if cs or preserve_order or hub_origin:
+                saved_comps.append({"name": name, **cs})
+        spec["services"] = services
+        if saved_comps:
+            save["components"] = saved_comps
+    if isinstance(restored, dict):
+        if not spec.get("pvcs") and restored.get("pvcs"):
+            spec["pvcs"] = _dc(restored["pvcs"])
+        for name, sv in saved_services.items():
+            if sv is None and name not in (spec.get("services") or {}):
+                spec.setdefault("services", {})[name] = None
+    if "spec" in obj:
+        out["spec"] = spec if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = _status_to_alpha(obj["status"])
+    if save:
+        _write_payload(meta, DGD_SPEC_ANNOTATION, save)
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out
+
+
+def _status_to_beta(status: Any) -> Any:
+    if not isinstance(status, dict):
+        return _dc(status)
+    out = {}
+    for k, v in status.items():
+        if k == "services" and isinstance(v, dict):
+            comps = {}
+            for name, st in v.items():
+                st = _dc(st) if isinstance(st, dict) else {}
+                cn = st.pop("componentName", None)
+                if not st.get("componentNames") and cn:
+                    st["componentNames"] = [cn]
+                comps[name] = st
+            out["components"] = comps
+        elif k == "rollingUpdate" and isinstance(v, dict):
+            ru = {("updatedComponents" if kk == "updatedServices" else kk): _dc(vv) for kk, vv in v.items()}
+            out[k] = ru
+        else:
+            out[k] = _dc(v)
+    return out
+
+
+def _status_to_alpha(status: Any) -> Any:
+    if not isinstance(status, dict):
+        return _dc(status)
+    out = {}
+    for k, v in status.items():
+        if k == "components" and isinstance(v, dict):
+            svcs = {}
+            for name, st in v.items():
+                st = _dc(st) if isinstance(st, dict) else {}
+                names = st.get("componentNames") or []
+                if names:
+                    st["componentName"] = names[-1]
+                svcs[name] = st
+            out["services"] = svcs
+        elif k == "rollingUpdate" and isinstance(v, dict):
+            ru = {("updatedServices" if kk == "updatedComponents" else kk): _dc(vv) for kk, vv in v.items()}
+            out[k] = ru
+        else:
+            out[k] = _dc(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# DCD (the shared spec plus DCD-only fields; a missing v1beta1 name defaults from metadata.name)
+
+_DCD_ONLY = ("backendFramework",)
+
+
+def _dcd_to_beta(obj: dict) -> dict:
+    out, meta = _copy_top(obj, BETA)
+    payload = _read_payload(meta, DCD_SPEC_ANNOTATION)
+    _scrub(meta, (DCD_SPEC_ANNOTATION, DCD_STATUS_ANNOTATION))
+    src = obj.get("spec") or {}
+    name = src.get("serviceName") or meta.get("name")
+    comp = _svc_to_comp(name, {k: v for k, v in src.items() if k not in _DCD_ONLY})
+    if payload and isinstance(payload.get("component"), dict):
+        _comp_restore(comp, payload["component"])
+    spec: dict = {}
+    for k in _DCD_ONLY:
+        if k in src:
+            spec[k] = _dc(src[k])
+    spec.update(comp)
+    save = _svc_save({k: v for k, v in src.items() if k not in _DCD_ONLY}, name)
+    save.pop("serviceName", None)
+    if "spec" in obj:
+        out["spec"] = spec if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = _dc(obj["status"])
+    if save:
+        _write_payload(meta, DCD_SPEC_ANNOTATION, {"service": save})
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out
+
+
+def _dcd_to_alpha(obj: dict) -> dict:
+    out, meta = _copy_top(obj, ALPHA)
+    payload = _read_payload(meta, DCD_SPEC_ANNOTATION)
+    _scrub(meta, (DCD_SPEC_ANNOTATION, DCD_STATUS_ANNOTATION))
+    src = obj.get("spec") or {}
+    comp = {k: v for k, v in src.items() if k not in _DCD_ONLY}
+    sv = (payload or {}).get("service") if payload else None
+    svc = _comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
+    if comp.get("name"):
+        svc["serviceName"] = comp["name"]
+    if isinstance(sv, dict):
+        _svc_restore(svc, sv)
+    spec: dict = {}
+    for k in _DCD_ONLY:
+        if k in src:
+            spec[k] = _dc(src[k])
+    spec.update(svc)
+    cs = _comp_save(comp, svc)
+    cs.pop("name", None)
+    if "spec" in obj:
+        out["spec"] = spec if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = _dc(obj["status"])
+    if cs:
+        _write_payload(meta, DCD_SPEC_ANNOTATION, {"component": cs})
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# DGDR (spec; after upstream dynamographdeploymentrequest_conversion.go)
+
+DGDR_SPEC_ANNOTATION = "nvidia.com/dgdr-spec"
+DGDR_STATUS_ANNOTATION = "nvidia.com/dgdr-status"
+_RETIRED_DGDR_ANNOTATIONS = (
+    "nvidia.com/dgdr-config-map-ref",
+    "nvidia.com/dgdr-output-pvc",
+    "nvidia.com/dgdr-enable-gpu-discovery",
+    "nvidia.com/dgdr-deployment-overrides",
+    "nvidia.com/dgdr-profiling-config",
+    "nvidia.com/dgdr-status-backend",
+    "nvidia.com/dgdr-profiling-results",
+    "nvidia.com/dgdr-deployment-status",
+    "nvidia.com/dgdr-profiling-job-name",
+)
+_PROFILER = "profiler"
+_OPT_TYPES = ("latency", "throughput")
+_SPOKE_DGDR_KEYS = ("enableGpuDiscovery", "profilingConfig", "deploymentOverrides")
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _strip_typed_profiling_config(blob: dict | None) -> dict | None:
+    """Upstream ``stripDGDRTypedProfilingConfig``: the blob minus leaves projected to typed fields."""
+    if blob is None:
+        return None
+    out = dict(blob)
+    if not out:
+        return out
+    if isinstance(out.get("sla"), dict):
+        sla = dict(out["sla"])
+        stripped = False
+        for key in ("ttft", "itl", "isl", "osl"):
+            if _num(sla.get(key)):
+                del sla[key]
+                stripped = True
+        if sla.get("optimizationType") in _OPT_TYPES:
+            del sla["optimizationType"]
+            stripped = True
+        if stripped and not sla:
+            del out["sla"]
+        else:
+            out["sla"] = sla
+    if isinstance(out.get("deployment"), dict):
+        dep = dict(out["deployment"])
+        stripped = False
+        if isinstance(dep.get("modelCache"), dict):
+            mc = dict(dep["modelCache"])
+            for key in ("pvcName", "modelPathInPvc", "pvcMountPath"):
+                if isinstance(mc.get(key), str) and mc[key]:
+                    del mc[key]
+                    stripped = True
+            if stripped and not mc:
+                del dep["modelCache"]
+            else:
+                dep["modelCache"] = mc
+        if stripped and not dep:
+            del out["deployment"]
+        else:
+            out["deployment"] = dep
+    if isinstance(out.get("planner"), dict) and out["planner"]:
+        del out["planner"]
+    return out
+
+
+def _profiler_index(containers: list) -> int:
+    for i, c in enumerate(containers):
+        if isinstance(c, dict) and c.get("name") == _PROFILER:
+            return i
+    return -1
+
+
+def _migrate_unnamed_profiler(containers: list) -> None:
+    if _profiler_index(containers) >= 0:
+        return
+    for c in containers:
+        if isinstance(c, dict) and not c.get("name"):
+            c["name"] = _PROFILER
+            return
+
+
+def _hub_only_profiling_job(job: dict | None) -> dict | None:
+    """Upstream ``dgdrHubOnlyProfilingJob``: the job minus what v1alpha1 profilingConfig holds."""
+    if not isinstance(job, dict):
+        return None
+    save = _dc(job)
+    pod = ((save.get("template") or {}).get("spec")) or {}
+    containers = pod.get("containers") or []
+    _migrate_unnamed_profiler(containers)
+    idx = _profiler_index(containers)
+    if idx >= 0:
+        had = bool(containers[idx].get("resources"))
+        containers[idx].pop("resources", None)
+        if had and containers[idx] == {"name": _PROFILER} and len(containers) == 1:
+            del containers[idx]
+    pod.pop("tolerations", None)
+    pod.pop("nodeSelector", None)
+    return None if _is_zero(save) else save
+
+
+def _is_zero(obj: Any) -> bool:
+    """Semantic zero (``apiequality.Semantic.DeepEqual`` with the zero value): only empties inside."""
+    if isinstance(obj, dict):
+        return all(_is_zero(v) for v in obj.values())
+    if isinstance(obj, list):
+        return not obj
+    return obj in (None, "", 0, False)
+
+
+def _dgdr_to_beta(obj: dict) -> dict:
+    out, meta = _copy_top(obj, BETA)
+    payload = _read_payload(meta, DGDR_SPEC_ANNOTATION)
+    restored = payload if payload is not None and not any(k in payload for k in _SPOKE_DGDR_KEYS) else None
+    _scrub(meta, (DGDR_SPEC_ANNOTATION, DGDR_STATUS_ANNOTATION) + _RETIRED_DGDR_ANNOTATIONS)
+    src = obj.get("spec") or {}
+    dst: dict = {}
+    save: dict = {}
+    if src.get("model") is not None:
+        dst["model"] = src["model"]
+    if src.get("runtimeVersionOverride"):
+        dst["runtimeVersionOverride"] = src["runtimeVersionOverride"]
+    dst["autoApply"] = bool(src.get("autoApply", False))
+    if src.get("backend"):
+        dst["backend"] = src["backend"]
+    dep = src.get("deploymentOverrides") or {}
+    if dep.get("workersImage"):
+        dst["image"] = dep["workersImage"]
+    if src.get("useMocker"):
+        dst.setdefault("features", {})["mocker"] = {"enabled": True}
+    pc = src.get("profilingConfig") or {}
+    blob = pc.get("config")
+    if isinstance(blob, dict):
+        sla = blob.get("sla")
+        if isinstance(sla, dict):
+            d_sla = dst.setdefault("sla", {})
+            for key in ("ttft", "itl"):
+                if _num(sla.get(key)):
+                    d_sla[key] = sla[key]
+            if sla.get("optimizationType") in _OPT_TYPES:
+                d_sla["optimizationType"] = sla["optimizationType"]
+            for key in ("isl", "osl"):
+                if _num(sla.get(key)):
+                    dst.setdefault("workload", {})[key] = int(sla[key])
+        mc = (blob.get("deployment") or {}).get("modelCache") if isinstance(blob.get("deployment"), dict) else None
+        if isinstance(mc, dict):
+            d_mc: dict = {}
+            for a, b in (
+                ("pvcName", "pvcName"),
+                ("modelPathInPvc", "pvcModelPath"),
+                ("pvcMountPath", "pvcMountPath"),
+            ):
+                if isinstance(mc.get(a), str) and mc[a]:
+                    d_mc[b] = mc[a]
+            dst["modelCache"] = d_mc
+        if isinstance(blob.get("planner"), dict) and blob["planner"]:
+            dst.setdefault("features", {})["planner"] = _dc(blob["planner"])
+        rem = {} if not blob else _strip_typed_profiling_config(blob)
+        if rem or not blob:
+            save.setdefault("profilingConfig", {})["config"] = rem
+    if pc.get("profilerImage"):
+        dst["image"] = pc["profilerImage"]
+    # profilingConfig pod fields -> overrides.profilingJob
+    if pc.get("resources") is not None or pc.get("tolerations") or pc.get("nodeSelector"):
+        job = dst.setdefault("overrides", {}).setdefault("profilingJob", {"template": {"spec": {}}})
+        pod = job["template"]["spec"]
+        if pc.get("resources") is not None:
+            containers = pod.setdefault("containers", [])
+            idx = _profiler_index(containers)
+            if idx < 0:
+                containers.append({"name": _PROFILER})
+                idx = len(containers) - 1
+            containers[idx]["resources"] = _dc(pc["resources"])
+        if pc.get("tolerations"):
+            pod["tolerations"] = _dc(pc["tolerations"])
+        if pc.get("nodeSelector"):
+            pod["nodeSelector"] = _dc(pc["nodeSelector"])
+    # alpha-only fields
+    if src.get("enableGpuDiscovery") is not None:
+        save["enableGpuDiscovery"] = src["enableGpuDiscovery"]
+    if pc.get("configMapRef") is not None:
+        save.setdefault("profilingConfig", {})["configMapRef"] = _dc(pc["configMapRef"])
+    if pc.get("outputPVC"):
+        save.setdefault("profilingConfig", {})["outputPVC"] = pc["outputPVC"]
+    if isinstance(src.get("deploymentOverrides"), dict):
+        kept = {
+            k: _dc(v)
+            for k, v in src["deploymentOverrides"].items()
+            if k in ("name", "namespace", "labels", "annotations", "workersImage") and v
+        }
+        if kept:
+            save["deploymentOverrides"] = kept
+    # hub-only fields restored from a hub payload
+    if restored:
+        if restored.get("hardware") is not None:
+            dst["hardware"] = _dc(restored["hardware"])
+        rw = restored.get("workload") or {}
+        for key in ("concurrency", "requestRate"):
+            if rw.get(key) is not None:
+                dst.setdefault("workload", {})[key] = rw[key]
+        if (restored.get("sla") or {}).get("e2eLatency") is not None:
+            dst.setdefault("sla", {})["e2eLatency"] = restored["sla"]["e2eLatency"]
+        ro = restored.get("overrides") or {}
+        if ro:
+            overrides = dst.setdefault("overrides", {})
+            if ro.get("dgd") is not None:
+                overrides["dgd"] = _dc(ro["dgd"])
+            if isinstance(ro.get("profilingJob"), dict):
+                if "profilingJob" not in overrides:
+                    overrides["profilingJob"] = _dc(ro["profilingJob"])
+                else:
+                    overrides["profilingJob"] = _merge_hub_only_job(overrides["profilingJob"], ro["profilingJob"])
+            if not overrides:
+                dst.pop("overrides")
+        mocker = (restored.get("features") or {}).get("mocker")
+        if isinstance(mocker, dict) and not mocker.get("enabled"):
+            dst.setdefault("features", {}).setdefault("mocker", {"enabled": False})
+        if restored.get("searchStrategy"):
+            dst["searchStrategy"] = restored["searchStrategy"]
+    if "spec" in obj:
+        out["spec"] = dst if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = _dc(obj["status"])
+    if save:
+        _write_payload(meta, DGDR_SPEC_ANNOTATION, save)
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out
+
+
+def _merge_hub_only_job(live: dict, restored: dict) -> dict:
+    """Upstream ``mergeDGDRHubOnlyProfilingJob``: restored job, live profiler resources/tolerations/nodeSelector."""
+    pod = (live.get("template") or {}).get("spec") or {}
+    containers = pod.get("containers") or []
+    idx = _profiler_index(containers)
+    resources = containers[idx].get("resources") if idx >= 0 else None
+    out = _dc(restored)
+    opod = out.setdefault("template", {}).setdefault("spec", {})
+    ocontainers = opod.get("containers") or []
+    _migrate_unnamed_profiler(ocontainers)
+    if resources:
+        j = _profiler_index(ocontainers)
+        if j < 0:
+            ocontainers.append({"name": _PROFILER})
+            j = len(ocontainers) - 1
+        ocontainers[j]["resources"] = _dc(resources)
+    if ocontainers:
+        opod["containers"] = ocontainers
+    if pod.get("tolerations"):
+        opod["tolerations"] = _dc(pod["tolerations"])
+    if pod.get("nodeSelector"):
+        opod["nodeSelector"] = _dc(pod["nodeSelector"])
+    return out
+
+
+def _dgdr_to_alpha(obj: dict) -> dict:
+    out, meta = _copy_top(obj, ALPHA)
+    payload = _read_payload(meta, DGDR_SPEC_ANNOTATION)
+    restored = payload if payload is not None and any(k in payload for k in _SPOKE_DGDR_KEYS) else None
+    _scrub(meta, (DGDR_SPEC_ANNOTATION, DGDR_STATUS_ANNOTATION) + _RETIRED_DGDR_ANNOTATIONS)
+    src = obj.get("spec") or {}
+    dst: dict = {"model": src.get("model", "")}
+    if src.get("runtimeVersionOverride"):
+        dst["runtimeVersionOverride"] = src["runtimeVersionOverride"]
+    dst["autoApply"] = src["autoApply"] if src.get("autoApply") is not None else True
+    if src.get("backend"):
+        dst["backend"] = src["backend"]
+    mocker = (src.get("features") or {}).get("mocker")
+    if isinstance(mocker, dict) and mocker.get("enabled"):
+        dst["useMocker"] = True
+    pc: dict = {}
+    blob: dict | None = None
+    rpc = (restored or {}).get("profilingConfig") or {}
+    if isinstance(rpc.get("config"), dict):
+        blob = _strip_typed_profiling_config(rpc["config"])
+    if src.get("sla") is not None or src.get("workload") is not None:
+        nxt = blob if blob is not None else {}
+        had = isinstance(nxt.get("sla"), dict)
+        sla = dict(nxt.get("sla") or {}) if had else {}
+        wrote = False
+        for key in ("ttft", "itl", "optimizationType"):
+            if (src.get("sla") or {}).get(key) is not None:
+                sla[key] = src["sla"][key]
+                wrote = True
+        for key in ("isl", "osl"):
+            if (src.get("workload") or {}).get(key) is not None:
+                sla[key] = src["workload"][key]
+                wrote = True
+        if wrote or had:
+            nxt["sla"] = sla
+            blob = nxt
+    if isinstance(src.get("modelCache"), dict):
+        nxt = blob if blob is not None else {}
+        mc = {}
+        for a, b in (
+            ("pvcName", "pvcName"),
+            ("pvcModelPath", "modelPathInPvc"),
+            ("pvcMountPath", "pvcMountPath"),
+        ):
+            if src["modelCache"].get(a):
+                mc[b] = src["modelCache"][a]
+        if mc:
+            dep = dict(nxt.get("deployment") or {}) if isinstance(nxt.get("deployment"), dict) else {}
+            dep["modelCache"] = mc
+            nxt["deployment"] = dep
+            blob = nxt
+    planner = (src.get("features") or {}).get("planner")
+    if isinstance(planner, dict) and planner:
+        nxt = blob if blob is not None else {}
+        nxt["planner"] = _dc(planner)
+        blob = nxt
+    if blob is not None:
+        pc["config"] = blob
+    if src.get("image"):
+        pc["profilerImage"] = src["image"]
+    # alpha-only fields restored
+    if restored:
+        if restored.get("enableGpuDiscovery") is not None:
+            dst["enableGpuDiscovery"] = restored["enableGpuDiscovery"]
+        if rpc.get("configMapRef") is not None:
+            pc["configMapRef"] = _dc(rpc["configMapRef"])
+        if rpc.get("outputPVC"):
+            pc["outputPVC"] = rpc["outputPVC"]
+        if isinstance(restored.get("deploymentOverrides"), dict):
+            dst["deploymentOverrides"] = _dc(restored["deploymentOverrides"])
+    # overrides.profilingJob -> profilingConfig pod fields
+    job = (src.get("overrides") or {}).get("profilingJob")
+    if isinstance(job, dict):
+        pod = (job.get("template") or {}).get("spec") or {}
+        containers = _dc(pod.get("containers") or [])
+        _migrate_unnamed_profiler(containers)
+        idx = _profiler_index(containers)
+        if idx >= 0 and containers[idx].get("resources"):
+            pc["resources"] = _dc(containers[idx]["resources"])
+        if pod.get("tolerations"):
+            pc["tolerations"] = _dc(pod["tolerations"])
+        if pod.get("nodeSelector"):
+            pc["nodeSelector"] = _dc(pod["nodeSelector"])
+    dst["profilingConfig"] = pc
+    # hub-only fields saved
+    save: dict = {}
+    if src.get("hardware") is not None:
+        save["hardware"] = _dc(src["hardware"])
+    wl = {
+        k: src["workload"][k] for k in ("concurrency", "requestRate") if (src.get("workload") or {}).get(k) is not None
+    }
+    if wl:
+        save["workload"] = wl
+    if (src.get("sla") or {}).get("e2eLatency") is not None:
+        save["sla"] = {"e2eLatency": src["sla"]["e2eLatency"]}
+    ov = src.get("overrides") or {}
+    so: dict = {}
+    if ov.get("dgd") is not None:
+        so["dgd"] = _dc(ov["dgd"])
+    hub_job = _hub_only_profiling_job(ov.get("profilingJob"))
+    if hub_job:
+        so["profilingJob"] = hub_job
+    if so:
+        save["overrides"] = so
+    if isinstance(mocker, dict) and not mocker.get("enabled"):
+        save["features"] = {"mocker": {"enabled": False}}
+    if src.get("searchStrategy"):
+        save["searchStrategy"] = src["searchStrategy"]
+    if "spec" in obj:
+        out["spec"] = dst if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = _dc(obj["status"])
+    if save:
+        _write_payload(meta, DGDR_SPEC_ANNOTATION, save)
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out

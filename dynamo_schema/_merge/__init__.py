@@ -1,0 +1,29 @@
+"""Override merge: a DGDR's ``spec.overrides.dgd`` onto a generated DGD, as upstream merges it.
+
+Public entry points (imported lazily so ``import dynamo_schema._merge`` stays cheap):
+
+* :func:`apply_overrides` ``(blueprint, override, schema_for=None) -> MergeResult``
+* :class:`MergeResult` (``.dgd``, ``.warnings``), :class:`MergeError`
+* :class:`StructuralMerger` - the schema-driven structured merge used underneath.
+
+Also: ``_cli.run_merge(blueprint_path, override_path, stdout, stderr)`` (the ``merge`` command body).
+DGDR materialization lives in :mod:`dynamo_schema._dgdr`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["MergeError", "MergeResult", "StructuralMerger", "apply_overrides"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("apply_overrides", "MergeResult", "MergeError"):
+        from dynamo_schema._merge import _override
+
+        return getattr(_override, name)
+    if name == "StructuralMerger":
+        from dynamo_schema._merge._engine import StructuralMerger
+
+        return StructuralMerger
+    raise AttributeError(name)

@@ -1,0 +1,79 @@
+"""The ``merge`` command body: blueprint + override files -> effective DGD YAML on stdout.
+
+Warnings go to stderr as ``warning: PATH: MESSAGE`` (upstream ``dgd-apply-overrides`` wording),
+failures as ``error: MESSAGE`` with exit status 1; unreadable input is a usage/I-O error (2).
+``override_path`` may hold a partial DGD or a whole DGDR manifest (its ``spec.overrides.dgd`` is used;
+a DGDR without an override normalises the blueprint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import IO, Any
+
+import yaml
+
+DGDR_KIND = "DynamoGraphDeploymentRequest"
+
+
+def _read_one(path: str) -> Any:
+    if path == "-":
+        import sys
+
+        text = sys.stdin.read()
+    else:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    docs = [d for d in yaml.load_all(text, Loader=yaml.CSafeLoader) if d is not None]
+    if len(docs) != 1:
+        raise ValueError(f"{path}: expected exactly one YAML document, found {len(docs)}")
+    return docs[0]
+
+
+def _dump(obj: Any) -> str:
+    try:
+        from dynamo_schema._emit import dump_all  # type: ignore[attr-defined]
+    except ImportError:  # not written yet: plain PyYAML
+        return yaml.safe_dump(obj, sort_keys=False)
+    return dump_all([obj])
+
+
+def override_from_document(doc: Any) -> dict | None:
+    """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None)."""
+    if isinstance(doc, dict) and doc.get("kind") == DGDR_KIND:
+        dgd = ((doc.get("spec") or {}).get("overrides") or {}).get("dgd")
+        return dgd if dgd else None
+    return doc
+
+
+def run_merge(
+    blueprint_path: str,
+    override_path: str,
+    stdout: IO[str],
+    stderr: IO[str],
+    schema_for: Callable[[str, str], dict] | None = None,
+) -> int:
+    from dynamo_schema._merge._override import MergeError, apply_overrides
+
+    try:
+        blueprint = _read_one(blueprint_path)
+        override_doc = _read_one(override_path)
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        stderr.write(f"error: {exc}\n")
+        return 2
+    override = override_from_document(override_doc)
+    if override is None:
+        # a DGDR without spec.overrides.dgd: the blueprint, normalised (upstream --dgdr-spec protocol)
+        api = blueprint.get("apiVersion") if isinstance(blueprint, dict) else None
+        override = {"apiVersion": api, "kind": "DynamoGraphDeployment"}
+    try:
+        result = apply_overrides(blueprint, override, schema_for=schema_for)
+    except MergeError as exc:
+        for w in exc.warnings:
+            stderr.write(f"warning: {w}\n")
+        stderr.write(f"error: {exc}\n")
+        return 1
+    for w in result.warnings:
+        stderr.write(f"warning: {w}\n")
+    stdout.write(_dump(result.dgd))
+    return 0
