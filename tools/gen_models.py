@@ -195,7 +195,10 @@ class Gen:
         self.classes: dict[str, str] = {}  # canonical json -> class name
         self.names: set[str] = set()
         self.order: list[str] = []  # class names in definition order
-        self.source: dict[str, str] = {}
+        self.source: dict[tuple[str, str], str] = {}
+        self.owner: dict[str, str] = {}  # class name -> first module that defines it
+        self.defined: dict[str, list[str]] = {}  # module -> class names it defines, in order
+        self.module = ""
 
     # -- naming -----------------------------------------------------------------------------------
     def pick_name(self, base: str, parent: str) -> str:
@@ -340,7 +343,9 @@ class Gen:
         if not fields:
             lines.append("    pass")
         self.order.append(name)
-        self.source[name] = "\n".join(lines)
+        self.owner.setdefault(name, self.module)
+        self.defined.setdefault(self.module, []).append(name)
+        self.source[(self.module, name)] = "\n".join(lines)
 
 
 HEADER = '''"""Pydantic models of the %(api)s resources and the Kubernetes types they embed.
@@ -367,50 +372,68 @@ from ._base import ObjectMeta, _Base, _CONF
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reference", default=str(REFERENCE))
-    ap.add_argument("bundles", nargs="*", default=sorted(BUNDLES))
     ns = ap.parse_args(argv)
-    for bundle in ns.bundles:
-        out_name, api, crds = BUNDLES[bundle]
-        generate(Path(ns.reference), MODELS_DIR / out_name, api, crds)
+    generate(Path(ns.reference))
     return 0
 
 
-def generate(reference: Path, out_path: Path, api: str, crds: list[tuple[str, str]]) -> None:
+def generate(reference: Path) -> None:
+    """All bundles share one class registry: a type that two CRDs embed (PodTemplateSpec, Container…) is
+    one class, defined in the first bundle's module and imported by the others."""
     gen = Gen()
-    roots = []
     gen.names.add("ObjectMeta")
-    want = api.rpartition("/")[2]
-    for fname, kind in crds:
-        crd = yaml.load((reference / fname).read_text(), Loader=yaml.CSafeLoader)
-        version = next(v for v in crd["spec"]["versions"] if v["name"] == want)
-        schema = version["schema"]["openAPIV3Schema"]
-        props = schema["properties"]
-        spec_name = gen.class_for(props["spec"], kind + "Spec", kind, root_name=kind + "Spec")
-        status_name = None
-        if "status" in props:
-            status_name = gen.class_for(props["status"], kind + "Status", kind, root_name=kind + "Status")
-        roots.append((kind, spec_name, status_name, schema))
-    out = [HEADER % {"api": api}]
-    for name in gen.order:
-        out.append(gen.source[name])
-        out.append("\n")
-    for kind, spec_name, status_name, schema in roots:
-        cfg = {k: schema[k] for k in _EXT_KEYS if k in schema}
-        conf = "extra='forbid'" + (f", json_schema_extra={cfg!r}" if cfg else "")
-        out.append(
-            f"class {kind}(_Base):\n"
-            f"    model_config = ConfigDict({conf}, **_CONF)\n"
-            f"    api_version: Literal[{api!r}] = Field(alias='apiVersion')\n"
-            f"    kind: Literal[{kind!r}] = Field(alias='kind')\n"
-            f"    metadata: Optional[ObjectMeta] = Field(default=None, alias='metadata')\n"
-            f"    spec: Optional[{spec_name}] = Field(default=None, alias='spec')\n"
-            + (f"    status: Optional[{status_name}] = Field(default=None, alias='status')\n" if status_name else "")
-            + "\n"
-        )
-    out.append("__all__ = [%s]\n" % ", ".join(repr(n) for n in ["ObjectMeta"] + gen.order + [r[0] for r in roots]))
-    text = "\n".join(out)
-    out_path.write_text(text)
-    print(f"wrote {out_path}: {len(gen.order) + len(roots)} classes", file=sys.stderr)
+    modules: list[tuple[str, str, list[tuple[str, str | None, str | None, dict[str, Any]]]]] = []
+    for _bundle, (out_name, api, crds) in BUNDLES.items():
+        gen.module = out_name[:-3]
+        roots = []
+        want = api.rpartition("/")[2]
+        for fname, kind in crds:
+            crd = yaml.load((reference / fname).read_text(), Loader=yaml.CSafeLoader)
+            version = next(v for v in crd["spec"]["versions"] if v["name"] == want)
+            schema = version["schema"]["openAPIV3Schema"]
+            props = schema["properties"]
+            spec_name = gen.class_for(props["spec"], kind + "Spec", kind, root_name=kind + "Spec")
+            status_name = None
+            if "status" in props:
+                status_name = gen.class_for(props["status"], kind + "Status", kind, root_name=kind + "Status")
+            roots.append((kind, spec_name, status_name, schema))
+        modules.append((out_name, api, roots))
+    order = [m[0][:-3] for m in modules]
+    for out_name, api, roots in modules:
+        module = out_name[:-3]
+        earlier = set(order[: order.index(module)])
+        own = gen.defined.get(module, [])
+        body = []
+        for name in own:
+            body.append(gen.source[(module, name)])
+            body.append("\n")
+        for kind, spec_name, status_name, schema in roots:
+            cfg = {k: schema[k] for k in _EXT_KEYS if k in schema}
+            conf = "extra='forbid'" + (f", json_schema_extra={cfg!r}" if cfg else "")
+            body.append(
+                f"class {kind}(_Base):\n"
+                f"    model_config = ConfigDict({conf}, **_CONF)\n"
+                f"    api_version: Literal[{api!r}] = Field(alias='apiVersion')\n"
+                f"    kind: Literal[{kind!r}] = Field(alias='kind')\n"
+                f"    metadata: Optional[ObjectMeta] = Field(default=None, alias='metadata')\n"
+                f"    spec: Optional[{spec_name}] = Field(default=None, alias='spec')\n"
+                + (f"    status: Optional[{status_name}] = Field(default=None, alias='status')\n" if status_name else "")
+                + "\n"
+            )
+        text = "\n".join(body)
+        imports: dict[str, list[str]] = {}
+        used = set(re.findall(r"\b[A-Z][A-Za-z0-9]*\b", text))
+        for name in sorted(used):
+            other = gen.owner.get(name)
+            if other in earlier and name not in own:
+                imports.setdefault(other, []).append(name)
+        head = HEADER % {"api": api}
+        for other, names in sorted(imports.items()):
+            head += f"from .{other} import " + ", ".join(names) + "\n"
+        exported = ["ObjectMeta"] + own + [r[0] for r in roots]
+        text = head + "\n\n" + text + "__all__ = [" + ", ".join(repr(n) for n in exported) + "]\n"
+        (MODELS_DIR / out_name).write_text(text)
+        print(f"wrote {out_name}: {len(own) + len(roots)} classes", file=sys.stderr)
 
 
 if __name__ == "__main__":

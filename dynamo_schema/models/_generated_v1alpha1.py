@@ -16,70 +16,7 @@ from typing_extensions import Annotated
 
 from ._base import ObjectMeta, _Base, _CONF
 
-
-class ConfigMapKeySelector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    key: StrictStr = Field(alias='key')
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class ObjectFieldSelector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    api_version: Optional[StrictStr] = Field(default=None, alias='apiVersion')
-    field_path: StrictStr = Field(alias='fieldPath')
-
-
-class FileKeyRef(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    key: StrictStr = Field(alias='key')
-    optional: StrictBool = Field(default=False, alias='optional')
-    path: StrictStr = Field(alias='path')
-    volume_name: StrictStr = Field(alias='volumeName')
-
-
-class ResourceFieldSelector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    container_name: Optional[StrictStr] = Field(default=None, alias='containerName')
-    divisor: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='divisor', json_schema_extra={'x-kubernetes-int-or-string': True})
-    resource: StrictStr = Field(alias='resource')
-
-
-class EnvVarSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    config_map_key_ref: Optional[ConfigMapKeySelector] = Field(default=None, alias='configMapKeyRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    field_ref: Optional[ObjectFieldSelector] = Field(default=None, alias='fieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    file_key_ref: Optional[FileKeyRef] = Field(default=None, alias='fileKeyRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    resource_field_ref: Optional[ResourceFieldSelector] = Field(default=None, alias='resourceFieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    secret_key_ref: Optional[ConfigMapKeySelector] = Field(default=None, alias='secretKeyRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class Env(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    value: Optional[StrictStr] = Field(default=None, alias='value')
-    value_from: Optional[EnvVarSource] = Field(default=None, alias='valueFrom')
-
-
-class KvTransferPolicy(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of labelKey or clusterTopologyName is required', 'rule': '(has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))'}, {'message': 'preferredWeight is required when enforcement is preferred', 'rule': "!has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)"}, {'message': 'preferredWeight may only be set when enforcement is preferred', 'rule': "!has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')"}]}, **_CONF)
-    cluster_topology_name: Optional[StrictStr] = Field(default=None, alias='clusterTopologyName', min_length=1)
-    domain: StrictStr = Field(alias='domain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
-    enforcement: Literal['required', 'preferred'] = Field(default='required', alias='enforcement')
-    label_key: Optional[StrictStr] = Field(default=None, alias='labelKey', pattern='^(([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$', min_length=1, max_length=317, json_schema_extra={'x-kubernetes-validations': [{'message': 'labelKey prefix must be 253 characters or less', 'rule': "!self.contains('/') || self.split('/')[0].size() <= 253"}]})
-    preferred_weight: Optional[float] = Field(default=None, alias='preferredWeight', ge=0, le=1)
-
-
-class Experimental(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    kv_transfer_policy: Optional[KvTransferPolicy] = Field(default=None, alias='kvTransferPolicy', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of labelKey or clusterTopologyName is required', 'rule': '(has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))'}, {'message': 'preferredWeight is required when enforcement is preferred', 'rule': "!has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)"}, {'message': 'preferredWeight may only be set when enforcement is preferred', 'rule': "!has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')"}]})
-
-
-class ProviderOverride(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    api_version: StrictStr = Field(alias='apiVersion', min_length=1)
-    target: Optional[StrictStr] = Field(default=None, alias='target')
-    value: Dict[str, Any] = Field(alias='value', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+from ._generated import Affinity, CheckpointValue, Claim, ComponentRoleSpec, Condition, Config, ConfigMapRef, ContainerPort, DynamoGraphDeploymentSpecExperimental, DynamoGraphDeploymentStatusRestart, EnvFromSource, EnvVar, EphemeralContainer, ExtraClientPod, HostAlias, Job, LabelSelector, Lifecycle, LocalObjectReference, Placement, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSecurityContext, Probe, ProviderOverride, ResizePolicyItem, ResourceRequirements, Restart, RestartPolicyRule, SchedulingGroup, SecurityContext, TemplateSpecContainer, Toleration, TopologyConstraint, TopologySpreadConstraint, Volume, VolumeDevice, VolumeMount
 
 
 class Pvc(_Base):
@@ -89,18 +26,6 @@ class Pvc(_Base):
     size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='size', json_schema_extra={'x-kubernetes-int-or-string': True})
     storage_class: Optional[StrictStr] = Field(default=None, alias='storageClass')
     volume_access_mode: Optional[StrictStr] = Field(default=None, alias='volumeAccessMode')
-
-
-class Strategy(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    order: Optional[List[StrictStr]] = Field(default=None, alias='order')
-    type_: Literal['Sequential', 'Parallel'] = Field(default='Sequential', alias='type')
-
-
-class Restart(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    id_: StrictStr = Field(alias='id', min_length=1)
-    strategy: Optional[Strategy] = Field(default=None, alias='strategy')
 
 
 class Policy(_Base):
@@ -139,23 +64,10 @@ class ContainerResource(_Base):
     target: Target = Field(alias='target')
 
 
-class LabelSelectorRequirement(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    key: StrictStr = Field(alias='key')
-    operator: StrictStr = Field(alias='operator')
-    values: Optional[List[StrictStr]] = Field(default=None, alias='values', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class Selector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    match_expressions: Optional[List[LabelSelectorRequirement]] = Field(default=None, alias='matchExpressions', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    match_labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='matchLabels')
-
-
 class ExternalMetric(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     name: StrictStr = Field(alias='name')
-    selector: Optional[Selector] = Field(default=None, alias='selector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
+    selector: Optional[LabelSelector] = Field(default=None, alias='selector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
 
 
 class External(_Base):
@@ -203,7 +115,7 @@ class Autoscaling(_Base):
     min_replicas: Optional[StrictInt] = Field(default=None, alias='minReplicas')
 
 
-class Identity(_Base):
+class ServiceValueCheckpointIdentity(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     backend_framework: Literal['vllm', 'sglang', 'trtllm'] = Field(alias='backendFramework')
     dtype: Optional[StrictStr] = Field(default=None, alias='dtype')
@@ -215,64 +127,22 @@ class Identity(_Base):
     tensor_parallel_size: StrictInt = Field(default=1, alias='tensorParallelSize', ge=1, json_schema_extra={'format': 'int32'})
 
 
-class Job(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    gms_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='gmsClientContainers', json_schema_extra={'x-kubernetes-list-type': 'set'})
-    pod_template: Optional[Dict[str, Any]] = Field(default=None, alias='podTemplate', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-
-
-class Checkpoint(_Base):
+class ServiceValueCheckpoint(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]}, **_CONF)
     checkpoint_ref: Optional[StrictStr] = Field(default=None, alias='checkpointRef')
     deletion_policy: Literal['Delete', 'Retain'] = Field(default='Delete', alias='deletionPolicy')
     enabled: StrictBool = Field(default=False, alias='enabled')
-    identity: Optional[Identity] = Field(default=None, alias='identity')
+    identity: Optional[ServiceValueCheckpointIdentity] = Field(default=None, alias='identity')
     job: Optional[Job] = Field(default=None, alias='job')
     mode: Optional[Literal['Auto', 'Manual']] = Field(default=None, alias='mode')
     startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy')
     target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)
 
 
-class Plugin(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    parameters: Optional[Dict[str, Any]] = Field(default=None, alias='parameters', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-    type_: StrictStr = Field(alias='type')
-
-
-class SaturationDetector(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    kv_cache_util_threshold: Optional[float] = Field(default=None, alias='kvCacheUtilThreshold')
-    metrics_staleness_threshold: Optional[StrictStr] = Field(default=None, alias='metricsStalenessThreshold')
-    queue_depth_threshold: Optional[StrictInt] = Field(default=None, alias='queueDepthThreshold')
-
-
-class SchedulingProfilePlugin(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    plugin_ref: StrictStr = Field(alias='pluginRef')
-    weight: Optional[StrictInt] = Field(default=None, alias='weight')
-
-
-class SchedulingProfile(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    plugins: List[SchedulingProfilePlugin] = Field(alias='plugins')
-
-
-class Config(_Base):
-    model_config = ConfigDict(extra='allow', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True}, **_CONF)
-    api_version: Optional[StrictStr] = Field(default=None, alias='apiVersion')
-    feature_gates: Optional[List[StrictStr]] = Field(default=None, alias='featureGates')
-    kind: Optional[StrictStr] = Field(default=None, alias='kind')
-    plugins: List[Plugin] = Field(alias='plugins')
-    saturation_detector: Optional[SaturationDetector] = Field(default=None, alias='saturationDetector')
-    scheduling_profiles: List[SchedulingProfile] = Field(alias='schedulingProfiles')
-
-
-class EppConfig(_Base):
+class ServiceValueEppConfig(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     config: Optional[Config] = Field(default=None, alias='config', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-    config_map_ref: Optional[ConfigMapKeySelector] = Field(default=None, alias='configMapRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
+    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
 
 
 class ExtraPodMetadata(_Base):
@@ -281,326 +151,11 @@ class ExtraPodMetadata(_Base):
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
 
 
-class Preference(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    match_expressions: Optional[List[LabelSelectorRequirement]] = Field(default=None, alias='matchExpressions', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    match_fields: Optional[List[LabelSelectorRequirement]] = Field(default=None, alias='matchFields', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class PreferredDuringSchedulingIgnoredDuringExecutionItem(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    preference: Preference = Field(alias='preference', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    weight: StrictInt = Field(alias='weight', json_schema_extra={'format': 'int32'})
-
-
-class RequiredDuringSchedulingIgnoredDuringExecution(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    node_selector_terms: List[Preference] = Field(alias='nodeSelectorTerms', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class NodeAffinity(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    preferred_during_scheduling_ignored_during_execution: Optional[List[PreferredDuringSchedulingIgnoredDuringExecutionItem]] = Field(default=None, alias='preferredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    required_during_scheduling_ignored_during_execution: Optional[RequiredDuringSchedulingIgnoredDuringExecution] = Field(default=None, alias='requiredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class PodAffinityTerm(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    label_selector: Optional[Selector] = Field(default=None, alias='labelSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    match_label_keys: Optional[List[StrictStr]] = Field(default=None, alias='matchLabelKeys', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    mismatch_label_keys: Optional[List[StrictStr]] = Field(default=None, alias='mismatchLabelKeys', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    namespace_selector: Optional[Selector] = Field(default=None, alias='namespaceSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    namespaces: Optional[List[StrictStr]] = Field(default=None, alias='namespaces', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    topology_key: StrictStr = Field(alias='topologyKey')
-
-
-class PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    pod_affinity_term: PodAffinityTerm = Field(alias='podAffinityTerm')
-    weight: StrictInt = Field(alias='weight', json_schema_extra={'format': 'int32'})
-
-
-class PodAffinity(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    preferred_during_scheduling_ignored_during_execution: Optional[List[PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem]] = Field(default=None, alias='preferredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    required_during_scheduling_ignored_during_execution: Optional[List[PodAffinityTerm]] = Field(default=None, alias='requiredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class Affinity(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    node_affinity: Optional[NodeAffinity] = Field(default=None, alias='nodeAffinity')
-    pod_affinity: Optional[PodAffinity] = Field(default=None, alias='podAffinity')
-    pod_anti_affinity: Optional[PodAffinity] = Field(default=None, alias='podAntiAffinity')
-
-
-class ConfigMapRef(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class EnvFromSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    prefix: Optional[StrictStr] = Field(default=None, alias='prefix')
-    secret_ref: Optional[ConfigMapRef] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class ExecAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class HttpHeader(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    value: StrictStr = Field(alias='value')
-
-
-class HTTPGetAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    host: Optional[StrictStr] = Field(default=None, alias='host')
-    http_headers: Optional[List[HttpHeader]] = Field(default=None, alias='httpHeaders', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    path: Optional[StrictStr] = Field(default=None, alias='path')
-    port: Union[StrictInt, StrictStr] = Field(alias='port', json_schema_extra={'x-kubernetes-int-or-string': True})
-    scheme: Optional[StrictStr] = Field(default=None, alias='scheme')
-
-
-class Sleep(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    seconds: StrictInt = Field(alias='seconds', json_schema_extra={'format': 'int64'})
-
-
-class TCPSocketAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    host: Optional[StrictStr] = Field(default=None, alias='host')
-    port: Union[StrictInt, StrictStr] = Field(alias='port', json_schema_extra={'x-kubernetes-int-or-string': True})
-
-
-class PostStart(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    exec: Optional[ExecAction] = Field(default=None, alias='exec')
-    http_get: Optional[HTTPGetAction] = Field(default=None, alias='httpGet')
-    sleep: Optional[Sleep] = Field(default=None, alias='sleep')
-    tcp_socket: Optional[TCPSocketAction] = Field(default=None, alias='tcpSocket')
-
-
-class Lifecycle(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    post_start: Optional[PostStart] = Field(default=None, alias='postStart')
-    pre_stop: Optional[PostStart] = Field(default=None, alias='preStop')
-    stop_signal: Optional[StrictStr] = Field(default=None, alias='stopSignal')
-
-
-class GRPCAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    port: StrictInt = Field(alias='port', json_schema_extra={'format': 'int32'})
-    service: StrictStr = Field(default='', alias='service')
-
-
-class Probe(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    exec: Optional[ExecAction] = Field(default=None, alias='exec')
-    failure_threshold: Optional[StrictInt] = Field(default=None, alias='failureThreshold', json_schema_extra={'format': 'int32'})
-    grpc: Optional[GRPCAction] = Field(default=None, alias='grpc')
-    http_get: Optional[HTTPGetAction] = Field(default=None, alias='httpGet')
-    initial_delay_seconds: Optional[StrictInt] = Field(default=None, alias='initialDelaySeconds', json_schema_extra={'format': 'int32'})
-    period_seconds: Optional[StrictInt] = Field(default=None, alias='periodSeconds', json_schema_extra={'format': 'int32'})
-    success_threshold: Optional[StrictInt] = Field(default=None, alias='successThreshold', json_schema_extra={'format': 'int32'})
-    tcp_socket: Optional[TCPSocketAction] = Field(default=None, alias='tcpSocket')
-    termination_grace_period_seconds: Optional[StrictInt] = Field(default=None, alias='terminationGracePeriodSeconds', json_schema_extra={'format': 'int64'})
-    timeout_seconds: Optional[StrictInt] = Field(default=None, alias='timeoutSeconds', json_schema_extra={'format': 'int32'})
-
-
-class ContainerPort(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    container_port: StrictInt = Field(alias='containerPort', json_schema_extra={'format': 'int32'})
-    host_ip: Optional[StrictStr] = Field(default=None, alias='hostIP')
-    host_port: Optional[StrictInt] = Field(default=None, alias='hostPort', json_schema_extra={'format': 'int32'})
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    protocol: StrictStr = Field(default='TCP', alias='protocol')
-
-
-class ResizePolicyItem(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    resource_name: StrictStr = Field(alias='resourceName')
-    restart_policy: StrictStr = Field(alias='restartPolicy')
-
-
-class Claim(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    request: Optional[StrictStr] = Field(default=None, alias='request')
-
-
-class ResourceRequirements(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    claims: Optional[List[Claim]] = Field(default=None, alias='claims', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    limits: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='limits')
-    requests: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='requests')
-
-
-class ExitCodes(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    operator: StrictStr = Field(alias='operator')
-    values: Optional[List[StrictInt]] = Field(default=None, alias='values', json_schema_extra={'x-kubernetes-list-type': 'set'})
-
-
-class RestartPolicyRule(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    action: StrictStr = Field(alias='action')
-    exit_codes: Optional[ExitCodes] = Field(default=None, alias='exitCodes')
-
-
-class AppArmorProfile(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    localhost_profile: Optional[StrictStr] = Field(default=None, alias='localhostProfile')
-    type_: StrictStr = Field(alias='type')
-
-
-class Capabilities(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    add: Optional[List[StrictStr]] = Field(default=None, alias='add', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    drop: Optional[List[StrictStr]] = Field(default=None, alias='drop', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class SELinuxOptions(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    level: Optional[StrictStr] = Field(default=None, alias='level')
-    role: Optional[StrictStr] = Field(default=None, alias='role')
-    type_: Optional[StrictStr] = Field(default=None, alias='type')
-    user: Optional[StrictStr] = Field(default=None, alias='user')
-
-
-class WindowsSecurityContextOptions(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    gmsa_credential_spec: Optional[StrictStr] = Field(default=None, alias='gmsaCredentialSpec')
-    gmsa_credential_spec_name: Optional[StrictStr] = Field(default=None, alias='gmsaCredentialSpecName')
-    host_process: Optional[StrictBool] = Field(default=None, alias='hostProcess')
-    run_as_user_name: Optional[StrictStr] = Field(default=None, alias='runAsUserName')
-
-
-class SecurityContext(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    allow_privilege_escalation: Optional[StrictBool] = Field(default=None, alias='allowPrivilegeEscalation')
-    app_armor_profile: Optional[AppArmorProfile] = Field(default=None, alias='appArmorProfile')
-    capabilities: Optional[Capabilities] = Field(default=None, alias='capabilities')
-    privileged: Optional[StrictBool] = Field(default=None, alias='privileged')
-    proc_mount: Optional[StrictStr] = Field(default=None, alias='procMount')
-    read_only_root_filesystem: Optional[StrictBool] = Field(default=None, alias='readOnlyRootFilesystem')
-    run_as_group: Optional[StrictInt] = Field(default=None, alias='runAsGroup', json_schema_extra={'format': 'int64'})
-    run_as_non_root: Optional[StrictBool] = Field(default=None, alias='runAsNonRoot')
-    run_as_user: Optional[StrictInt] = Field(default=None, alias='runAsUser', json_schema_extra={'format': 'int64'})
-    se_linux_options: Optional[SELinuxOptions] = Field(default=None, alias='seLinuxOptions')
-    seccomp_profile: Optional[AppArmorProfile] = Field(default=None, alias='seccompProfile')
-    windows_options: Optional[WindowsSecurityContextOptions] = Field(default=None, alias='windowsOptions')
-
-
-class VolumeDevice(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    device_path: StrictStr = Field(alias='devicePath')
-    name: StrictStr = Field(alias='name')
-
-
-class VolumeMount(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    mount_path: StrictStr = Field(alias='mountPath')
-    mount_propagation: Optional[StrictStr] = Field(default=None, alias='mountPropagation')
-    name: StrictStr = Field(alias='name')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    recursive_read_only: Optional[StrictStr] = Field(default=None, alias='recursiveReadOnly')
-    sub_path: Optional[StrictStr] = Field(default=None, alias='subPath')
-    sub_path_expr: Optional[StrictStr] = Field(default=None, alias='subPathExpr')
-
-
-class Container(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    args: Optional[List[StrictStr]] = Field(default=None, alias='args', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    env: Optional[List[Env]] = Field(default=None, alias='env', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    env_from: Optional[List[EnvFromSource]] = Field(default=None, alias='envFrom', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    image: Optional[StrictStr] = Field(default=None, alias='image')
-    image_pull_policy: Optional[StrictStr] = Field(default=None, alias='imagePullPolicy')
-    lifecycle: Optional[Lifecycle] = Field(default=None, alias='lifecycle')
-    liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
-    name: StrictStr = Field(alias='name')
-    ports: Optional[List[ContainerPort]] = Field(default=None, alias='ports', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['containerPort', 'protocol']})
-    readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
-    resize_policy: Optional[List[ResizePolicyItem]] = Field(default=None, alias='resizePolicy', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    resources: Optional[ResourceRequirements] = Field(default=None, alias='resources')
-    restart_policy: Optional[StrictStr] = Field(default=None, alias='restartPolicy')
-    restart_policy_rules: Optional[List[RestartPolicyRule]] = Field(default=None, alias='restartPolicyRules', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    security_context: Optional[SecurityContext] = Field(default=None, alias='securityContext')
-    startup_probe: Optional[Probe] = Field(default=None, alias='startupProbe')
-    stdin: Optional[StrictBool] = Field(default=None, alias='stdin')
-    stdin_once: Optional[StrictBool] = Field(default=None, alias='stdinOnce')
-    termination_message_path: Optional[StrictStr] = Field(default=None, alias='terminationMessagePath')
-    termination_message_policy: Optional[StrictStr] = Field(default=None, alias='terminationMessagePolicy')
-    tty: Optional[StrictBool] = Field(default=None, alias='tty')
-    volume_devices: Optional[List[VolumeDevice]] = Field(default=None, alias='volumeDevices', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['devicePath']})
-    volume_mounts: Optional[List[VolumeMount]] = Field(default=None, alias='volumeMounts', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['mountPath']})
-    working_dir: Optional[StrictStr] = Field(default=None, alias='workingDir')
-
-
-class PodDNSConfigOption(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    value: Optional[StrictStr] = Field(default=None, alias='value')
-
-
-class PodDNSConfig(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    nameservers: Optional[List[StrictStr]] = Field(default=None, alias='nameservers', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    options: Optional[List[PodDNSConfigOption]] = Field(default=None, alias='options', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    searches: Optional[List[StrictStr]] = Field(default=None, alias='searches', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class EphemeralContainer(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    args: Optional[List[StrictStr]] = Field(default=None, alias='args', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    env: Optional[List[Env]] = Field(default=None, alias='env', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    env_from: Optional[List[EnvFromSource]] = Field(default=None, alias='envFrom', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    image: Optional[StrictStr] = Field(default=None, alias='image')
-    image_pull_policy: Optional[StrictStr] = Field(default=None, alias='imagePullPolicy')
-    lifecycle: Optional[Lifecycle] = Field(default=None, alias='lifecycle')
-    liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
-    name: StrictStr = Field(alias='name')
-    ports: Optional[List[ContainerPort]] = Field(default=None, alias='ports', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['containerPort', 'protocol']})
-    readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
-    resize_policy: Optional[List[ResizePolicyItem]] = Field(default=None, alias='resizePolicy', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    resources: Optional[ResourceRequirements] = Field(default=None, alias='resources')
-    restart_policy: Optional[StrictStr] = Field(default=None, alias='restartPolicy')
-    restart_policy_rules: Optional[List[RestartPolicyRule]] = Field(default=None, alias='restartPolicyRules', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    security_context: Optional[SecurityContext] = Field(default=None, alias='securityContext')
-    startup_probe: Optional[Probe] = Field(default=None, alias='startupProbe')
-    stdin: Optional[StrictBool] = Field(default=None, alias='stdin')
-    stdin_once: Optional[StrictBool] = Field(default=None, alias='stdinOnce')
-    target_container_name: Optional[StrictStr] = Field(default=None, alias='targetContainerName')
-    termination_message_path: Optional[StrictStr] = Field(default=None, alias='terminationMessagePath')
-    termination_message_policy: Optional[StrictStr] = Field(default=None, alias='terminationMessagePolicy')
-    tty: Optional[StrictBool] = Field(default=None, alias='tty')
-    volume_devices: Optional[List[VolumeDevice]] = Field(default=None, alias='volumeDevices', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['devicePath']})
-    volume_mounts: Optional[List[VolumeMount]] = Field(default=None, alias='volumeMounts', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['mountPath']})
-    working_dir: Optional[StrictStr] = Field(default=None, alias='workingDir')
-
-
-class HostAlias(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    hostnames: Optional[List[StrictStr]] = Field(default=None, alias='hostnames', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    ip: StrictStr = Field(alias='ip')
-
-
-class LocalObjectReference(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    name: StrictStr = Field(default='', alias='name')
-
-
 class MainContainer(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     args: Optional[List[StrictStr]] = Field(default=None, alias='args', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
     command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    env: Optional[List[Env]] = Field(default=None, alias='env', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    env: Optional[List[EnvVar]] = Field(default=None, alias='env', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     env_from: Optional[List[EnvFromSource]] = Field(default=None, alias='envFrom', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
     image: Optional[StrictStr] = Field(default=None, alias='image')
     image_pull_policy: Optional[StrictStr] = Field(default=None, alias='imagePullPolicy')
@@ -623,457 +178,6 @@ class MainContainer(_Base):
     volume_devices: Optional[List[VolumeDevice]] = Field(default=None, alias='volumeDevices', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['devicePath']})
     volume_mounts: Optional[List[VolumeMount]] = Field(default=None, alias='volumeMounts', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['mountPath']})
     working_dir: Optional[StrictStr] = Field(default=None, alias='workingDir')
-
-
-class PodOS(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-
-
-class PodReadinessGate(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    condition_type: StrictStr = Field(alias='conditionType')
-
-
-class PodResourceClaim(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    resource_claim_name: Optional[StrictStr] = Field(default=None, alias='resourceClaimName')
-    resource_claim_template_name: Optional[StrictStr] = Field(default=None, alias='resourceClaimTemplateName')
-
-
-class SchedulingGroup(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    pod_group_name: Optional[StrictStr] = Field(default=None, alias='podGroupName')
-
-
-class ExtraPodSpecSecurityContext(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    app_armor_profile: Optional[AppArmorProfile] = Field(default=None, alias='appArmorProfile')
-    fs_group: Optional[StrictInt] = Field(default=None, alias='fsGroup', json_schema_extra={'format': 'int64'})
-    fs_group_change_policy: Optional[StrictStr] = Field(default=None, alias='fsGroupChangePolicy')
-    run_as_group: Optional[StrictInt] = Field(default=None, alias='runAsGroup', json_schema_extra={'format': 'int64'})
-    run_as_non_root: Optional[StrictBool] = Field(default=None, alias='runAsNonRoot')
-    run_as_user: Optional[StrictInt] = Field(default=None, alias='runAsUser', json_schema_extra={'format': 'int64'})
-    se_linux_change_policy: Optional[StrictStr] = Field(default=None, alias='seLinuxChangePolicy')
-    se_linux_options: Optional[SELinuxOptions] = Field(default=None, alias='seLinuxOptions')
-    seccomp_profile: Optional[AppArmorProfile] = Field(default=None, alias='seccompProfile')
-    supplemental_groups: Optional[List[StrictInt]] = Field(default=None, alias='supplementalGroups', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    supplemental_groups_policy: Optional[StrictStr] = Field(default=None, alias='supplementalGroupsPolicy')
-    sysctls: Optional[List[HttpHeader]] = Field(default=None, alias='sysctls', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    windows_options: Optional[WindowsSecurityContextOptions] = Field(default=None, alias='windowsOptions')
-
-
-class Toleration(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    effect: Optional[StrictStr] = Field(default=None, alias='effect')
-    key: Optional[StrictStr] = Field(default=None, alias='key')
-    operator: Optional[StrictStr] = Field(default=None, alias='operator')
-    toleration_seconds: Optional[StrictInt] = Field(default=None, alias='tolerationSeconds', json_schema_extra={'format': 'int64'})
-    value: Optional[StrictStr] = Field(default=None, alias='value')
-
-
-class TopologySpreadConstraint(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    label_selector: Optional[Selector] = Field(default=None, alias='labelSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    match_label_keys: Optional[List[StrictStr]] = Field(default=None, alias='matchLabelKeys', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    max_skew: StrictInt = Field(alias='maxSkew', json_schema_extra={'format': 'int32'})
-    min_domains: Optional[StrictInt] = Field(default=None, alias='minDomains', json_schema_extra={'format': 'int32'})
-    node_affinity_policy: Optional[StrictStr] = Field(default=None, alias='nodeAffinityPolicy')
-    node_taints_policy: Optional[StrictStr] = Field(default=None, alias='nodeTaintsPolicy')
-    topology_key: StrictStr = Field(alias='topologyKey')
-    when_unsatisfiable: StrictStr = Field(alias='whenUnsatisfiable')
-
-
-class AwsElasticBlockStore(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    partition: Optional[StrictInt] = Field(default=None, alias='partition', json_schema_extra={'format': 'int32'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    volume_id: StrictStr = Field(alias='volumeID')
-
-
-class AzureDisk(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    caching_mode: Optional[StrictStr] = Field(default=None, alias='cachingMode')
-    disk_name: StrictStr = Field(alias='diskName')
-    disk_uri: StrictStr = Field(alias='diskURI')
-    fs_type: StrictStr = Field(default='ext4', alias='fsType')
-    kind: Optional[StrictStr] = Field(default=None, alias='kind')
-    read_only: StrictBool = Field(default=False, alias='readOnly')
-
-
-class AzureFile(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_name: StrictStr = Field(alias='secretName')
-    share_name: StrictStr = Field(alias='shareName')
-
-
-class Cephfs(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    monitors: List[StrictStr] = Field(alias='monitors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    path: Optional[StrictStr] = Field(default=None, alias='path')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_file: Optional[StrictStr] = Field(default=None, alias='secretFile')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    user: Optional[StrictStr] = Field(default=None, alias='user')
-
-
-class Cinder(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    volume_id: StrictStr = Field(alias='volumeID')
-
-
-class KeyToPath(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    key: StrictStr = Field(alias='key')
-    mode: Optional[StrictInt] = Field(default=None, alias='mode', json_schema_extra={'format': 'int32'})
-    path: StrictStr = Field(alias='path')
-
-
-class ConfigMapVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    items: Optional[List[KeyToPath]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class CSIVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    driver: StrictStr = Field(alias='driver')
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    node_publish_secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='nodePublishSecretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    volume_attributes: Optional[Dict[str, StrictStr]] = Field(default=None, alias='volumeAttributes')
-
-
-class Item(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    field_ref: Optional[ObjectFieldSelector] = Field(default=None, alias='fieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    mode: Optional[StrictInt] = Field(default=None, alias='mode', json_schema_extra={'format': 'int32'})
-    path: StrictStr = Field(alias='path')
-    resource_field_ref: Optional[ResourceFieldSelector] = Field(default=None, alias='resourceFieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class DownwardAPIVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    items: Optional[List[Item]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class EmptyDirVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    medium: Optional[StrictStr] = Field(default=None, alias='medium')
-    size_limit: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sizeLimit', json_schema_extra={'x-kubernetes-int-or-string': True})
-
-
-class Metadata(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    finalizers: Optional[List[StrictStr]] = Field(default=None, alias='finalizers')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
-
-
-class DataSource(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    api_group: Optional[StrictStr] = Field(default=None, alias='apiGroup')
-    kind: StrictStr = Field(alias='kind')
-    name: StrictStr = Field(alias='name')
-
-
-class DataSourceRef(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    api_group: Optional[StrictStr] = Field(default=None, alias='apiGroup')
-    kind: StrictStr = Field(alias='kind')
-    name: StrictStr = Field(alias='name')
-    namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
-
-
-class SpecResourceRequirements(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    limits: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='limits')
-    requests: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='requests')
-
-
-class Spec(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    access_modes: Optional[List[StrictStr]] = Field(default=None, alias='accessModes', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    data_source: Optional[DataSource] = Field(default=None, alias='dataSource', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    data_source_ref: Optional[DataSourceRef] = Field(default=None, alias='dataSourceRef')
-    resources: Optional[SpecResourceRequirements] = Field(default=None, alias='resources')
-    selector: Optional[Selector] = Field(default=None, alias='selector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    storage_class_name: Optional[StrictStr] = Field(default=None, alias='storageClassName')
-    volume_attributes_class_name: Optional[StrictStr] = Field(default=None, alias='volumeAttributesClassName')
-    volume_mode: Optional[StrictStr] = Field(default=None, alias='volumeMode')
-    volume_name: Optional[StrictStr] = Field(default=None, alias='volumeName')
-
-
-class VolumeClaimTemplate(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    metadata: Optional[Metadata] = Field(default=None, alias='metadata')
-    spec: Spec = Field(alias='spec')
-
-
-class EphemeralVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    volume_claim_template: Optional[VolumeClaimTemplate] = Field(default=None, alias='volumeClaimTemplate')
-
-
-class Fc(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    lun: Optional[StrictInt] = Field(default=None, alias='lun', json_schema_extra={'format': 'int32'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    target_ww_ns: Optional[List[StrictStr]] = Field(default=None, alias='targetWWNs', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    wwids: Optional[List[StrictStr]] = Field(default=None, alias='wwids', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class FlexVolume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    driver: StrictStr = Field(alias='driver')
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    options: Optional[Dict[str, StrictStr]] = Field(default=None, alias='options')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class Flocker(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    dataset_name: Optional[StrictStr] = Field(default=None, alias='datasetName')
-    dataset_uuid: Optional[StrictStr] = Field(default=None, alias='datasetUUID')
-
-
-class GcePersistentDisk(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    partition: Optional[StrictInt] = Field(default=None, alias='partition', json_schema_extra={'format': 'int32'})
-    pd_name: StrictStr = Field(alias='pdName')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-
-
-class GitRepo(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    directory: Optional[StrictStr] = Field(default=None, alias='directory')
-    repository: StrictStr = Field(alias='repository')
-    revision: Optional[StrictStr] = Field(default=None, alias='revision')
-
-
-class Glusterfs(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    endpoints: StrictStr = Field(alias='endpoints')
-    path: StrictStr = Field(alias='path')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-
-
-class HostPathVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    path: StrictStr = Field(alias='path')
-    type_: Optional[StrictStr] = Field(default=None, alias='type')
-
-
-class ImageVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    pull_policy: Optional[StrictStr] = Field(default=None, alias='pullPolicy')
-    reference: Optional[StrictStr] = Field(default=None, alias='reference')
-
-
-class Iscsi(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    chap_auth_discovery: Optional[StrictBool] = Field(default=None, alias='chapAuthDiscovery')
-    chap_auth_session: Optional[StrictBool] = Field(default=None, alias='chapAuthSession')
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    initiator_name: Optional[StrictStr] = Field(default=None, alias='initiatorName')
-    iqn: StrictStr = Field(alias='iqn')
-    iscsi_interface: StrictStr = Field(default='default', alias='iscsiInterface')
-    lun: StrictInt = Field(alias='lun', json_schema_extra={'format': 'int32'})
-    portals: Optional[List[StrictStr]] = Field(default=None, alias='portals', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    target_portal: StrictStr = Field(alias='targetPortal')
-
-
-class NFSVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    path: StrictStr = Field(alias='path')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    server: StrictStr = Field(alias='server')
-
-
-class PersistentVolumeClaimVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    claim_name: StrictStr = Field(alias='claimName')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-
-
-class PhotonPersistentDisk(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    pd_id: StrictStr = Field(alias='pdID')
-
-
-class PortworxVolume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    volume_id: StrictStr = Field(alias='volumeID')
-
-
-class ClusterTrustBundle(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    label_selector: Optional[Selector] = Field(default=None, alias='labelSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-    path: StrictStr = Field(alias='path')
-    signer_name: Optional[StrictStr] = Field(default=None, alias='signerName')
-
-
-class VolumeProjectionConfigMapVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    items: Optional[List[KeyToPath]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class VolumeProjectionDownwardAPIVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    items: Optional[List[Item]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class PodCertificate(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    certificate_chain_path: Optional[StrictStr] = Field(default=None, alias='certificateChainPath')
-    credential_bundle_path: Optional[StrictStr] = Field(default=None, alias='credentialBundlePath')
-    key_path: Optional[StrictStr] = Field(default=None, alias='keyPath')
-    key_type: StrictStr = Field(alias='keyType')
-    max_expiration_seconds: Optional[StrictInt] = Field(default=None, alias='maxExpirationSeconds', json_schema_extra={'format': 'int32'})
-    signer_name: StrictStr = Field(alias='signerName')
-    user_annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='userAnnotations')
-
-
-class ServiceAccountToken(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    audience: Optional[StrictStr] = Field(default=None, alias='audience')
-    expiration_seconds: Optional[StrictInt] = Field(default=None, alias='expirationSeconds', json_schema_extra={'format': 'int64'})
-    path: StrictStr = Field(alias='path')
-
-
-class VolumeProjection(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    cluster_trust_bundle: Optional[ClusterTrustBundle] = Field(default=None, alias='clusterTrustBundle')
-    config_map: Optional[VolumeProjectionConfigMapVolumeSource] = Field(default=None, alias='configMap', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    downward_api: Optional[VolumeProjectionDownwardAPIVolumeSource] = Field(default=None, alias='downwardAPI')
-    pod_certificate: Optional[PodCertificate] = Field(default=None, alias='podCertificate')
-    secret: Optional[VolumeProjectionConfigMapVolumeSource] = Field(default=None, alias='secret', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    service_account_token: Optional[ServiceAccountToken] = Field(default=None, alias='serviceAccountToken')
-
-
-class ProjectedVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    sources: Optional[List[VolumeProjection]] = Field(default=None, alias='sources', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class Quobyte(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    group: Optional[StrictStr] = Field(default=None, alias='group')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    registry: StrictStr = Field(alias='registry')
-    tenant: Optional[StrictStr] = Field(default=None, alias='tenant')
-    user: Optional[StrictStr] = Field(default=None, alias='user')
-    volume: StrictStr = Field(alias='volume')
-
-
-class Rbd(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    image: StrictStr = Field(alias='image')
-    keyring: StrictStr = Field(default='/etc/ceph/keyring', alias='keyring')
-    monitors: List[StrictStr] = Field(alias='monitors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    pool: StrictStr = Field(default='rbd', alias='pool')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    user: StrictStr = Field(default='admin', alias='user')
-
-
-class ScaleIO(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: StrictStr = Field(default='xfs', alias='fsType')
-    gateway: StrictStr = Field(alias='gateway')
-    protection_domain: Optional[StrictStr] = Field(default=None, alias='protectionDomain')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: LocalObjectReference = Field(alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    ssl_enabled: Optional[StrictBool] = Field(default=None, alias='sslEnabled')
-    storage_mode: StrictStr = Field(default='ThinProvisioned', alias='storageMode')
-    storage_pool: Optional[StrictStr] = Field(default=None, alias='storagePool')
-    system: StrictStr = Field(alias='system')
-    volume_name: Optional[StrictStr] = Field(default=None, alias='volumeName')
-
-
-class SecretVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    items: Optional[List[KeyToPath]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-    secret_name: Optional[StrictStr] = Field(default=None, alias='secretName')
-
-
-class Storageos(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    volume_name: Optional[StrictStr] = Field(default=None, alias='volumeName')
-    volume_namespace: Optional[StrictStr] = Field(default=None, alias='volumeNamespace')
-
-
-class VsphereVolume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    storage_policy_id: Optional[StrictStr] = Field(default=None, alias='storagePolicyID')
-    storage_policy_name: Optional[StrictStr] = Field(default=None, alias='storagePolicyName')
-    volume_path: StrictStr = Field(alias='volumePath')
-
-
-class Volume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    aws_elastic_block_store: Optional[AwsElasticBlockStore] = Field(default=None, alias='awsElasticBlockStore')
-    azure_disk: Optional[AzureDisk] = Field(default=None, alias='azureDisk')
-    azure_file: Optional[AzureFile] = Field(default=None, alias='azureFile')
-    cephfs: Optional[Cephfs] = Field(default=None, alias='cephfs')
-    cinder: Optional[Cinder] = Field(default=None, alias='cinder')
-    config_map: Optional[ConfigMapVolumeSource] = Field(default=None, alias='configMap', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    csi: Optional[CSIVolumeSource] = Field(default=None, alias='csi')
-    downward_api: Optional[DownwardAPIVolumeSource] = Field(default=None, alias='downwardAPI')
-    empty_dir: Optional[EmptyDirVolumeSource] = Field(default=None, alias='emptyDir')
-    ephemeral: Optional[EphemeralVolumeSource] = Field(default=None, alias='ephemeral')
-    fc: Optional[Fc] = Field(default=None, alias='fc')
-    flex_volume: Optional[FlexVolume] = Field(default=None, alias='flexVolume')
-    flocker: Optional[Flocker] = Field(default=None, alias='flocker')
-    gce_persistent_disk: Optional[GcePersistentDisk] = Field(default=None, alias='gcePersistentDisk')
-    git_repo: Optional[GitRepo] = Field(default=None, alias='gitRepo')
-    glusterfs: Optional[Glusterfs] = Field(default=None, alias='glusterfs')
-    host_path: Optional[HostPathVolumeSource] = Field(default=None, alias='hostPath')
-    image: Optional[ImageVolumeSource] = Field(default=None, alias='image')
-    iscsi: Optional[Iscsi] = Field(default=None, alias='iscsi')
-    name: StrictStr = Field(alias='name')
-    nfs: Optional[NFSVolumeSource] = Field(default=None, alias='nfs')
-    persistent_volume_claim: Optional[PersistentVolumeClaimVolumeSource] = Field(default=None, alias='persistentVolumeClaim')
-    photon_persistent_disk: Optional[PhotonPersistentDisk] = Field(default=None, alias='photonPersistentDisk')
-    portworx_volume: Optional[PortworxVolume] = Field(default=None, alias='portworxVolume')
-    projected: Optional[ProjectedVolumeSource] = Field(default=None, alias='projected')
-    quobyte: Optional[Quobyte] = Field(default=None, alias='quobyte')
-    rbd: Optional[Rbd] = Field(default=None, alias='rbd')
-    scale_io: Optional[ScaleIO] = Field(default=None, alias='scaleIO')
-    secret: Optional[SecretVolumeSource] = Field(default=None, alias='secret')
-    storageos: Optional[Storageos] = Field(default=None, alias='storageos')
-    vsphere_volume: Optional[VsphereVolume] = Field(default=None, alias='vsphereVolume')
 
 
 class ExtraPodSpec(_Base):
@@ -1081,7 +185,7 @@ class ExtraPodSpec(_Base):
     active_deadline_seconds: Optional[StrictInt] = Field(default=None, alias='activeDeadlineSeconds', json_schema_extra={'format': 'int64'})
     affinity: Optional[Affinity] = Field(default=None, alias='affinity')
     automount_service_account_token: Optional[StrictBool] = Field(default=None, alias='automountServiceAccountToken')
-    containers: Optional[List[Container]] = Field(default=None, alias='containers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    containers: Optional[List[TemplateSpecContainer]] = Field(default=None, alias='containers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     dns_config: Optional[PodDNSConfig] = Field(default=None, alias='dnsConfig')
     dns_policy: Optional[StrictStr] = Field(default=None, alias='dnsPolicy')
     enable_service_links: Optional[StrictBool] = Field(default=None, alias='enableServiceLinks')
@@ -1094,7 +198,7 @@ class ExtraPodSpec(_Base):
     hostname: Optional[StrictStr] = Field(default=None, alias='hostname')
     hostname_override: Optional[StrictStr] = Field(default=None, alias='hostnameOverride')
     image_pull_secrets: Optional[List[LocalObjectReference]] = Field(default=None, alias='imagePullSecrets', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    init_containers: Optional[List[Container]] = Field(default=None, alias='initContainers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    init_containers: Optional[List[TemplateSpecContainer]] = Field(default=None, alias='initContainers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     main_container: Optional[MainContainer] = Field(default=None, alias='mainContainer')
     node_name: Optional[StrictStr] = Field(default=None, alias='nodeName')
     node_selector: Optional[Dict[str, StrictStr]] = Field(default=None, alias='nodeSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
@@ -1111,7 +215,7 @@ class ExtraPodSpec(_Base):
     scheduler_name: Optional[StrictStr] = Field(default=None, alias='schedulerName')
     scheduling_gates: Optional[List[PodOS]] = Field(default=None, alias='schedulingGates', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     scheduling_group: Optional[SchedulingGroup] = Field(default=None, alias='schedulingGroup')
-    security_context: Optional[ExtraPodSpecSecurityContext] = Field(default=None, alias='securityContext')
+    security_context: Optional[PodSecurityContext] = Field(default=None, alias='securityContext')
     service_account: Optional[StrictStr] = Field(default=None, alias='serviceAccount')
     service_account_name: Optional[StrictStr] = Field(default=None, alias='serviceAccountName')
     set_hostname_as_fqdn: Optional[StrictBool] = Field(default=None, alias='setHostnameAsFQDN')
@@ -1123,7 +227,7 @@ class ExtraPodSpec(_Base):
     volumes: Optional[List[Volume]] = Field(default=None, alias='volumes', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
 
 
-class Failover(_Base):
+class ServiceValueFailover(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     enabled: StrictBool = Field(alias='enabled')
     mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode')
@@ -1134,17 +238,11 @@ class FrontendSidecar(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     args: Optional[List[StrictStr]] = Field(default=None, alias='args')
     env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret')
-    envs: Optional[List[Env]] = Field(default=None, alias='envs')
+    envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
     image: StrictStr = Field(alias='image')
 
 
-class ExtraClientPod(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)
-    pod_template: Dict[str, Any] = Field(alias='podTemplate', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-
-
-class GpuMemoryService(_Base):
+class ServiceValueGpuMemoryService(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]}, **_CONF)
     device_class_name: StrictStr = Field(default='gpu.nvidia.com', alias='deviceClassName')
     enabled: StrictBool = Field(alias='enabled')
@@ -1172,18 +270,13 @@ class Ingress(_Base):
     virtual_service_gateway: Optional[StrictStr] = Field(default=None, alias='virtualServiceGateway')
 
 
-class ModelRef(_Base):
+class ServiceValueModelRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     name: StrictStr = Field(alias='name')
     revision: Optional[StrictStr] = Field(default=None, alias='revision')
 
 
-class ComponentRoleSpec(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
-
-
-class MultinodeSpec(_Base):
+class ServiceValueMultinodeSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     leader: Optional[ComponentRoleSpec] = Field(default=None, alias='leader')
     node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
@@ -1217,11 +310,6 @@ class SharedMemory(_Base):
     size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='size', json_schema_extra={'x-kubernetes-int-or-string': True})
 
 
-class TopologyConstraint(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    pack_domain: StrictStr = Field(alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
-
-
 class ServiceValueVolumeMount(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     mount_point: Optional[StrictStr] = Field(default=None, alias='mountPoint')
@@ -1233,24 +321,24 @@ class ServiceValue(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'minAvailable must be less than or equal to replicas unless replicas is 0', 'rule': '!has(self.minAvailable) || (has(self.replicas) && self.replicas == 0) || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)'}, {'message': 'minAvailable is immutable after creation', 'rule': '!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)'}]}, **_CONF)
     annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
     autoscaling: Optional[Autoscaling] = Field(default=None, alias='autoscaling')
-    checkpoint: Optional[Checkpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
+    checkpoint: Optional[ServiceValueCheckpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
     component_type: Optional[StrictStr] = Field(default=None, alias='componentType')
     dynamo_namespace: Optional[StrictStr] = Field(default=None, alias='dynamoNamespace')
     env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret')
-    envs: Optional[List[Env]] = Field(default=None, alias='envs')
-    epp_config: Optional[EppConfig] = Field(default=None, alias='eppConfig')
+    envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
+    epp_config: Optional[ServiceValueEppConfig] = Field(default=None, alias='eppConfig')
     extra_pod_metadata: Optional[ExtraPodMetadata] = Field(default=None, alias='extraPodMetadata')
     extra_pod_spec: Optional[ExtraPodSpec] = Field(default=None, alias='extraPodSpec')
-    failover: Optional[Failover] = Field(default=None, alias='failover')
+    failover: Optional[ServiceValueFailover] = Field(default=None, alias='failover')
     frontend_sidecar: Optional[FrontendSidecar] = Field(default=None, alias='frontendSidecar')
     global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
-    gpu_memory_service: Optional[GpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
+    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
     ingress: Optional[Ingress] = Field(default=None, alias='ingress')
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
     liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
     min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
-    model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[MultinodeSpec] = Field(default=None, alias='multinode')
+    model_ref_: Optional[ServiceValueModelRef] = Field(default=None, alias='modelRef')
+    multinode: Optional[ServiceValueMultinodeSpec] = Field(default=None, alias='multinode')
     provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
     readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
     replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
@@ -1264,7 +352,7 @@ class ServiceValue(_Base):
     volume_mounts: Optional[List[ServiceValueVolumeMount]] = Field(default=None, alias='volumeMounts')
 
 
-class DynamoGraphDeploymentSpecTopologyConstraint(_Base):
+class DynamoGraphDeploymentSpecTopologyConstraint2(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     pack_domain: Optional[StrictStr] = Field(default=None, alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
     topology_profile: StrictStr = Field(alias='topologyProfile', min_length=1)
@@ -1274,49 +362,18 @@ class DynamoGraphDeploymentSpec(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'spec.restart must be unset on create; set spec.restart.id after creation to request a restart', 'optionalOldSelf': True, 'rule': 'oldSelf.hasValue() || !has(self.restart)'}]}, **_CONF)
     annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
     backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework')
-    envs: Optional[List[Env]] = Field(default=None, alias='envs')
-    experimental: Optional[Experimental] = Field(default=None, alias='experimental')
+    envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
+    experimental: Optional[DynamoGraphDeploymentSpecExperimental] = Field(default=None, alias='experimental')
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
     priority_class_name: Optional[StrictStr] = Field(default=None, alias='priorityClassName')
     provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
     pvcs: Optional[List[Pvc]] = Field(default=None, alias='pvcs', max_length=100)
     restart: Optional[Restart] = Field(default=None, alias='restart')
     services: Optional[Dict[str, ServiceValue]] = Field(default=None, alias='services', max_length=25)
-    topology_constraint: Optional[DynamoGraphDeploymentSpecTopologyConstraint] = Field(default=None, alias='topologyConstraint')
+    topology_constraint: Optional[DynamoGraphDeploymentSpecTopologyConstraint2] = Field(default=None, alias='topologyConstraint')
 
 
-class CheckpointValue(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    checkpoint_id: Optional[StrictStr] = Field(default=None, alias='checkpointID')
-    checkpoint_name: Optional[StrictStr] = Field(default=None, alias='checkpointName')
-    identity_hash: Optional[StrictStr] = Field(default=None, alias='identityHash')
-    ready: Optional[StrictBool] = Field(default=None, alias='ready')
-
-
-class Condition(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    last_transition_time: StrictStr = Field(alias='lastTransitionTime', json_schema_extra={'format': 'date-time'})
-    message: StrictStr = Field(alias='message', max_length=32768)
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', ge=0, json_schema_extra={'format': 'int64'})
-    reason: StrictStr = Field(alias='reason', pattern='^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', min_length=1, max_length=1024)
-    status: Literal['True', 'False', 'Unknown'] = Field(alias='status')
-    type_: StrictStr = Field(alias='type', pattern='^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$', max_length=316)
-
-
-class Placement(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    score: Optional[float] = Field(default=None, alias='score', ge=0, le=1)
-    state: Optional[Literal['Reported', 'Partial', 'Unsupported', 'Unknown']] = Field(default=None, alias='state')
-
-
-class DynamoGraphDeploymentStatusRestart(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    in_progress: Optional[List[StrictStr]] = Field(default=None, alias='inProgress')
-    observed_id: Optional[StrictStr] = Field(default=None, alias='observedID')
-    phase: Optional[StrictStr] = Field(default=None, alias='phase')
-
-
-class RollingUpdate(_Base):
+class DynamoGraphDeploymentStatusRollingUpdate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     end_time: Optional[StrictStr] = Field(default=None, alias='endTime', json_schema_extra={'format': 'date-time'})
     phase: Optional[Literal['Pending', 'InProgress', 'Completed', 'Failed', '']] = Field(default=None, alias='phase')
@@ -1344,12 +401,12 @@ class DynamoGraphDeploymentStatus(_Base):
     observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
     placement: Optional[Placement] = Field(default=None, alias='placement')
     restart: Optional[DynamoGraphDeploymentStatusRestart] = Field(default=None, alias='restart')
-    rolling_update: Optional[RollingUpdate] = Field(default=None, alias='rollingUpdate')
+    rolling_update: Optional[DynamoGraphDeploymentStatusRollingUpdate] = Field(default=None, alias='rollingUpdate')
     services: Optional[Dict[str, DynamoGraphDeploymentStatusServiceValue]] = Field(default=None, alias='services')
     state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state')
 
 
-class DynamoComponentDeploymentSpecMultinodeSpec(_Base):
+class DynamoComponentDeploymentSpecMultinodeSpec2(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
 
@@ -1359,24 +416,24 @@ class DynamoComponentDeploymentSpec(_Base):
     annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
     autoscaling: Optional[Autoscaling] = Field(default=None, alias='autoscaling')
     backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework')
-    checkpoint: Optional[Checkpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
+    checkpoint: Optional[ServiceValueCheckpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
     component_type: Optional[StrictStr] = Field(default=None, alias='componentType')
     dynamo_namespace: Optional[StrictStr] = Field(default=None, alias='dynamoNamespace')
     env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret')
-    envs: Optional[List[Env]] = Field(default=None, alias='envs')
-    epp_config: Optional[EppConfig] = Field(default=None, alias='eppConfig')
+    envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
+    epp_config: Optional[ServiceValueEppConfig] = Field(default=None, alias='eppConfig')
     extra_pod_metadata: Optional[ExtraPodMetadata] = Field(default=None, alias='extraPodMetadata')
     extra_pod_spec: Optional[ExtraPodSpec] = Field(default=None, alias='extraPodSpec')
-    failover: Optional[Failover] = Field(default=None, alias='failover')
+    failover: Optional[ServiceValueFailover] = Field(default=None, alias='failover')
     frontend_sidecar: Optional[FrontendSidecar] = Field(default=None, alias='frontendSidecar')
     global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
-    gpu_memory_service: Optional[GpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
+    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
     ingress: Optional[Ingress] = Field(default=None, alias='ingress')
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
     liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
     min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
-    model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec] = Field(default=None, alias='multinode')
+    model_ref_: Optional[ServiceValueModelRef] = Field(default=None, alias='modelRef')
+    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec2] = Field(default=None, alias='multinode')
     readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
     replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
     resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources')
@@ -1480,5 +537,4 @@ class DynamoGraphDeploymentRequest(_Base):
     spec: Optional[DynamoGraphDeploymentRequestSpec] = Field(default=None, alias='spec')
     status: Optional[DynamoGraphDeploymentRequestStatus] = Field(default=None, alias='status')
 
-
-__all__ = ['ObjectMeta', 'ConfigMapKeySelector', 'ObjectFieldSelector', 'FileKeyRef', 'ResourceFieldSelector', 'EnvVarSource', 'Env', 'KvTransferPolicy', 'Experimental', 'ProviderOverride', 'Pvc', 'Strategy', 'Restart', 'Policy', 'ScaleDown', 'Behavior', 'Target', 'ContainerResource', 'LabelSelectorRequirement', 'Selector', 'ExternalMetric', 'External', 'DescribedObject', 'Object', 'Resource', 'Metric', 'Autoscaling', 'Identity', 'Job', 'Checkpoint', 'Plugin', 'SaturationDetector', 'SchedulingProfilePlugin', 'SchedulingProfile', 'Config', 'EppConfig', 'ExtraPodMetadata', 'Preference', 'PreferredDuringSchedulingIgnoredDuringExecutionItem', 'RequiredDuringSchedulingIgnoredDuringExecution', 'NodeAffinity', 'PodAffinityTerm', 'PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem', 'PodAffinity', 'Affinity', 'ConfigMapRef', 'EnvFromSource', 'ExecAction', 'HttpHeader', 'HTTPGetAction', 'Sleep', 'TCPSocketAction', 'PostStart', 'Lifecycle', 'GRPCAction', 'Probe', 'ContainerPort', 'ResizePolicyItem', 'Claim', 'ResourceRequirements', 'ExitCodes', 'RestartPolicyRule', 'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'WindowsSecurityContextOptions', 'SecurityContext', 'VolumeDevice', 'VolumeMount', 'Container', 'PodDNSConfigOption', 'PodDNSConfig', 'EphemeralContainer', 'HostAlias', 'LocalObjectReference', 'MainContainer', 'PodOS', 'PodReadinessGate', 'PodResourceClaim', 'SchedulingGroup', 'ExtraPodSpecSecurityContext', 'Toleration', 'TopologySpreadConstraint', 'AwsElasticBlockStore', 'AzureDisk', 'AzureFile', 'Cephfs', 'Cinder', 'KeyToPath', 'ConfigMapVolumeSource', 'CSIVolumeSource', 'Item', 'DownwardAPIVolumeSource', 'EmptyDirVolumeSource', 'Metadata', 'DataSource', 'DataSourceRef', 'SpecResourceRequirements', 'Spec', 'VolumeClaimTemplate', 'EphemeralVolumeSource', 'Fc', 'FlexVolume', 'Flocker', 'GcePersistentDisk', 'GitRepo', 'Glusterfs', 'HostPathVolumeSource', 'ImageVolumeSource', 'Iscsi', 'NFSVolumeSource', 'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDisk', 'PortworxVolume', 'ClusterTrustBundle', 'VolumeProjectionConfigMapVolumeSource', 'VolumeProjectionDownwardAPIVolumeSource', 'PodCertificate', 'ServiceAccountToken', 'VolumeProjection', 'ProjectedVolumeSource', 'Quobyte', 'Rbd', 'ScaleIO', 'SecretVolumeSource', 'Storageos', 'VsphereVolume', 'Volume', 'ExtraPodSpec', 'Failover', 'FrontendSidecar', 'ExtraClientPod', 'GpuMemoryService', 'Tls', 'Ingress', 'ModelRef', 'ComponentRoleSpec', 'MultinodeSpec', 'Limits', 'ServiceValueResourceRequirements', 'ScalingAdapter', 'SharedMemory', 'TopologyConstraint', 'ServiceValueVolumeMount', 'ServiceValue', 'DynamoGraphDeploymentSpecTopologyConstraint', 'DynamoGraphDeploymentSpec', 'CheckpointValue', 'Condition', 'Placement', 'DynamoGraphDeploymentStatusRestart', 'RollingUpdate', 'DynamoGraphDeploymentStatusServiceValue', 'DynamoGraphDeploymentStatus', 'DynamoComponentDeploymentSpecMultinodeSpec', 'DynamoComponentDeploymentSpec', 'DynamoComponentDeploymentStatus', 'DeploymentOverrides', 'ProfilingConfigConfigMapRef', 'ProfilingConfig', 'DynamoGraphDeploymentRequestSpec', 'Deployment', 'DynamoGraphDeploymentRequestStatus', 'DynamoGraphDeployment', 'DynamoComponentDeployment', 'DynamoGraphDeploymentRequest']
+__all__ = ['ObjectMeta', 'Pvc', 'Policy', 'ScaleDown', 'Behavior', 'Target', 'ContainerResource', 'ExternalMetric', 'External', 'DescribedObject', 'Object', 'Resource', 'Metric', 'Autoscaling', 'ServiceValueCheckpointIdentity', 'ServiceValueCheckpoint', 'ServiceValueEppConfig', 'ExtraPodMetadata', 'MainContainer', 'ExtraPodSpec', 'ServiceValueFailover', 'FrontendSidecar', 'ServiceValueGpuMemoryService', 'Tls', 'Ingress', 'ServiceValueModelRef', 'ServiceValueMultinodeSpec', 'Limits', 'ServiceValueResourceRequirements', 'ScalingAdapter', 'SharedMemory', 'ServiceValueVolumeMount', 'ServiceValue', 'DynamoGraphDeploymentSpecTopologyConstraint2', 'DynamoGraphDeploymentSpec', 'DynamoGraphDeploymentStatusRollingUpdate', 'DynamoGraphDeploymentStatusServiceValue', 'DynamoGraphDeploymentStatus', 'DynamoComponentDeploymentSpecMultinodeSpec2', 'DynamoComponentDeploymentSpec', 'DynamoComponentDeploymentStatus', 'DeploymentOverrides', 'ProfilingConfigConfigMapRef', 'ProfilingConfig', 'DynamoGraphDeploymentRequestSpec', 'Deployment', 'DynamoGraphDeploymentRequestStatus', 'DynamoGraphDeployment', 'DynamoComponentDeployment', 'DynamoGraphDeploymentRequest']

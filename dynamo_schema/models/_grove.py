@@ -16,82 +16,15 @@ from typing_extensions import Annotated
 
 from ._base import ObjectMeta, _Base, _CONF
 
+from ._generated import Affinity, AwsElasticBlockStore, AzureDisk, AzureFile, CSIVolumeSource, Cephfs, Cinder, Condition, ConfigMapVolumeSource, DownwardAPIVolumeSource, EmptyDirVolumeSource, EphemeralContainer, Fc, FlexVolume, Flocker, GcePersistentDisk, GitRepo, Glusterfs, HostAlias, HostPathVolumeSource, ImageVolumeSource, Iscsi, LocalObjectReference, NFSVolumeSource, PersistentVolumeClaimVolumeSource, PhotonPersistentDisk, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSecurityContext, PortworxVolume, ProjectedVolumeSource, Quobyte, Rbd, ResourceRequirements, ScaleIO, SecretVolumeSource, Spec, Storageos, TemplateSpecContainer, Toleration, TopologySpreadConstraint, VsphereVolume
+from ._generated_v1alpha1 import Metric
+
 
 class ResourceSharingItem(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     name: StrictStr = Field(alias='name')
     namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
     scope: Literal['AllReplicas', 'PerReplica'] = Field(alias='scope')
-
-
-class Target(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    average_utilization: Optional[StrictInt] = Field(default=None, alias='averageUtilization', json_schema_extra={'format': 'int32'})
-    average_value: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='averageValue', json_schema_extra={'x-kubernetes-int-or-string': True})
-    type_: StrictStr = Field(alias='type')
-    value: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='value', json_schema_extra={'x-kubernetes-int-or-string': True})
-
-
-class ContainerResource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    container: StrictStr = Field(alias='container')
-    name: StrictStr = Field(alias='name')
-    target: Target = Field(alias='target')
-
-
-class LabelSelectorRequirement(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    key: StrictStr = Field(alias='key')
-    operator: StrictStr = Field(alias='operator')
-    values: Optional[List[StrictStr]] = Field(default=None, alias='values', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class Selector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    match_expressions: Optional[List[LabelSelectorRequirement]] = Field(default=None, alias='matchExpressions', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    match_labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='matchLabels')
-
-
-class ExternalMetric(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    selector: Optional[Selector] = Field(default=None, alias='selector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class External(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    metric: ExternalMetric = Field(alias='metric')
-    target: Target = Field(alias='target')
-
-
-class DescribedObject(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    api_version: Optional[StrictStr] = Field(default=None, alias='apiVersion')
-    kind: StrictStr = Field(alias='kind')
-    name: StrictStr = Field(alias='name')
-
-
-class Object(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    described_object: DescribedObject = Field(alias='describedObject')
-    metric: ExternalMetric = Field(alias='metric')
-    target: Target = Field(alias='target')
-
-
-class Resource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    target: Target = Field(alias='target')
-
-
-class Metric(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    container_resource: Optional[ContainerResource] = Field(default=None, alias='containerResource')
-    external: Optional[External] = Field(default=None, alias='external')
-    object: Optional[Object] = Field(default=None, alias='object')
-    pods: Optional[External] = Field(default=None, alias='pods')
-    resource: Optional[Resource] = Field(default=None, alias='resource')
-    type_: StrictStr = Field(alias='type')
 
 
 class AutoScalingConfig(_Base):
@@ -101,768 +34,18 @@ class AutoScalingConfig(_Base):
     min_replicas: Optional[StrictInt] = Field(default=None, alias='minReplicas', json_schema_extra={'format': 'int32'})
 
 
-class Preference(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    match_expressions: Optional[List[LabelSelectorRequirement]] = Field(default=None, alias='matchExpressions', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    match_fields: Optional[List[LabelSelectorRequirement]] = Field(default=None, alias='matchFields', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class PreferredDuringSchedulingIgnoredDuringExecutionItem(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    preference: Preference = Field(alias='preference', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    weight: StrictInt = Field(alias='weight', json_schema_extra={'format': 'int32'})
-
-
-class RequiredDuringSchedulingIgnoredDuringExecution(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    node_selector_terms: List[Preference] = Field(alias='nodeSelectorTerms', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class NodeAffinity(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    preferred_during_scheduling_ignored_during_execution: Optional[List[PreferredDuringSchedulingIgnoredDuringExecutionItem]] = Field(default=None, alias='preferredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    required_during_scheduling_ignored_during_execution: Optional[RequiredDuringSchedulingIgnoredDuringExecution] = Field(default=None, alias='requiredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class PodAffinityTerm(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    label_selector: Optional[Selector] = Field(default=None, alias='labelSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    match_label_keys: Optional[List[StrictStr]] = Field(default=None, alias='matchLabelKeys', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    mismatch_label_keys: Optional[List[StrictStr]] = Field(default=None, alias='mismatchLabelKeys', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    namespace_selector: Optional[Selector] = Field(default=None, alias='namespaceSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    namespaces: Optional[List[StrictStr]] = Field(default=None, alias='namespaces', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    topology_key: StrictStr = Field(alias='topologyKey')
-
-
-class PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    pod_affinity_term: PodAffinityTerm = Field(alias='podAffinityTerm')
-    weight: StrictInt = Field(alias='weight', json_schema_extra={'format': 'int32'})
-
-
-class PodAffinity(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    preferred_during_scheduling_ignored_during_execution: Optional[List[PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem]] = Field(default=None, alias='preferredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    required_during_scheduling_ignored_during_execution: Optional[List[PodAffinityTerm]] = Field(default=None, alias='requiredDuringSchedulingIgnoredDuringExecution', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class Affinity(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    node_affinity: Optional[NodeAffinity] = Field(default=None, alias='nodeAffinity')
-    pod_affinity: Optional[PodAffinity] = Field(default=None, alias='podAffinity')
-    pod_anti_affinity: Optional[PodAffinity] = Field(default=None, alias='podAntiAffinity')
-
-
-class ConfigMapKeySelector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    key: StrictStr = Field(alias='key')
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class ObjectFieldSelector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    api_version: Optional[StrictStr] = Field(default=None, alias='apiVersion')
-    field_path: StrictStr = Field(alias='fieldPath')
-
-
-class FileKeyRef(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    key: StrictStr = Field(alias='key')
-    optional: StrictBool = Field(default=False, alias='optional')
-    path: StrictStr = Field(alias='path')
-    volume_name: StrictStr = Field(alias='volumeName')
-
-
-class ResourceFieldSelector(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    container_name: Optional[StrictStr] = Field(default=None, alias='containerName')
-    divisor: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='divisor', json_schema_extra={'x-kubernetes-int-or-string': True})
-    resource: StrictStr = Field(alias='resource')
-
-
-class EnvVarSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    config_map_key_ref: Optional[ConfigMapKeySelector] = Field(default=None, alias='configMapKeyRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    field_ref: Optional[ObjectFieldSelector] = Field(default=None, alias='fieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    file_key_ref: Optional[FileKeyRef] = Field(default=None, alias='fileKeyRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    resource_field_ref: Optional[ResourceFieldSelector] = Field(default=None, alias='resourceFieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    secret_key_ref: Optional[ConfigMapKeySelector] = Field(default=None, alias='secretKeyRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class EnvVar(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    value: Optional[StrictStr] = Field(default=None, alias='value')
-    value_from: Optional[EnvVarSource] = Field(default=None, alias='valueFrom')
-
-
-class ConfigMapRef(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class EnvFromSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    prefix: Optional[StrictStr] = Field(default=None, alias='prefix')
-    secret_ref: Optional[ConfigMapRef] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class ExecAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class HttpHeader(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    value: StrictStr = Field(alias='value')
-
-
-class HTTPGetAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    host: Optional[StrictStr] = Field(default=None, alias='host')
-    http_headers: Optional[List[HttpHeader]] = Field(default=None, alias='httpHeaders', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    path: Optional[StrictStr] = Field(default=None, alias='path')
-    port: Union[StrictInt, StrictStr] = Field(alias='port', json_schema_extra={'x-kubernetes-int-or-string': True})
-    scheme: Optional[StrictStr] = Field(default=None, alias='scheme')
-
-
-class Sleep(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    seconds: StrictInt = Field(alias='seconds', json_schema_extra={'format': 'int64'})
-
-
-class TCPSocketAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    host: Optional[StrictStr] = Field(default=None, alias='host')
-    port: Union[StrictInt, StrictStr] = Field(alias='port', json_schema_extra={'x-kubernetes-int-or-string': True})
-
-
-class PostStart(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    exec: Optional[ExecAction] = Field(default=None, alias='exec')
-    http_get: Optional[HTTPGetAction] = Field(default=None, alias='httpGet')
-    sleep: Optional[Sleep] = Field(default=None, alias='sleep')
-    tcp_socket: Optional[TCPSocketAction] = Field(default=None, alias='tcpSocket')
-
-
-class Lifecycle(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    post_start: Optional[PostStart] = Field(default=None, alias='postStart')
-    pre_stop: Optional[PostStart] = Field(default=None, alias='preStop')
-    stop_signal: Optional[StrictStr] = Field(default=None, alias='stopSignal')
-
-
-class GRPCAction(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    port: StrictInt = Field(alias='port', json_schema_extra={'format': 'int32'})
-    service: StrictStr = Field(default='', alias='service')
-
-
-class Probe(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    exec: Optional[ExecAction] = Field(default=None, alias='exec')
-    failure_threshold: Optional[StrictInt] = Field(default=None, alias='failureThreshold', json_schema_extra={'format': 'int32'})
-    grpc: Optional[GRPCAction] = Field(default=None, alias='grpc')
-    http_get: Optional[HTTPGetAction] = Field(default=None, alias='httpGet')
-    initial_delay_seconds: Optional[StrictInt] = Field(default=None, alias='initialDelaySeconds', json_schema_extra={'format': 'int32'})
-    period_seconds: Optional[StrictInt] = Field(default=None, alias='periodSeconds', json_schema_extra={'format': 'int32'})
-    success_threshold: Optional[StrictInt] = Field(default=None, alias='successThreshold', json_schema_extra={'format': 'int32'})
-    tcp_socket: Optional[TCPSocketAction] = Field(default=None, alias='tcpSocket')
-    termination_grace_period_seconds: Optional[StrictInt] = Field(default=None, alias='terminationGracePeriodSeconds', json_schema_extra={'format': 'int64'})
-    timeout_seconds: Optional[StrictInt] = Field(default=None, alias='timeoutSeconds', json_schema_extra={'format': 'int32'})
-
-
-class ContainerPort(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    container_port: StrictInt = Field(alias='containerPort', json_schema_extra={'format': 'int32'})
-    host_ip: Optional[StrictStr] = Field(default=None, alias='hostIP')
-    host_port: Optional[StrictInt] = Field(default=None, alias='hostPort', json_schema_extra={'format': 'int32'})
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    protocol: StrictStr = Field(default='TCP', alias='protocol')
-
-
-class ResizePolicyItem(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    resource_name: StrictStr = Field(alias='resourceName')
-    restart_policy: StrictStr = Field(alias='restartPolicy')
-
-
-class Claim(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    request: Optional[StrictStr] = Field(default=None, alias='request')
-
-
-class ResourceRequirements(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    claims: Optional[List[Claim]] = Field(default=None, alias='claims', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    limits: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='limits')
-    requests: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='requests')
-
-
-class ExitCodes(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    operator: StrictStr = Field(alias='operator')
-    values: Optional[List[StrictInt]] = Field(default=None, alias='values', json_schema_extra={'x-kubernetes-list-type': 'set'})
-
-
-class RestartPolicyRule(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    action: StrictStr = Field(alias='action')
-    exit_codes: Optional[ExitCodes] = Field(default=None, alias='exitCodes')
-
-
-class AppArmorProfile(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    localhost_profile: Optional[StrictStr] = Field(default=None, alias='localhostProfile')
-    type_: StrictStr = Field(alias='type')
-
-
-class Capabilities(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    add: Optional[List[StrictStr]] = Field(default=None, alias='add', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    drop: Optional[List[StrictStr]] = Field(default=None, alias='drop', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class SELinuxOptions(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    level: Optional[StrictStr] = Field(default=None, alias='level')
-    role: Optional[StrictStr] = Field(default=None, alias='role')
-    type_: Optional[StrictStr] = Field(default=None, alias='type')
-    user: Optional[StrictStr] = Field(default=None, alias='user')
-
-
-class WindowsSecurityContextOptions(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    gmsa_credential_spec: Optional[StrictStr] = Field(default=None, alias='gmsaCredentialSpec')
-    gmsa_credential_spec_name: Optional[StrictStr] = Field(default=None, alias='gmsaCredentialSpecName')
-    host_process: Optional[StrictBool] = Field(default=None, alias='hostProcess')
-    run_as_user_name: Optional[StrictStr] = Field(default=None, alias='runAsUserName')
-
-
-class SecurityContext(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    allow_privilege_escalation: Optional[StrictBool] = Field(default=None, alias='allowPrivilegeEscalation')
-    app_armor_profile: Optional[AppArmorProfile] = Field(default=None, alias='appArmorProfile')
-    capabilities: Optional[Capabilities] = Field(default=None, alias='capabilities')
-    privileged: Optional[StrictBool] = Field(default=None, alias='privileged')
-    proc_mount: Optional[StrictStr] = Field(default=None, alias='procMount')
-    read_only_root_filesystem: Optional[StrictBool] = Field(default=None, alias='readOnlyRootFilesystem')
-    run_as_group: Optional[StrictInt] = Field(default=None, alias='runAsGroup', json_schema_extra={'format': 'int64'})
-    run_as_non_root: Optional[StrictBool] = Field(default=None, alias='runAsNonRoot')
-    run_as_user: Optional[StrictInt] = Field(default=None, alias='runAsUser', json_schema_extra={'format': 'int64'})
-    se_linux_options: Optional[SELinuxOptions] = Field(default=None, alias='seLinuxOptions')
-    seccomp_profile: Optional[AppArmorProfile] = Field(default=None, alias='seccompProfile')
-    windows_options: Optional[WindowsSecurityContextOptions] = Field(default=None, alias='windowsOptions')
-
-
-class VolumeDevice(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    device_path: StrictStr = Field(alias='devicePath')
-    name: StrictStr = Field(alias='name')
-
-
-class VolumeMount(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    mount_path: StrictStr = Field(alias='mountPath')
-    mount_propagation: Optional[StrictStr] = Field(default=None, alias='mountPropagation')
-    name: StrictStr = Field(alias='name')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    recursive_read_only: Optional[StrictStr] = Field(default=None, alias='recursiveReadOnly')
-    sub_path: Optional[StrictStr] = Field(default=None, alias='subPath')
-    sub_path_expr: Optional[StrictStr] = Field(default=None, alias='subPathExpr')
-
-
-class Container(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    args: Optional[List[StrictStr]] = Field(default=None, alias='args', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    env: Optional[List[EnvVar]] = Field(default=None, alias='env', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    env_from: Optional[List[EnvFromSource]] = Field(default=None, alias='envFrom', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    image: Optional[StrictStr] = Field(default=None, alias='image')
-    image_pull_policy: Optional[StrictStr] = Field(default=None, alias='imagePullPolicy')
-    lifecycle: Optional[Lifecycle] = Field(default=None, alias='lifecycle')
-    liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
-    name: StrictStr = Field(alias='name')
-    ports: Optional[List[ContainerPort]] = Field(default=None, alias='ports', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['containerPort', 'protocol']})
-    readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
-    resize_policy: Optional[List[ResizePolicyItem]] = Field(default=None, alias='resizePolicy', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    resources: Optional[ResourceRequirements] = Field(default=None, alias='resources')
-    restart_policy: Optional[StrictStr] = Field(default=None, alias='restartPolicy')
-    restart_policy_rules: Optional[List[RestartPolicyRule]] = Field(default=None, alias='restartPolicyRules', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    security_context: Optional[SecurityContext] = Field(default=None, alias='securityContext')
-    startup_probe: Optional[Probe] = Field(default=None, alias='startupProbe')
-    stdin: Optional[StrictBool] = Field(default=None, alias='stdin')
-    stdin_once: Optional[StrictBool] = Field(default=None, alias='stdinOnce')
-    termination_message_path: Optional[StrictStr] = Field(default=None, alias='terminationMessagePath')
-    termination_message_policy: Optional[StrictStr] = Field(default=None, alias='terminationMessagePolicy')
-    tty: Optional[StrictBool] = Field(default=None, alias='tty')
-    volume_devices: Optional[List[VolumeDevice]] = Field(default=None, alias='volumeDevices', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['devicePath']})
-    volume_mounts: Optional[List[VolumeMount]] = Field(default=None, alias='volumeMounts', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['mountPath']})
-    working_dir: Optional[StrictStr] = Field(default=None, alias='workingDir')
-
-
-class PodDNSConfigOption(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    value: Optional[StrictStr] = Field(default=None, alias='value')
-
-
-class PodDNSConfig(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    nameservers: Optional[List[StrictStr]] = Field(default=None, alias='nameservers', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    options: Optional[List[PodDNSConfigOption]] = Field(default=None, alias='options', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    searches: Optional[List[StrictStr]] = Field(default=None, alias='searches', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class EphemeralContainer(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    args: Optional[List[StrictStr]] = Field(default=None, alias='args', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    command: Optional[List[StrictStr]] = Field(default=None, alias='command', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    env: Optional[List[EnvVar]] = Field(default=None, alias='env', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    env_from: Optional[List[EnvFromSource]] = Field(default=None, alias='envFrom', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    image: Optional[StrictStr] = Field(default=None, alias='image')
-    image_pull_policy: Optional[StrictStr] = Field(default=None, alias='imagePullPolicy')
-    lifecycle: Optional[Lifecycle] = Field(default=None, alias='lifecycle')
-    liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
-    name: StrictStr = Field(alias='name')
-    ports: Optional[List[ContainerPort]] = Field(default=None, alias='ports', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['containerPort', 'protocol']})
-    readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
-    resize_policy: Optional[List[ResizePolicyItem]] = Field(default=None, alias='resizePolicy', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    resources: Optional[ResourceRequirements] = Field(default=None, alias='resources')
-    restart_policy: Optional[StrictStr] = Field(default=None, alias='restartPolicy')
-    restart_policy_rules: Optional[List[RestartPolicyRule]] = Field(default=None, alias='restartPolicyRules', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    security_context: Optional[SecurityContext] = Field(default=None, alias='securityContext')
-    startup_probe: Optional[Probe] = Field(default=None, alias='startupProbe')
-    stdin: Optional[StrictBool] = Field(default=None, alias='stdin')
-    stdin_once: Optional[StrictBool] = Field(default=None, alias='stdinOnce')
-    target_container_name: Optional[StrictStr] = Field(default=None, alias='targetContainerName')
-    termination_message_path: Optional[StrictStr] = Field(default=None, alias='terminationMessagePath')
-    termination_message_policy: Optional[StrictStr] = Field(default=None, alias='terminationMessagePolicy')
-    tty: Optional[StrictBool] = Field(default=None, alias='tty')
-    volume_devices: Optional[List[VolumeDevice]] = Field(default=None, alias='volumeDevices', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['devicePath']})
-    volume_mounts: Optional[List[VolumeMount]] = Field(default=None, alias='volumeMounts', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['mountPath']})
-    working_dir: Optional[StrictStr] = Field(default=None, alias='workingDir')
-
-
-class HostAlias(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    hostnames: Optional[List[StrictStr]] = Field(default=None, alias='hostnames', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    ip: StrictStr = Field(alias='ip')
-
-
-class LocalObjectReference(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    name: StrictStr = Field(default='', alias='name')
-
-
-class PodOS(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-
-
-class PodReadinessGate(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    condition_type: StrictStr = Field(alias='conditionType')
-
-
-class PodResourceClaim(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    resource_claim_name: Optional[StrictStr] = Field(default=None, alias='resourceClaimName')
-    resource_claim_template_name: Optional[StrictStr] = Field(default=None, alias='resourceClaimTemplateName')
-
-
-class PodSecurityContext(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    app_armor_profile: Optional[AppArmorProfile] = Field(default=None, alias='appArmorProfile')
-    fs_group: Optional[StrictInt] = Field(default=None, alias='fsGroup', json_schema_extra={'format': 'int64'})
-    fs_group_change_policy: Optional[StrictStr] = Field(default=None, alias='fsGroupChangePolicy')
-    run_as_group: Optional[StrictInt] = Field(default=None, alias='runAsGroup', json_schema_extra={'format': 'int64'})
-    run_as_non_root: Optional[StrictBool] = Field(default=None, alias='runAsNonRoot')
-    run_as_user: Optional[StrictInt] = Field(default=None, alias='runAsUser', json_schema_extra={'format': 'int64'})
-    se_linux_change_policy: Optional[StrictStr] = Field(default=None, alias='seLinuxChangePolicy')
-    se_linux_options: Optional[SELinuxOptions] = Field(default=None, alias='seLinuxOptions')
-    seccomp_profile: Optional[AppArmorProfile] = Field(default=None, alias='seccompProfile')
-    supplemental_groups: Optional[List[StrictInt]] = Field(default=None, alias='supplementalGroups', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    supplemental_groups_policy: Optional[StrictStr] = Field(default=None, alias='supplementalGroupsPolicy')
-    sysctls: Optional[List[HttpHeader]] = Field(default=None, alias='sysctls', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    windows_options: Optional[WindowsSecurityContextOptions] = Field(default=None, alias='windowsOptions')
-
-
-class Toleration(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    effect: Optional[StrictStr] = Field(default=None, alias='effect')
-    key: Optional[StrictStr] = Field(default=None, alias='key')
-    operator: Optional[StrictStr] = Field(default=None, alias='operator')
-    toleration_seconds: Optional[StrictInt] = Field(default=None, alias='tolerationSeconds', json_schema_extra={'format': 'int64'})
-    value: Optional[StrictStr] = Field(default=None, alias='value')
-
-
-class TopologySpreadConstraint(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    label_selector: Optional[Selector] = Field(default=None, alias='labelSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    match_label_keys: Optional[List[StrictStr]] = Field(default=None, alias='matchLabelKeys', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    max_skew: StrictInt = Field(alias='maxSkew', json_schema_extra={'format': 'int32'})
-    min_domains: Optional[StrictInt] = Field(default=None, alias='minDomains', json_schema_extra={'format': 'int32'})
-    node_affinity_policy: Optional[StrictStr] = Field(default=None, alias='nodeAffinityPolicy')
-    node_taints_policy: Optional[StrictStr] = Field(default=None, alias='nodeTaintsPolicy')
-    topology_key: StrictStr = Field(alias='topologyKey')
-    when_unsatisfiable: StrictStr = Field(alias='whenUnsatisfiable')
-
-
-class AwsElasticBlockStore(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    partition: Optional[StrictInt] = Field(default=None, alias='partition', json_schema_extra={'format': 'int32'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    volume_id: StrictStr = Field(alias='volumeID')
-
-
-class AzureDisk(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    caching_mode: Optional[StrictStr] = Field(default=None, alias='cachingMode')
-    disk_name: StrictStr = Field(alias='diskName')
-    disk_uri: StrictStr = Field(alias='diskURI')
-    fs_type: StrictStr = Field(default='ext4', alias='fsType')
-    kind: Optional[StrictStr] = Field(default=None, alias='kind')
-    read_only: StrictBool = Field(default=False, alias='readOnly')
-
-
-class AzureFile(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_name: StrictStr = Field(alias='secretName')
-    share_name: StrictStr = Field(alias='shareName')
-
-
-class Cephfs(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    monitors: List[StrictStr] = Field(alias='monitors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    path: Optional[StrictStr] = Field(default=None, alias='path')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_file: Optional[StrictStr] = Field(default=None, alias='secretFile')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    user: Optional[StrictStr] = Field(default=None, alias='user')
-
-
-class Cinder(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    volume_id: StrictStr = Field(alias='volumeID')
-
-
-class KeyToPath(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    key: StrictStr = Field(alias='key')
-    mode: Optional[StrictInt] = Field(default=None, alias='mode', json_schema_extra={'format': 'int32'})
-    path: StrictStr = Field(alias='path')
-
-
-class ConfigMapVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    items: Optional[List[KeyToPath]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class CSIVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    driver: StrictStr = Field(alias='driver')
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    node_publish_secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='nodePublishSecretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    volume_attributes: Optional[Dict[str, StrictStr]] = Field(default=None, alias='volumeAttributes')
-
-
-class Item(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    field_ref: Optional[ObjectFieldSelector] = Field(default=None, alias='fieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    mode: Optional[StrictInt] = Field(default=None, alias='mode', json_schema_extra={'format': 'int32'})
-    path: StrictStr = Field(alias='path')
-    resource_field_ref: Optional[ResourceFieldSelector] = Field(default=None, alias='resourceFieldRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class DownwardAPIVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    items: Optional[List[Item]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class EmptyDirVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    medium: Optional[StrictStr] = Field(default=None, alias='medium')
-    size_limit: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sizeLimit', json_schema_extra={'x-kubernetes-int-or-string': True})
-
-
-class DataSource(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    api_group: Optional[StrictStr] = Field(default=None, alias='apiGroup')
-    kind: StrictStr = Field(alias='kind')
-    name: StrictStr = Field(alias='name')
-
-
-class DataSourceRef(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    api_group: Optional[StrictStr] = Field(default=None, alias='apiGroup')
-    kind: StrictStr = Field(alias='kind')
-    name: StrictStr = Field(alias='name')
-    namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
-
-
-class VolumeClaimTemplateSpecResourceRequirements(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    limits: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='limits')
-    requests: Optional[Dict[str, Annotated[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]], Field(json_schema_extra={'x-kubernetes-int-or-string': True})]]] = Field(default=None, alias='requests')
-
-
-class VolumeClaimTemplateSpec(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    access_modes: Optional[List[StrictStr]] = Field(default=None, alias='accessModes', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    data_source: Optional[DataSource] = Field(default=None, alias='dataSource', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    data_source_ref: Optional[DataSourceRef] = Field(default=None, alias='dataSourceRef')
-    resources: Optional[VolumeClaimTemplateSpecResourceRequirements] = Field(default=None, alias='resources')
-    selector: Optional[Selector] = Field(default=None, alias='selector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    storage_class_name: Optional[StrictStr] = Field(default=None, alias='storageClassName')
-    volume_attributes_class_name: Optional[StrictStr] = Field(default=None, alias='volumeAttributesClassName')
-    volume_mode: Optional[StrictStr] = Field(default=None, alias='volumeMode')
-    volume_name: Optional[StrictStr] = Field(default=None, alias='volumeName')
-
-
-class VolumeClaimTemplate(_Base):
+class CliqueSpecPodSpecVolumeEphemeralVolumeSourceVolumeClaimTemplate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     metadata: Optional[Dict[str, Any]] = Field(default=None, alias='metadata')
-    spec: VolumeClaimTemplateSpec = Field(alias='spec')
+    spec: Spec = Field(alias='spec')
 
 
-class EphemeralVolumeSource(_Base):
+class CliqueSpecPodSpecVolumeEphemeralVolumeSource(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    volume_claim_template: Optional[VolumeClaimTemplate] = Field(default=None, alias='volumeClaimTemplate')
+    volume_claim_template: Optional[CliqueSpecPodSpecVolumeEphemeralVolumeSourceVolumeClaimTemplate] = Field(default=None, alias='volumeClaimTemplate')
 
 
-class Fc(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    lun: Optional[StrictInt] = Field(default=None, alias='lun', json_schema_extra={'format': 'int32'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    target_ww_ns: Optional[List[StrictStr]] = Field(default=None, alias='targetWWNs', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    wwids: Optional[List[StrictStr]] = Field(default=None, alias='wwids', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class FlexVolume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    driver: StrictStr = Field(alias='driver')
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    options: Optional[Dict[str, StrictStr]] = Field(default=None, alias='options')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-
-
-class Flocker(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    dataset_name: Optional[StrictStr] = Field(default=None, alias='datasetName')
-    dataset_uuid: Optional[StrictStr] = Field(default=None, alias='datasetUUID')
-
-
-class GcePersistentDisk(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    partition: Optional[StrictInt] = Field(default=None, alias='partition', json_schema_extra={'format': 'int32'})
-    pd_name: StrictStr = Field(alias='pdName')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-
-
-class GitRepo(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    directory: Optional[StrictStr] = Field(default=None, alias='directory')
-    repository: StrictStr = Field(alias='repository')
-    revision: Optional[StrictStr] = Field(default=None, alias='revision')
-
-
-class Glusterfs(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    endpoints: StrictStr = Field(alias='endpoints')
-    path: StrictStr = Field(alias='path')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-
-
-class HostPathVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    path: StrictStr = Field(alias='path')
-    type_: Optional[StrictStr] = Field(default=None, alias='type')
-
-
-class ImageVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    pull_policy: Optional[StrictStr] = Field(default=None, alias='pullPolicy')
-    reference: Optional[StrictStr] = Field(default=None, alias='reference')
-
-
-class Iscsi(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    chap_auth_discovery: Optional[StrictBool] = Field(default=None, alias='chapAuthDiscovery')
-    chap_auth_session: Optional[StrictBool] = Field(default=None, alias='chapAuthSession')
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    initiator_name: Optional[StrictStr] = Field(default=None, alias='initiatorName')
-    iqn: StrictStr = Field(alias='iqn')
-    iscsi_interface: StrictStr = Field(default='default', alias='iscsiInterface')
-    lun: StrictInt = Field(alias='lun', json_schema_extra={'format': 'int32'})
-    portals: Optional[List[StrictStr]] = Field(default=None, alias='portals', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    target_portal: StrictStr = Field(alias='targetPortal')
-
-
-class NFSVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    path: StrictStr = Field(alias='path')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    server: StrictStr = Field(alias='server')
-
-
-class PersistentVolumeClaimVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    claim_name: StrictStr = Field(alias='claimName')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-
-
-class PhotonPersistentDisk(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    pd_id: StrictStr = Field(alias='pdID')
-
-
-class PortworxVolume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    volume_id: StrictStr = Field(alias='volumeID')
-
-
-class ClusterTrustBundle(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    label_selector: Optional[Selector] = Field(default=None, alias='labelSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-    path: StrictStr = Field(alias='path')
-    signer_name: Optional[StrictStr] = Field(default=None, alias='signerName')
-
-
-class VolumeProjectionConfigMapVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    items: Optional[List[KeyToPath]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-
-
-class VolumeProjectionDownwardAPIVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    items: Optional[List[Item]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class PodCertificate(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    certificate_chain_path: Optional[StrictStr] = Field(default=None, alias='certificateChainPath')
-    credential_bundle_path: Optional[StrictStr] = Field(default=None, alias='credentialBundlePath')
-    key_path: Optional[StrictStr] = Field(default=None, alias='keyPath')
-    key_type: StrictStr = Field(alias='keyType')
-    max_expiration_seconds: Optional[StrictInt] = Field(default=None, alias='maxExpirationSeconds', json_schema_extra={'format': 'int32'})
-    signer_name: StrictStr = Field(alias='signerName')
-    user_annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='userAnnotations')
-
-
-class ServiceAccountToken(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    audience: Optional[StrictStr] = Field(default=None, alias='audience')
-    expiration_seconds: Optional[StrictInt] = Field(default=None, alias='expirationSeconds', json_schema_extra={'format': 'int64'})
-    path: StrictStr = Field(alias='path')
-
-
-class VolumeProjection(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    cluster_trust_bundle: Optional[ClusterTrustBundle] = Field(default=None, alias='clusterTrustBundle')
-    config_map: Optional[VolumeProjectionConfigMapVolumeSource] = Field(default=None, alias='configMap', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    downward_api: Optional[VolumeProjectionDownwardAPIVolumeSource] = Field(default=None, alias='downwardAPI')
-    pod_certificate: Optional[PodCertificate] = Field(default=None, alias='podCertificate')
-    secret: Optional[VolumeProjectionConfigMapVolumeSource] = Field(default=None, alias='secret', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    service_account_token: Optional[ServiceAccountToken] = Field(default=None, alias='serviceAccountToken')
-
-
-class ProjectedVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    sources: Optional[List[VolumeProjection]] = Field(default=None, alias='sources', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-
-
-class Quobyte(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    group: Optional[StrictStr] = Field(default=None, alias='group')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    registry: StrictStr = Field(alias='registry')
-    tenant: Optional[StrictStr] = Field(default=None, alias='tenant')
-    user: Optional[StrictStr] = Field(default=None, alias='user')
-    volume: StrictStr = Field(alias='volume')
-
-
-class Rbd(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    image: StrictStr = Field(alias='image')
-    keyring: StrictStr = Field(default='/etc/ceph/keyring', alias='keyring')
-    monitors: List[StrictStr] = Field(alias='monitors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    pool: StrictStr = Field(default='rbd', alias='pool')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    user: StrictStr = Field(default='admin', alias='user')
-
-
-class ScaleIO(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: StrictStr = Field(default='xfs', alias='fsType')
-    gateway: StrictStr = Field(alias='gateway')
-    protection_domain: Optional[StrictStr] = Field(default=None, alias='protectionDomain')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: LocalObjectReference = Field(alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    ssl_enabled: Optional[StrictBool] = Field(default=None, alias='sslEnabled')
-    storage_mode: StrictStr = Field(default='ThinProvisioned', alias='storageMode')
-    storage_pool: Optional[StrictStr] = Field(default=None, alias='storagePool')
-    system: StrictStr = Field(alias='system')
-    volume_name: Optional[StrictStr] = Field(default=None, alias='volumeName')
-
-
-class SecretVolumeSource(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    default_mode: Optional[StrictInt] = Field(default=None, alias='defaultMode', json_schema_extra={'format': 'int32'})
-    items: Optional[List[KeyToPath]] = Field(default=None, alias='items', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
-    secret_name: Optional[StrictStr] = Field(default=None, alias='secretName')
-
-
-class Storageos(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    read_only: Optional[StrictBool] = Field(default=None, alias='readOnly')
-    secret_ref: Optional[LocalObjectReference] = Field(default=None, alias='secretRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
-    volume_name: Optional[StrictStr] = Field(default=None, alias='volumeName')
-    volume_namespace: Optional[StrictStr] = Field(default=None, alias='volumeNamespace')
-
-
-class VsphereVolume(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    fs_type: Optional[StrictStr] = Field(default=None, alias='fsType')
-    storage_policy_id: Optional[StrictStr] = Field(default=None, alias='storagePolicyID')
-    storage_policy_name: Optional[StrictStr] = Field(default=None, alias='storagePolicyName')
-    volume_path: StrictStr = Field(alias='volumePath')
-
-
-class Volume(_Base):
+class CliqueSpecPodSpecVolume(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     aws_elastic_block_store: Optional[AwsElasticBlockStore] = Field(default=None, alias='awsElasticBlockStore')
     azure_disk: Optional[AzureDisk] = Field(default=None, alias='azureDisk')
@@ -873,7 +56,7 @@ class Volume(_Base):
     csi: Optional[CSIVolumeSource] = Field(default=None, alias='csi')
     downward_api: Optional[DownwardAPIVolumeSource] = Field(default=None, alias='downwardAPI')
     empty_dir: Optional[EmptyDirVolumeSource] = Field(default=None, alias='emptyDir')
-    ephemeral: Optional[EphemeralVolumeSource] = Field(default=None, alias='ephemeral')
+    ephemeral: Optional[CliqueSpecPodSpecVolumeEphemeralVolumeSource] = Field(default=None, alias='ephemeral')
     fc: Optional[Fc] = Field(default=None, alias='fc')
     flex_volume: Optional[FlexVolume] = Field(default=None, alias='flexVolume')
     flocker: Optional[Flocker] = Field(default=None, alias='flocker')
@@ -904,12 +87,12 @@ class WorkloadRef(_Base):
     pod_group_replica_key: Optional[StrictStr] = Field(default=None, alias='podGroupReplicaKey')
 
 
-class PodSpec(_Base):
+class CliqueSpecPodSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     active_deadline_seconds: Optional[StrictInt] = Field(default=None, alias='activeDeadlineSeconds', json_schema_extra={'format': 'int64'})
     affinity: Optional[Affinity] = Field(default=None, alias='affinity')
     automount_service_account_token: Optional[StrictBool] = Field(default=None, alias='automountServiceAccountToken')
-    containers: List[Container] = Field(alias='containers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    containers: List[TemplateSpecContainer] = Field(alias='containers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     dns_config: Optional[PodDNSConfig] = Field(default=None, alias='dnsConfig')
     dns_policy: Optional[StrictStr] = Field(default=None, alias='dnsPolicy')
     enable_service_links: Optional[StrictBool] = Field(default=None, alias='enableServiceLinks')
@@ -922,7 +105,7 @@ class PodSpec(_Base):
     hostname: Optional[StrictStr] = Field(default=None, alias='hostname')
     hostname_override: Optional[StrictStr] = Field(default=None, alias='hostnameOverride')
     image_pull_secrets: Optional[List[LocalObjectReference]] = Field(default=None, alias='imagePullSecrets', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    init_containers: Optional[List[Container]] = Field(default=None, alias='initContainers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    init_containers: Optional[List[TemplateSpecContainer]] = Field(default=None, alias='initContainers', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     node_name: Optional[StrictStr] = Field(default=None, alias='nodeName')
     node_selector: Optional[Dict[str, StrictStr]] = Field(default=None, alias='nodeSelector', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
     os: Optional[PodOS] = Field(default=None, alias='os')
@@ -946,15 +129,15 @@ class PodSpec(_Base):
     termination_grace_period_seconds: Optional[StrictInt] = Field(default=None, alias='terminationGracePeriodSeconds', json_schema_extra={'format': 'int64'})
     tolerations: Optional[List[Toleration]] = Field(default=None, alias='tolerations', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
     topology_spread_constraints: Optional[List[TopologySpreadConstraint]] = Field(default=None, alias='topologySpreadConstraints', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable']})
-    volumes: Optional[List[Volume]] = Field(default=None, alias='volumes', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    volumes: Optional[List[CliqueSpecPodSpecVolume]] = Field(default=None, alias='volumes', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
     workload_ref: Optional[WorkloadRef] = Field(default=None, alias='workloadRef')
 
 
-class Spec(_Base):
+class CliqueSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     auto_scaling_config: Optional[AutoScalingConfig] = Field(default=None, alias='autoScalingConfig')
     min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', json_schema_extra={'format': 'int32'})
-    pod_spec: PodSpec = Field(alias='podSpec')
+    pod_spec: CliqueSpecPodSpec = Field(alias='podSpec')
     replicas: StrictInt = Field(alias='replicas', json_schema_extra={'format': 'int32'})
     role_name: StrictStr = Field(alias='roleName')
     starts_after: Optional[List[StrictStr]] = Field(default=None, alias='startsAfter')
@@ -966,7 +149,7 @@ class Pack(_Base):
     required: Optional[StrictStr] = Field(default=None, alias='required', pattern='^[a-z][a-z0-9-]*$', min_length=1, max_length=63)
 
 
-class TopologyConstraint(_Base):
+class CliqueTopologyConstraint(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]}, **_CONF)
     pack: Optional[Pack] = Field(default=None, alias='pack', json_schema_extra={'x-kubernetes-validations': [{'message': 'pack must specify at least one of required or preferred', 'reason': 'FieldValueRequired', 'rule': 'has(self.required) || has(self.preferred)'}]})
     pack_domain: Optional[StrictStr] = Field(default=None, alias='packDomain', pattern='^[a-z][a-z0-9-]*$', min_length=1, max_length=63)
@@ -979,8 +162,8 @@ class Clique(_Base):
     labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
     name: StrictStr = Field(alias='name')
     resource_sharing: Optional[List[ResourceSharingItem]] = Field(default=None, alias='resourceSharing')
-    spec: Spec = Field(alias='spec')
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]})
+    spec: CliqueSpec = Field(alias='spec')
+    topology_constraint: Optional[CliqueTopologyConstraint] = Field(default=None, alias='topologyConstraint', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]})
 
 
 class HeadlessServiceConfig(_Base):
@@ -1010,7 +193,7 @@ class PodCliqueScalingGroup(_Base):
     replicas: StrictInt = Field(default=1, alias='replicas', json_schema_extra={'format': 'int32'})
     resource_sharing: Optional[List[PodCliqueScalingGroupResourceSharingItem]] = Field(default=None, alias='resourceSharing')
     scale_config: Optional[AutoScalingConfig] = Field(default=None, alias='scaleConfig')
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]})
+    topology_constraint: Optional[CliqueTopologyConstraint] = Field(default=None, alias='topologyConstraint', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]})
 
 
 class Opaque(_Base):
@@ -1042,7 +225,7 @@ class Cel(_Base):
     expression: StrictStr = Field(alias='expression')
 
 
-class ExactlySelector(_Base):
+class Selector(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     cel: Optional[Cel] = Field(default=None, alias='cel')
 
@@ -1063,7 +246,7 @@ class Exactly(_Base):
     capacity: Optional[Capacity] = Field(default=None, alias='capacity')
     count: Optional[StrictInt] = Field(default=None, alias='count', json_schema_extra={'format': 'int64'})
     device_class_name: StrictStr = Field(alias='deviceClassName')
-    selectors: Optional[List[ExactlySelector]] = Field(default=None, alias='selectors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
+    selectors: Optional[List[Selector]] = Field(default=None, alias='selectors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
     tolerations: Optional[List[ExactlyToleration]] = Field(default=None, alias='tolerations', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
 
 
@@ -1074,7 +257,7 @@ class FirstAvailableItem(_Base):
     count: Optional[StrictInt] = Field(default=None, alias='count', json_schema_extra={'format': 'int64'})
     device_class_name: StrictStr = Field(alias='deviceClassName')
     name: StrictStr = Field(alias='name')
-    selectors: Optional[List[ExactlySelector]] = Field(default=None, alias='selectors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
+    selectors: Optional[List[Selector]] = Field(default=None, alias='selectors', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
     tolerations: Optional[List[ExactlyToleration]] = Field(default=None, alias='tolerations', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
 
 
@@ -1092,38 +275,38 @@ class Devices(_Base):
     requests: Optional[List[Request]] = Field(default=None, alias='requests', json_schema_extra={'x-kubernetes-list-type': 'atomic'})
 
 
-class TemplateSpecSpec(_Base):
+class ResourceClaimTemplateTemplateSpecSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     devices: Optional[Devices] = Field(default=None, alias='devices')
 
 
-class TemplateSpec(_Base):
+class ResourceClaimTemplateTemplateSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     metadata: Optional[Dict[str, Any]] = Field(default=None, alias='metadata')
-    spec: TemplateSpecSpec = Field(alias='spec')
+    spec: ResourceClaimTemplateTemplateSpecSpec = Field(alias='spec')
 
 
 class ResourceClaimTemplate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     name: StrictStr = Field(alias='name')
-    template_spec: TemplateSpec = Field(alias='templateSpec')
+    template_spec: ResourceClaimTemplateTemplateSpec = Field(alias='templateSpec')
 
 
-class TemplateResourceSharingItemFilter(_Base):
+class PodCliqueSetSpecTemplateResourceSharingItemFilter(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     child_clique_names: Optional[List[StrictStr]] = Field(default=None, alias='childCliqueNames')
     child_scaling_group_names: Optional[List[StrictStr]] = Field(default=None, alias='childScalingGroupNames')
 
 
-class TemplateResourceSharingItem(_Base):
+class PodCliqueSetSpecTemplateResourceSharingItem(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    filter: Optional[TemplateResourceSharingItemFilter] = Field(default=None, alias='filter')
+    filter: Optional[PodCliqueSetSpecTemplateResourceSharingItemFilter] = Field(default=None, alias='filter')
     name: StrictStr = Field(alias='name')
     namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
     scope: Literal['AllReplicas', 'PerReplica'] = Field(alias='scope')
 
 
-class Template(_Base):
+class PodCliqueSetSpecTemplate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     clique_startup_type: Literal['CliqueStartupTypeAnyOrder', 'CliqueStartupTypeInOrder', 'CliqueStartupTypeExplicit'] = Field(default='CliqueStartupTypeAnyOrder', alias='cliqueStartupType')
     cliques: List[Clique] = Field(alias='cliques', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
@@ -1131,9 +314,9 @@ class Template(_Base):
     pod_clique_scaling_groups: Optional[List[PodCliqueScalingGroup]] = Field(default=None, alias='podCliqueScalingGroups')
     priority_class_name: Optional[StrictStr] = Field(default=None, alias='priorityClassName')
     resource_claim_templates: Optional[List[ResourceClaimTemplate]] = Field(default=None, alias='resourceClaimTemplates')
-    resource_sharing: Optional[List[TemplateResourceSharingItem]] = Field(default=None, alias='resourceSharing')
+    resource_sharing: Optional[List[PodCliqueSetSpecTemplateResourceSharingItem]] = Field(default=None, alias='resourceSharing')
     termination_delay: Optional[StrictStr] = Field(default=None, alias='terminationDelay')
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]})
+    topology_constraint: Optional[CliqueTopologyConstraint] = Field(default=None, alias='topologyConstraint', json_schema_extra={'x-kubernetes-validations': [{'fieldPath': '.pack', 'message': 'topologyConstraint must specify pack or deprecated packDomain', 'reason': 'FieldValueRequired', 'rule': 'has(self.pack) || has(self.packDomain)'}, {'fieldPath': '.pack.required', 'message': 'must not set both pack.required and deprecated packDomain', 'rule': '!(has(self.packDomain) && has(self.pack) && has(self.pack.required))'}]})
 
 
 class UpdateStrategy(_Base):
@@ -1144,18 +327,8 @@ class UpdateStrategy(_Base):
 class PodCliqueSetSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     replicas: StrictInt = Field(default=0, alias='replicas', json_schema_extra={'format': 'int32'})
-    template: Template = Field(alias='template')
+    template: PodCliqueSetSpecTemplate = Field(alias='template')
     update_strategy: Optional[UpdateStrategy] = Field(default=None, alias='updateStrategy')
-
-
-class Condition(_Base):
-    model_config = ConfigDict(extra='forbid', **_CONF)
-    last_transition_time: StrictStr = Field(alias='lastTransitionTime', json_schema_extra={'format': 'date-time'})
-    message: StrictStr = Field(alias='message', max_length=32768)
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', ge=0, json_schema_extra={'format': 'int64'})
-    reason: StrictStr = Field(alias='reason', pattern='^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', min_length=1, max_length=1024)
-    status: Literal['True', 'False', 'Unknown'] = Field(alias='status')
-    type_: StrictStr = Field(alias='type', pattern='^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$', max_length=316)
 
 
 class LastError(_Base):
@@ -1212,5 +385,4 @@ class PodCliqueSet(_Base):
     spec: Optional[PodCliqueSetSpec] = Field(default=None, alias='spec')
     status: Optional[PodCliqueSetStatus] = Field(default=None, alias='status')
 
-
-__all__ = ['ObjectMeta', 'ResourceSharingItem', 'Target', 'ContainerResource', 'LabelSelectorRequirement', 'Selector', 'ExternalMetric', 'External', 'DescribedObject', 'Object', 'Resource', 'Metric', 'AutoScalingConfig', 'Preference', 'PreferredDuringSchedulingIgnoredDuringExecutionItem', 'RequiredDuringSchedulingIgnoredDuringExecution', 'NodeAffinity', 'PodAffinityTerm', 'PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem', 'PodAffinity', 'Affinity', 'ConfigMapKeySelector', 'ObjectFieldSelector', 'FileKeyRef', 'ResourceFieldSelector', 'EnvVarSource', 'EnvVar', 'ConfigMapRef', 'EnvFromSource', 'ExecAction', 'HttpHeader', 'HTTPGetAction', 'Sleep', 'TCPSocketAction', 'PostStart', 'Lifecycle', 'GRPCAction', 'Probe', 'ContainerPort', 'ResizePolicyItem', 'Claim', 'ResourceRequirements', 'ExitCodes', 'RestartPolicyRule', 'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'WindowsSecurityContextOptions', 'SecurityContext', 'VolumeDevice', 'VolumeMount', 'Container', 'PodDNSConfigOption', 'PodDNSConfig', 'EphemeralContainer', 'HostAlias', 'LocalObjectReference', 'PodOS', 'PodReadinessGate', 'PodResourceClaim', 'PodSecurityContext', 'Toleration', 'TopologySpreadConstraint', 'AwsElasticBlockStore', 'AzureDisk', 'AzureFile', 'Cephfs', 'Cinder', 'KeyToPath', 'ConfigMapVolumeSource', 'CSIVolumeSource', 'Item', 'DownwardAPIVolumeSource', 'EmptyDirVolumeSource', 'DataSource', 'DataSourceRef', 'VolumeClaimTemplateSpecResourceRequirements', 'VolumeClaimTemplateSpec', 'VolumeClaimTemplate', 'EphemeralVolumeSource', 'Fc', 'FlexVolume', 'Flocker', 'GcePersistentDisk', 'GitRepo', 'Glusterfs', 'HostPathVolumeSource', 'ImageVolumeSource', 'Iscsi', 'NFSVolumeSource', 'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDisk', 'PortworxVolume', 'ClusterTrustBundle', 'VolumeProjectionConfigMapVolumeSource', 'VolumeProjectionDownwardAPIVolumeSource', 'PodCertificate', 'ServiceAccountToken', 'VolumeProjection', 'ProjectedVolumeSource', 'Quobyte', 'Rbd', 'ScaleIO', 'SecretVolumeSource', 'Storageos', 'VsphereVolume', 'Volume', 'WorkloadRef', 'PodSpec', 'Spec', 'Pack', 'TopologyConstraint', 'Clique', 'HeadlessServiceConfig', 'Filter', 'PodCliqueScalingGroupResourceSharingItem', 'PodCliqueScalingGroup', 'Opaque', 'ConfigItem', 'Constraint', 'Capacity', 'Cel', 'ExactlySelector', 'ExactlyToleration', 'Exactly', 'FirstAvailableItem', 'Request', 'Devices', 'TemplateSpecSpec', 'TemplateSpec', 'ResourceClaimTemplate', 'TemplateResourceSharingItemFilter', 'TemplateResourceSharingItem', 'Template', 'UpdateStrategy', 'PodCliqueSetSpec', 'Condition', 'LastError', 'PodGangStatuse', 'CurrentlyUpdatingItem', 'UpdateProgress', 'PodCliqueSetStatus', 'PodCliqueSet']
+__all__ = ['ObjectMeta', 'ResourceSharingItem', 'AutoScalingConfig', 'CliqueSpecPodSpecVolumeEphemeralVolumeSourceVolumeClaimTemplate', 'CliqueSpecPodSpecVolumeEphemeralVolumeSource', 'CliqueSpecPodSpecVolume', 'WorkloadRef', 'CliqueSpecPodSpec', 'CliqueSpec', 'Pack', 'CliqueTopologyConstraint', 'Clique', 'HeadlessServiceConfig', 'Filter', 'PodCliqueScalingGroupResourceSharingItem', 'PodCliqueScalingGroup', 'Opaque', 'ConfigItem', 'Constraint', 'Capacity', 'Cel', 'Selector', 'ExactlyToleration', 'Exactly', 'FirstAvailableItem', 'Request', 'Devices', 'ResourceClaimTemplateTemplateSpecSpec', 'ResourceClaimTemplateTemplateSpec', 'ResourceClaimTemplate', 'PodCliqueSetSpecTemplateResourceSharingItemFilter', 'PodCliqueSetSpecTemplateResourceSharingItem', 'PodCliqueSetSpecTemplate', 'UpdateStrategy', 'PodCliqueSetSpec', 'LastError', 'PodGangStatuse', 'CurrentlyUpdatingItem', 'UpdateProgress', 'PodCliqueSetStatus', 'PodCliqueSet']
