@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from ._diagnostics import Diagnostic, Path
+from ._quantity import SUFFIX
 from ._structural import Node, compile_schema, go_quote
 
 __all__ = [
@@ -261,25 +262,6 @@ def _r_gms_pods_mode_alpha(s: Any, old: Any) -> bool:
 
 
 _QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
-_SUFFIX = {
-    "": Decimal(1),
-    "n": Decimal("1e-9"),
-    "u": Decimal("1e-6"),
-    "m": Decimal("1e-3"),
-    "k": Decimal("1e3"),
-    "M": Decimal("1e6"),
-    "G": Decimal("1e9"),
-    "T": Decimal("1e12"),
-    "P": Decimal("1e15"),
-    "E": Decimal("1e18"),
-    "Ki": Decimal(2**10),
-    "Mi": Decimal(2**20),
-    "Gi": Decimal(2**30),
-    "Ti": Decimal(2**40),
-    "Pi": Decimal(2**50),
-    "Ei": Decimal(2**60),
-}
-
 
 def _quantity(v: Any) -> Decimal:
     """CEL ``quantity(string)`` (k8s.io/apimachinery resource.ParseQuantity), as a number."""
@@ -290,8 +272,8 @@ def _quantity(v: Any) -> Decimal:
         if m is None:
             raise ValueError
         num, suf = m.group(1), m.group(2)
-        if suf in _SUFFIX:
-            return Decimal(num) * _SUFFIX[suf]
+        if suf in SUFFIX:
+            return Decimal(num) * SUFFIX[suf]
         if suf[:1] in "eE":
             return Decimal(num + suf)
         raise ValueError

@@ -3,9 +3,7 @@ both the DGD (per ``spec.components[i]``) and the DCD (``spec``)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .._diagnostics import Diagnostic, Path
@@ -69,51 +67,7 @@ class Ctx:
 
 # --------------------------------------------------------------------------- quantities / GPUs
 
-_QTY = re.compile(
-    r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:([eE][+-]?[0-9]+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$"
-)
-_SUFFIX = {
-    "": Decimal(1),
-    "n": Decimal("1e-9"),
-    "u": Decimal("1e-6"),
-    "m": Decimal("1e-3"),
-    "k": Decimal("1e3"),
-    "M": Decimal("1e6"),
-    "G": Decimal("1e9"),
-    "T": Decimal("1e12"),
-    "P": Decimal("1e15"),
-    "E": Decimal("1e18"),
-    "Ki": Decimal(2**10),
-    "Mi": Decimal(2**20),
-    "Gi": Decimal(2**30),
-    "Ti": Decimal(2**40),
-    "Pi": Decimal(2**50),
-    "Ei": Decimal(2**60),
-}
-
-
-def parse_quantity(v: Any) -> Decimal | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int):
-        return Decimal(v)
-    if isinstance(v, float):
-        try:
-            return Decimal(repr(v))
-        except InvalidOperation:  # pragma: no cover
-            return None
-    if not isinstance(v, str):
-        return None
-    m = _QTY.match(v.strip())
-    if not m:
-        return None
-    try:
-        num = Decimal(m.group(1))
-        if m.group(2):
-            return num * (Decimal(10) ** int(m.group(2)[1:]))
-        return num * _SUFFIX[m.group(3) or ""]
-    except (InvalidOperation, OverflowError):  # pragma: no cover
-        return None
+from .._quantity import parse_quantity  # noqa: E402  (re-exported for the rules)
 
 
 def quantity_string(v: Any) -> str:
