@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._diagnostics import Diagnostic, Path
+from .._quantity import parse_quantity
 from ._common import (
     as_dict,
     as_int,
@@ -66,9 +67,6 @@ class Ctx:
 
 
 # --------------------------------------------------------------------------- quantities / GPUs
-
-from .._quantity import parse_quantity  # noqa: E402  (re-exported for the rules)
-
 
 def quantity_string(v: Any) -> str:
     return v if isinstance(v, str) else str(v)

@@ -30,11 +30,14 @@ def render(obj: dict[str, Any], target: str, options: RenderOptions | None = Non
     return plugin.render(obj, options or RenderOptions())
 
 
-def worker_hash(dgd: dict[str, Any]) -> str:
-    """The 8-hex DGD worker hash (``ComputeDGDWorkersSpecHash``)."""
+def worker_hash(dgd: dict[str, Any], options: RenderOptions | None = None, *, algorithm: str | None = None) -> str:
+    """The 8-hex DGD worker hash (``ComputeDGDWorkersSpecHash``) of an admitted DGD.
+
+    The algorithm follows ``options.operator_version`` (see ``_workerhash.compute_worker_hash``).
+    """
     from ._workerhash import compute_worker_hash
 
-    return compute_worker_hash(dgd)
+    return compute_worker_hash(dgd, options, algorithm=algorithm)
 
 
 def pcs_name(dgd: dict[str, Any]) -> str:

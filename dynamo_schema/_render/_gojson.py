@@ -10,6 +10,8 @@ keys (an approximation, documented in the report).
 from __future__ import annotations
 
 import json
+import re
+from decimal import ROUND_UP, Decimal
 from typing import Any
 
 # (json name, omitempty, type name or None). Type names refer to entries of _STRUCTS, or
@@ -117,24 +119,174 @@ _STRUCTS: dict[str, list[tuple[str, bool, str | None]]] = {
         ("allowPrivilegeEscalation", True, None), ("procMount", True, None), ("seccompProfile", True, None),
         ("appArmorProfile", True, None),
     ],
-    # nvidia.com/v1beta1
+    # Scheduling and selector types (field order of k8s.io/api core/v1 and apimachinery meta/v1).
+    "Affinity": [
+        ("nodeAffinity", True, "NodeAffinity"), ("podAffinity", True, "PodAffinity"),
+        ("podAntiAffinity", True, "PodAffinity"),
+    ],
+    "NodeAffinity": [
+        ("requiredDuringSchedulingIgnoredDuringExecution", True, "NodeSelector"),
+        ("preferredDuringSchedulingIgnoredDuringExecution", True, "list:PreferredSchedulingTerm"),
+    ],
+    "NodeSelector": [("nodeSelectorTerms", False, "list:NodeSelectorTerm")],
+    "NodeSelectorTerm": [
+        ("matchExpressions", True, "list:NodeSelectorRequirement"),
+        ("matchFields", True, "list:NodeSelectorRequirement"),
+    ],
+    "NodeSelectorRequirement": [("key", False, None), ("operator", False, None), ("values", True, None)],
+    "PreferredSchedulingTerm": [("weight", False, "int"), ("preference", False, "NodeSelectorTerm")],
+    "PodAffinity": [
+        ("requiredDuringSchedulingIgnoredDuringExecution", True, "list:PodAffinityTerm"),
+        ("preferredDuringSchedulingIgnoredDuringExecution", True, "list:WeightedPodAffinityTerm"),
+    ],
+    "PodAffinityTerm": [
+        ("labelSelector", True, "LabelSelector"), ("namespaces", True, None), ("topologyKey", False, None),
+        ("namespaceSelector", True, "LabelSelector"), ("matchLabelKeys", True, None),
+        ("mismatchLabelKeys", True, None),
+    ],
+    "WeightedPodAffinityTerm": [("weight", False, "int"), ("podAffinityTerm", False, "PodAffinityTerm")],
+    "LabelSelector": [("matchLabels", True, "map"), ("matchExpressions", True, "list:LabelSelectorRequirement")],
+    "LabelSelectorRequirement": [("key", False, None), ("operator", False, None), ("values", True, None)],
+    "TopologySpreadConstraint": [
+        ("maxSkew", False, "int"), ("topologyKey", False, None), ("whenUnsatisfiable", False, None),
+        ("labelSelector", True, "LabelSelector"), ("minDomains", True, None), ("nodeAffinityPolicy", True, None),
+        ("nodeTaintsPolicy", True, None), ("matchLabelKeys", True, None),
+    ],
+    "KeyToPath": [("key", False, None), ("path", False, None), ("mode", True, None)],
+    "LocalObjectReference": [("name", True, None)],
+    "ResourceClaim": [("name", False, None), ("request", True, None)],
+    "Lifecycle": [("postStart", True, "LifecycleHandler"), ("preStop", True, "LifecycleHandler"), ("stopSignal", True, None)],
+    "LifecycleHandler": [
+        ("exec", True, None), ("httpGet", True, "HTTPGet"), ("tcpSocket", True, "TCPSocket"), ("sleep", True, None),
+    ],
+    "HTTPHeader": [("name", False, None), ("value", False, None)],
+    # nvidia.com/v1beta1 (deploy/operator/api/v1beta1/{dynamocomponentdeployment_types,common}.go)
     "MultinodeSpec": [("nodeCount", False, None), ("leader", True, None), ("worker", True, None)],
     "CompilationCacheConfig": [("pvcName", False, None), ("mountPath", True, None)],
+    "DynamoComponentDeploymentSpec": [
+        ("backendFramework", True, None), ("providerOverride", True, "ProviderOverride"), ("name", False, None),
+        ("type", True, None), ("runtimeVersionOverride", True, None), ("globalDynamoNamespace", True, None),
+        ("podTemplate", True, "PodTemplateSpec"), ("replicas", True, None), ("minAvailable", True, None),
+        ("multinode", True, "BetaMultinodeSpec"), ("sharedMemorySize", True, "quantity"),
+        ("modelRef", True, "ModelReference"), ("scalingAdapter", True, "ScalingAdapter"),
+        ("eppConfig", True, "EPPConfig"), ("frontendSidecar", True, "ptrstr"),
+        ("compilationCache", True, "CompilationCacheConfig"), ("topologyConstraint", True, "TopologyConstraint"),
+        ("experimental", True, "ExperimentalSpec"),
+    ],
+    "ProviderOverride": [("apiVersion", False, None), ("target", True, None), ("value", False, None)],
+    "BetaMultinodeSpec": [
+        ("nodeCount", False, "int"), ("leader", True, "MultinodeRoleSpec"), ("worker", True, "MultinodeRoleSpec"),
+    ],
+    "MultinodeRoleSpec": [("providerOverride", True, "ProviderOverride")],
+    "ModelReference": [("name", False, None), ("revision", True, None)],
+    "ScalingAdapter": [],
+    "EPPConfig": [("configMapRef", True, "KeySelector"), ("config", True, None)],
+    "TopologyConstraint": [("packDomain", False, None)],
+    "ExperimentalSpec": [
+        ("gpuMemoryService", True, "GPUMemoryServiceSpec"), ("failover", True, "FailoverSpec"),
+        ("grove", True, "GroveSpec"), ("checkpoint", True, "ComponentCheckpointConfig"),
+    ],
+    "GPUMemoryServiceSpec": [
+        ("mode", True, None), ("deviceClassName", True, None), ("extraClientContainers", True, None),
+        ("extraClientPods", True, "list:GMSClientPodSpec"),
+    ],
+    "GMSClientPodSpec": [("name", False, None), ("podTemplate", False, "PodTemplateSpec")],
+    "FailoverSpec": [("mode", True, None), ("numShadows", True, "int")],
+    "GroveSpec": [("forceScalingGroup", True, "bool")],
+    "ComponentCheckpointConfig": [
+        ("enabled", False, "bool"), ("mode", True, None), ("startupPolicy", True, None),
+        ("deletionPolicy", True, None), ("checkpointRef", True, "ptrstr"),
+        ("identity", True, "DynamoCheckpointIdentity"), ("targetContainerName", True, None),
+        ("job", True, "ComponentCheckpointJobConfig"),
+    ],
+    "DynamoCheckpointIdentity": [
+        ("model", False, None), ("backendFramework", False, None), ("dynamoVersion", True, None),
+        ("tensorParallelSize", True, "int"), ("pipelineParallelSize", True, "int"), ("dtype", True, None),
+        ("maxModelLen", True, "int"), ("extraParameters", True, "map"),
+    ],
+    "ComponentCheckpointJobConfig": [
+        ("gmsClientContainers", True, None), ("podTemplate", True, "PodTemplateSpec"),
+    ],
 }
+
+# Struct fields of the listed types that refer to further listed types (filled in below the
+# scalar rules): affinity, topology spread constraints, secret/configMap items, lifecycle.
+_STRUCTS["PodSpec"] = [
+    (n, o, {"affinity": "Affinity", "topologySpreadConstraints": "list:TopologySpreadConstraint",
+            "imagePullSecrets": "list:LocalObjectReference", "resourceClaims": None}.get(n, t))
+    for n, o, t in _STRUCTS["PodSpec"]
+]
+_STRUCTS["Container"] = [(n, o, "Lifecycle" if n == "lifecycle" else t) for n, o, t in _STRUCTS["Container"]]
+_STRUCTS["SecretVolume"] = [(n, o, "list:KeyToPath" if n == "items" else t) for n, o, t in _STRUCTS["SecretVolume"]]
+_STRUCTS["ConfigMapVolume"] = [(n, o, "list:KeyToPath" if n == "items" else t) for n, o, t in _STRUCTS["ConfigMapVolume"]]
+_STRUCTS["HTTPGet"] = [(n, o, "list:HTTPHeader" if n == "httpHeaders" else t) for n, o, t in _STRUCTS["HTTPGet"]]
+_STRUCTS["ResourceRequirements"] = [
+    (n, o, "list:ResourceClaim" if n == "claims" else t) for n, o, t in _STRUCTS["ResourceRequirements"]
+]
+
+
+_QTY_RE = re.compile(r"^([+-]?)([0-9]*)(?:\.([0-9]*))?(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$")
+_BIN = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DEC = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_DEC_SUFFIX = {v: k for k, v in _DEC.items()}
+_BIN_SUFFIX = {v // 10: k for k, v in _BIN.items()}
 
 
 def canonical_quantity(value: Any) -> str:
-    """A light ``resource.Quantity`` canonicalisation: integers become their decimal string."""
+    """``resource.Quantity`` canonical string (what Go's ``Quantity.MarshalJSON`` writes).
+
+    Parse keeps the suffix family (binary ``Ki``…, decimal SI, ``e`` exponent); values finer than
+    ``1n`` round up (away from zero). Canonical form: binary values of magnitude ≥ 1024 that are
+    whole numbers use the largest 1024-power suffix that divides them; everything else is
+    ``mantissa × 10^e`` with no trailing zeros and ``e`` lowered to a multiple of 3 (``1000`` →
+    ``1k``, ``0.5`` → ``500m``, ``1500`` → ``1500``). Unparseable input is returned unchanged.
+    """
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
-    s = str(value)
-    if s.endswith("m") and s[:-1].isdigit() and int(s[:-1]) % 1000 == 0:
-        return str(int(s[:-1]) // 1000)
-    return s
+    text = repr(value) if isinstance(value, float) else str(value)
+    m = _QTY_RE.match(text.strip())
+    if not m or not (m.group(2) or m.group(3)):
+        return text
+    sign, whole, frac, suffix = m.group(1), m.group(2) or "0", m.group(3) or "", m.group(4) or ""
+    number = Decimal(f"{whole}.{frac}" if frac else whole)
+    if suffix in _BIN:
+        fmt = "bin"
+        amount = number * (Decimal(2) ** _BIN[suffix])
+    elif suffix[:1] in ("e", "E"):
+        fmt = "exp"
+        amount = number.scaleb(int(suffix[1:]))
+    else:
+        fmt = "dec"
+        amount = number.scaleb(_DEC[suffix])
+    if sign == "-":
+        amount = -amount
+    nano = Decimal("1e-9")
+    if amount != amount.quantize(nano, rounding=ROUND_UP):
+        amount = amount.quantize(nano, rounding=ROUND_UP)
+    if fmt == "bin":
+        if -1024 < amount < 1024 or amount != amount.to_integral_value():
+            fmt = "dec"
+        else:
+            n = int(amount)
+            exp = 0
+            while n != 0 and n % 1024 == 0 and exp < 6:
+                n //= 1024
+                exp += 1
+            return f"{n}{_BIN_SUFFIX.get(exp, '')}"
+    if amount == 0:
+        return "0"
+    _, digits, exponent = amount.normalize().as_tuple()
+    mantissa = int("".join(map(str, digits)))
+    exp10 = int(exponent)
+    low = exp10 - (exp10 % 3)
+    mantissa *= 10 ** (exp10 - low)
+    if amount < 0:
+        mantissa = -mantissa
+    if fmt == "exp":
+        return f"{mantissa}" if low == 0 else f"{mantissa}e{low}"
+    if low in _DEC_SUFFIX:
+        return f"{mantissa}{_DEC_SUFFIX[low]}"
+    return f"{mantissa}e{low}"
 
 
 # omitempty scalar fields that are plain (non-pointer) ints/bools in Go: a zero value is omitted.
@@ -145,12 +297,21 @@ _NON_POINTER_SCALARS = {
     ("VolumeMount", "readOnly"), ("PodSpec", "hostNetwork"), ("PodSpec", "hostPID"), ("PodSpec", "hostIPC"),
     ("Container", "stdin"), ("Container", "stdinOnce"), ("Container", "tty"), ("PVCVolume", "readOnly"),
     ("ObjectMeta", "generation"),
+    ("DynamoComponentDeploymentSpec", "globalDynamoNamespace"), ("FailoverSpec", "numShadows"),
+    ("GroveSpec", "forceScalingGroup"), ("DynamoCheckpointIdentity", "tensorParallelSize"),
+    ("DynamoCheckpointIdentity", "pipelineParallelSize"), ("DynamoCheckpointIdentity", "maxModelLen"),
 }
 
+# Scalar type tags: "int"/"bool" (zero value 0/false when a non-omitempty field is absent) and
+# "ptrstr" (a *string: an explicit "" is written).
+_SCALAR_TAGS = {"int": 0, "bool": False, "str": "", "ptrstr": ""}
 
-def _is_empty(struct: str, field: str, value: object) -> bool:
+
+def _is_empty(struct: str, field: str, value: object, ftype: str | None = None) -> bool:
     if value is None:
         return True
+    if ftype == "ptrstr":
+        return False
     if isinstance(value, (bool, int, float)):
         return (struct, field) in _NON_POINTER_SCALARS and not value
     if isinstance(value, (str, list, dict)):
@@ -164,6 +325,8 @@ def _encode_value(value: Any, type_name: str | None) -> Any:
         return None
     if type_name is None:
         return _generic(value)
+    if type_name in _SCALAR_TAGS:
+        return value
     if type_name.startswith("list:"):
         if not isinstance(value, list):
             return _generic(value)
@@ -191,7 +354,7 @@ def _encode_value(value: Any, type_name: str | None) -> Any:
                 out[name] = _zero(ftype)
             continue
         v = value[name]
-        if omitempty and _is_empty(type_name, name, v) and not _is_struct(ftype):
+        if omitempty and _is_empty(type_name, name, v, ftype) and not _is_struct(ftype):
             continue
         if v is None and _is_struct(ftype):
             if omitempty:
@@ -206,6 +369,8 @@ def _is_struct(type_name: str | None) -> bool:
 
 
 def _zero(type_name: str | None) -> Any:
+    if type_name in _SCALAR_TAGS:
+        return _SCALAR_TAGS[type_name]
     if type_name is not None and type_name in _STRUCTS:
         return _encode_value({}, type_name)
     if type_name is not None and type_name.startswith("list:"):

@@ -38,6 +38,9 @@ class RenderOptions:
     # templates, LeaderWorkerSet webhook defaults). Off by default: rendered objects are what the
     # operator sends, not what it reads back.
     apiserver_defaults: bool = False
+    # Worker-hash algorithm override (``_workerhash.ALGORITHMS``); None: the one of
+    # ``operator_version`` (``_workerhash.select_algorithm``).
+    worker_hash_algorithm: str | None = None
 
 
 class RenderError(DynamoSchemaError):

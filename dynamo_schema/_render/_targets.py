@@ -70,7 +70,7 @@ def _maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) -
 def _child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
     admitted = admit(dgd, options, grove=False)
     ns = _namespace(admitted, options)
-    wh = compute_worker_hash(admitted)
+    wh = compute_worker_hash(admitted, options, namespace=ns)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
 
 
@@ -114,7 +114,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
     _check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
     ns = _namespace(admitted, options)
-    wh = compute_worker_hash(admitted)
+    wh = compute_worker_hash(admitted, options, namespace=ns)
     out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
     out += _dgd_common(admitted, ns, options)
     meta = admitted.get("metadata") or {}

@@ -1,19 +1,32 @@
-"""DGD worker hash (``ComputeDGDWorkersSpecHash``, ``dgd-worker-rollout-v2``).
+"""DGD worker hash (``ComputeDGDWorkersSpecHash``): the algorithms and which operator release used which.
 
-``rendering.md`` §3.2: ``sha256(json.Marshal(input))[:8]`` over
-``{"version":"dgd-worker-rollout-v2","backendFramework":…,"env":…,"workers":{name: {...}}}`` where
-only worker, prefill and decode components contribute and, per worker, the fields
-``globalDynamoNamespace, podTemplate, multinode, sharedMemorySize, frontendSidecar,
-compilationCache, experimental`` are kept (replicas, scalingAdapter, modelRef, eppConfig,
-topologyConstraint, type are excluded). This is the upstream revision whose golden test expects
-``2bc34b39`` (``api/v1beta1/worker_hash.go``): ``spec.env`` is hashed at the top level and the
-component ``type`` is not part of the input.
+Algorithms (``ALGORITHMS``):
+
+* ``dcd-runtime-version`` — the reference revision (``deploy/operator/internal/dynamo/hash.go`` at
+  ai-dynamo/dynamo 2a6da14c; operator 1.5). The worker DCDs are generated through the normal
+  DGD → DCD path with the worker hash replaced by ``worker-hash-placeholder``; the hash is
+  ``sha256(json.Marshal(map[componentName]workerTemplate))[:8]`` where ``workerTemplate`` is
+  ``{labels, annotations, runtimeVersion, spec}`` (all ``omitempty`` but ``spec``):
+  ``labels`` = ``GetDCDKubeLabels(dcd)``, ``annotations`` = ``GetDCDKubeAnnotations(dcd)``,
+  ``runtimeVersion`` = the resolved runtime version of the main container (override, else image
+  tag) when it is ≥ 1.5.0, and ``spec`` = the DCD spec with ``replicas``, ``minAvailable``,
+  ``scalingAdapter`` cleared and ``runtimeVersionOverride`` emptied, marshalled in Go struct order.
+* ``dcd`` — the same without ``runtimeVersion`` (#9235/#9427 shipped in 1.2; the v2 value that is
+  authoritative for DCD names from 1.4; #12633 added the runtime version in 1.5).
+* ``rollout-v2`` — the ``api/v1beta1/worker_hash.go`` input struct ``{"version":
+  "dgd-worker-rollout-v2", backendFramework, env, workers}`` (golden ``2bc34b39``). It is not on
+  the upstream main history (no commit of the reference mirror contains that file); it is kept
+  reachable with an explicit ``algorithm``.
+
+``select_algorithm(operator_version)`` maps an emulated operator release to the algorithm whose
+value names the worker DCDs of a new DGD (``worker-hash.md`` "Release History").
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,7 +83,191 @@ def worker_hash_input(dgd: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def compute_worker_hash(dgd: Mapping[str, Any]) -> str:
-    """The 8-hex worker hash of a DGD (dict form)."""
+def compute_rollout_v2_hash(dgd: Mapping[str, Any]) -> str:
+    """The ``dgd-worker-rollout-v2`` worker hash of a DGD (dict form)."""
     data = go_marshal(worker_hash_input(dgd)).encode("utf-8")
     return hashlib.sha256(data).hexdigest()[:8]
+
+
+# ---------------------------------------------------------------- main: hash of the generated DCDs
+
+ALGORITHM_DCD_RUNTIME = "dcd-runtime-version"
+ALGORITHM_DCD = "dcd"
+ALGORITHM_ROLLOUT_V2 = "rollout-v2"
+ALGORITHMS = (ALGORITHM_DCD_RUNTIME, ALGORITHM_DCD, ALGORITHM_ROLLOUT_V2)
+
+WORKER_HASH_PLACEHOLDER = "worker-hash-placeholder"
+MINIMUM_HASHED_RUNTIME_VERSION = (1, 5, 0)
+# First operator release whose worker hash includes the resolved runtime version (#12633).
+RUNTIME_VERSION_HASH_RELEASE = (1, 5, 0)
+ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
+_BUNDLED_OPERATOR_VERSION = "1.5.0"
+
+_IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
+_CORE = r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
+_SEMVER_TAIL = rf"(?:-{_IDENT}(?:\.{_IDENT})*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+_STRICT_SEMVER = re.compile(rf"^{_CORE}{_SEMVER_TAIL}$")
+_IMAGE_TAG = re.compile(rf"^[vV]?{_CORE}{_SEMVER_TAIL}$")
+_LOOSE_VERSION = re.compile(r"^[vV]?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-+].*)?$")
+
+
+def _operator_release(version: str | None) -> tuple[int, int, int] | None:
+    m = _LOOSE_VERSION.match(str(version or "").strip())
+    if not m:
+        return None
+    return (int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 0))
+
+
+def select_algorithm(operator_version: str | None) -> str:
+    """The worker-hash algorithm of an operator release (None or unparseable: the bundled 1.5.0).
+
+    1.5 and later hash the resolved runtime version (#12633); earlier releases hash the generated
+    worker DCDs without it. (Before 1.4 the DCD suffix of a new DGD was the legacy v1 hash, which
+    is not implemented here; those releases get the v2 ``dcd`` value, which they also computed.)
+    """
+    release = _operator_release(operator_version) or _operator_release(_BUNDLED_OPERATOR_VERSION)
+    assert release is not None
+    return ALGORITHM_DCD_RUNTIME if release >= RUNTIME_VERSION_HASH_RELEASE else ALGORITHM_DCD
+
+
+def _image_tag(image: str) -> str:
+    ref = image.strip()
+    at = ref.find("@")
+    if at >= 0:
+        ref = ref[:at]
+    last_slash, last_colon = ref.rfind("/"), ref.rfind(":")
+    if last_colon <= last_slash:
+        return ""
+    return ref[last_colon + 1:]
+
+
+def resolve_runtime_version(image: str, override: str) -> tuple[int, int, int] | None:
+    """``runtimeversion.Resolve``: a strict semver override wins, else the image tag; None if neither."""
+    if override:
+        m = _STRICT_SEMVER.match(override)
+    else:
+        m = _IMAGE_TAG.match(_image_tag(image).strip())
+    if not m:
+        return None
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+def _main_container(spec: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    for c in ((spec.get("podTemplate") or {}).get("spec") or {}).get("containers") or []:
+        if isinstance(c, Mapping) and c.get("name") == "main":
+            return c
+    return None
+
+
+def resolved_runtime_version_for_hash(spec: Mapping[str, Any]) -> str:
+    """``resolvedRuntimeVersionForHash``: ``X.Y.Z`` when ≥ 1.5.0, else ``""``."""
+    main = _main_container(spec)
+    image = str((main or {}).get("image") or "")
+    version = resolve_runtime_version(image, str(spec.get("runtimeVersionOverride") or ""))
+    if version is None or version < MINIMUM_HASHED_RUNTIME_VERSION:
+        return ""
+    return "%d.%d.%d" % version
+
+
+def _dcd_component_name(dcd: Mapping[str, Any]) -> str:
+    spec = dcd.get("spec") or {}
+    if spec.get("name"):
+        return str(spec["name"])
+    labels = (dcd.get("metadata") or {}).get("labels") or {}
+    if labels.get("nvidia.com/dynamo-component"):
+        return str(labels["nvidia.com/dynamo-component"])
+    return str((dcd.get("metadata") or {}).get("name", ""))
+
+
+def _hash_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """``workerHashSpec``: scaling fields cleared, runtime version hashed separately."""
+    out = {k: copy.deepcopy(v) for k, v in spec.items() if not str(k).startswith("_")}
+    for key in ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride"):
+        out.pop(key, None)
+    return out
+
+
+def _sorted_map(m: Mapping[str, Any]) -> dict[str, Any]:
+    return {str(k): m[k] for k in sorted(m, key=str)}
+
+
+def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) -> list[dict[str, Any]]:
+    """The DCDs of ``dgd`` generated with the placeholder worker hash (``GenerateDynamoComponentsDeployments``)."""
+    from ._graph import generate_dcds, strip_private
+
+    ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
+    return [strip_private(d) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
+
+
+def dcd_worker_hash_input(
+    dgd: Mapping[str, Any], namespace: str | None = None, runtime_version: bool = True,
+) -> dict[str, Any]:
+    """The ordered value whose Go ``json.Marshal`` is hashed (``map[componentName]workerTemplate``)."""
+    from ._options import RenderError
+    from ._workloads import dcd_kube_annotations, dcd_kube_labels
+
+    ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
+    workers: dict[str, dict[str, Any]] = {}
+    for dcd in generated_worker_dcds(dgd, ns):
+        spec = dcd.get("spec") or {}
+        if not is_worker_type(spec.get("type")):
+            continue
+        name = _dcd_component_name(dcd)
+        if not name:
+            raise RenderError(f"generated worker DCD {(dcd.get('metadata') or {}).get('name', '')!r} has no component name label",
+                              rule="render.worker-hash")
+        if name in workers:
+            raise RenderError(f'duplicate generated worker DCD component name "{name}"', rule="render.worker-hash")
+        entry: dict[str, Any] = {}
+        labels = dcd_kube_labels(dcd, ns)
+        if labels:
+            entry["labels"] = _sorted_map(labels)
+        annotations = dcd_kube_annotations(dcd)
+        if annotations:
+            entry["annotations"] = _sorted_map(annotations)
+        rv = resolved_runtime_version_for_hash(spec) if runtime_version else ""
+        if rv:
+            entry["runtimeVersion"] = rv
+        entry["spec"] = encode(_hash_spec(spec), "DynamoComponentDeploymentSpec")
+        workers[name] = entry
+    return {name: workers[name] for name in sorted(workers)}
+
+
+def compute_dcd_worker_hash(
+    dgd: Mapping[str, Any], namespace: str | None = None, runtime_version: bool = True,
+) -> str:
+    """The worker hash of the reference revision (``runtime_version=False``: the 1.2–1.4 ``dcd`` value)."""
+    data = go_marshal(dcd_worker_hash_input(dgd, namespace, runtime_version)).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:8]
+
+
+def compute_worker_hash(
+    dgd: Mapping[str, Any], options: Any = None, *, algorithm: str | None = None, namespace: str | None = None,
+) -> str:
+    """The 8-hex worker hash of a DGD (dict form, as the operator stores it: admission defaults applied).
+
+    The algorithm is ``algorithm`` if given, else ``options.worker_hash_algorithm``, else the one of
+    the emulated operator release ``options.operator_version`` (default: bundled 1.5.0). Without
+    ``options`` the release is the DGD's ``nvidia.com/dynamo-operator-origin-version`` stamp; a DGD
+    without that stamp (never admitted) keeps this function's earlier ``rollout-v2`` result.
+    """
+    if algorithm is None and options is not None:
+        algorithm = getattr(options, "worker_hash_algorithm", None)
+    if algorithm is None:
+        if options is not None:
+            algorithm = select_algorithm(getattr(options, "operator_version", None))
+        else:
+            origin = ((dgd.get("metadata") or {}).get("annotations") or {}).get(ANN_ORIGIN_VERSION)
+            algorithm = select_algorithm(str(origin)) if origin else ALGORITHM_ROLLOUT_V2
+    if namespace is None and options is not None:
+        namespace = str((dgd.get("metadata") or {}).get("namespace") or getattr(options, "namespace", "") or "default")
+    if algorithm == ALGORITHM_ROLLOUT_V2:
+        return compute_rollout_v2_hash(dgd)
+    if algorithm == ALGORITHM_DCD_RUNTIME:
+        return compute_dcd_worker_hash(dgd, namespace, runtime_version=True)
+    if algorithm == ALGORITHM_DCD:
+        return compute_dcd_worker_hash(dgd, namespace, runtime_version=False)
+    from ._options import RenderError
+
+    raise RenderError(f"unknown worker hash algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}",
+                      rule="render.worker-hash")
