@@ -646,3 +646,47 @@ def validate_cel(
     w = _Walk()
     _walk(w, node, obj, old_obj, path)
     return w.diags
+
+
+TYPE_IMMUTABLE = "type is immutable after it is set"
+
+
+def newer_transition_rules(new: Any, old: Any, have: list[Diagnostic]) -> list[Diagnostic]:
+    """Transition rules that newer upstream CRDs carry but the bundled (reference) schema does not.
+
+    ``!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)`` on DGD components and the DCD
+    spec (``type is immutable after it is set``; upstream admission tests expect it at
+    ``spec.components[i]`` / ``spec``; v1alpha1: ``componentType is immutable after it is set``). Skipped
+    when the CEL stage already reported it. List-map items are correlated by ``name``.
+    """
+    if not isinstance(new, dict) or not isinstance(old, dict):
+        return []
+    if any("immutable after it is set" in d.message and "ype" in d.message for d in have):
+        return []
+    alpha = new.get("apiVersion") == "nvidia.com/v1alpha1"
+    field = "componentType" if alpha else "type"
+    msg = f'Invalid value: "object": {field} is immutable after it is set'
+    nspec: dict[str, Any] = new["spec"] if isinstance(new.get("spec"), dict) else {}
+    ospec: dict[str, Any] = old["spec"] if isinstance(old.get("spec"), dict) else {}
+    if new.get("kind") == "DynamoComponentDeployment":
+        if field in ospec and ospec.get(field) != nspec.get(field):
+            return [Diagnostic("cel.type-immutable", ("spec",), msg)]
+        return []
+    if new.get("kind") != "DynamoGraphDeployment":
+        return []
+    if alpha:
+        olds: dict[str, Any] = ospec["services"] if isinstance(ospec.get("services"), dict) else {}
+        news: dict[str, Any] = nspec["services"] if isinstance(nspec.get("services"), dict) else {}
+        return [Diagnostic("cel.type-immutable", ("spec", "services", name), msg)
+                for name, svc in news.items()
+                if isinstance(svc, dict) and isinstance(olds.get(name), dict) and field in olds[name]
+                and olds[name].get(field) != svc.get(field)]
+    olds_by_name = {c.get("name"): c for c in (ospec.get("components") or []) if isinstance(c, dict)}
+    out: list[Diagnostic] = []
+    for i, c in enumerate(nspec.get("components") or []):
+        if not isinstance(c, dict):
+            continue
+        oc = olds_by_name.get(c.get("name"))
+        if oc is not None and field in oc and oc.get(field) != c.get(field):
+            out.append(Diagnostic("cel.type-immutable", ("spec", "components", i), msg))
+    return out

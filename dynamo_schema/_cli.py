@@ -64,6 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", default="nvidia.com/v1beta1", choices=["nvidia.com/v1beta1", "nvidia.com/v1alpha1"])
     p.add_argument("path", metavar="PATH")
 
+    p = sub.add_parser("diff", help="what an update changes in the rendered objects and in a running deployment")
+    p.add_argument("--output", "-o", choices=["text", "json"], default="text")
+    p.add_argument("--target", default=None)
+    p.add_argument("--namespace", default="default")
+    p.add_argument("--operator-version", default=None, metavar="X.Y.Z")
+    p.add_argument("-U", "--context", type=int, default=3, metavar="N", help="lines of context in object diffs")
+    p.add_argument("--no-diff", dest="show_diff", action="store_false", help="summary only")
+    _add_settings_options(p)
+    p.add_argument("old", metavar="OLD")
+    p.add_argument("new", metavar="NEW")
+
     p = sub.add_parser("explain", help="field documentation, type, default and constraints")
     p.add_argument("field", metavar="KIND[.FIELD.PATH]")
     return parser
@@ -290,6 +301,14 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return 0
 
 
+def cmd_diff(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ._diff import run_diff
+
+    return run_diff(ns.old, ns.new, ns.target, ns.namespace, stdout, stderr, output=ns.output,
+                    settings=_admission_settings(ns), operator_version=ns.operator_version,
+                    context=ns.context, show_diff=ns.show_diff)
+
+
 def cmd_explain(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ._explain import explain
 
@@ -309,6 +328,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "convert": cmd_convert,
     "render": cmd_render,
     "explain": cmd_explain,
+    "diff": cmd_diff,
 }
 
 
