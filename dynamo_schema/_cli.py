@@ -126,10 +126,9 @@ def _load(path: str, strict: bool = True) -> list[Any]:
 def _validate_file(args: tuple[str, Any]) -> list[Any]:
     """Results of one file: one per document; a problem tied to no document is one ``error`` result."""
     path, options = args
+    from ._load import load_path_result
     from ._report import ResourceResult
     from ._validate import validate_document
-
-    from ._load import load_path_result
 
     try:
         loaded = load_path_result(path, strict=options.strict)

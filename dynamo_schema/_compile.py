@@ -8,7 +8,7 @@ generated schemas for Dynamo kinds); an invalid render is a bug and fails with t
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+from typing import Any
 
 from ._diagnostics import Diagnostic, DynamoSchemaError
 

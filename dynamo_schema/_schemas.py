@@ -8,7 +8,7 @@ pydantic models, which matters for a pre-commit hook.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -24,7 +24,7 @@ KNOWN: dict[tuple[str, str], str] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(rel: str) -> dict[str, Any]:
     ref = resources.files("dynamo_schema").joinpath("_data").joinpath("schemas")
     for part in rel.split("/"):

@@ -116,7 +116,9 @@ def _shared(
     runtime_check: bool = False,
     allow_missing: bool = False,
 ) -> list[Diagnostic]:
-    rid = lambda name: f"{prefix}.v1alpha1-{name}"
+    def rid(name: str) -> str:
+        return f"{prefix}.v1alpha1-{name}"
+
     out: list[Diagnostic] = []
     ann = str_map(svc.get("annotations"))
     if ANN_VLLM_BACKEND in ann and ann[ANN_VLLM_BACKEND].lower() not in ("mp", "ray"):

@@ -261,7 +261,7 @@ def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> l
     spec = dgd.get("spec") or {}
     epp = has_epp(dgd)
     out: list[dict[str, Any]] = []
-    for i, comp_in in enumerate(spec.get("components") or []):
+    for comp_in in spec.get("components") or []:
         comp = copy.deepcopy(comp_in)
         name = str(comp.get("name", ""))
         ctype = str(comp.get("type") or "")

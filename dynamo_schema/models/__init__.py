@@ -6,7 +6,7 @@ rejected) and built lazily on first validation. ``Model.model_validate(data)`` c
 """
 
 from ._base import ObjectMeta
-from ._generated import *  # noqa: F401,F403
+from ._generated import *  # noqa: F403
 from ._generated import (
     DynamoComponentDeployment,
     DynamoComponentDeploymentSharedSpec,

@@ -258,7 +258,7 @@ def test_v1alpha1_corpus_validates_with_models() -> None:
     placeholders stand where the schema wants a map or a list (they are not manifests as written)."""
     assert len(ALPHA_DOCS) >= 70
     failures = []
-    for fname, i, doc in ALPHA_DOCS:
+    for fname, _i, doc in ALPHA_DOCS:
         try:
             ALPHA_MODELS[doc["kind"]].model_validate(doc)
         except ValidationError as exc:
