@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--namespace", default="default")
     p.add_argument("--operator-version", default=None, metavar="X.Y.Z")
     p.add_argument("--provider-config", default=None, metavar="FILE")
+    p.add_argument("--worker-hash-algorithm", default=None,
+                   choices=["dcd-runtime-version", "dcd", "legacy-v1", "rollout-v2"],
+                   help="override the worker-hash rule of the emulated operator release")
     p.add_argument("-o", "--out", default=None, metavar="DIR")
     _add_settings_options(p)
     p.add_argument("path", metavar="PATH")
@@ -273,7 +276,7 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             messages: list[tuple[str, str]] = []
             objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
                                       operator_version=ns.operator_version, settings=settings,
-                                      messages=messages))
+                                      messages=messages, worker_hash_algorithm=ns.worker_hash_algorithm))
             for severity, text in messages:
                 stderr.write(f"{severity}: {doc.file}: {text}\n")
         except DynamoSchemaError as exc:

@@ -57,7 +57,8 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: str = "default",
                   operator_version: str | None = None, settings: Any = None,
                   validate_output: bool = True,
-                  messages: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+                  messages: list[tuple[str, str]] | None = None,
+                  worker_hash_algorithm: str | None = None) -> list[dict[str, Any]]:
     """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
 
     ``messages`` (optional) collects ``(severity, text)`` warnings and notes, e.g. what a DGDR's
@@ -105,6 +106,8 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     kwargs: dict[str, Any] = {"namespace": namespace}
     if operator_version:
         kwargs["operator_version"] = operator_version
+    if worker_hash_algorithm:
+        kwargs["worker_hash_algorithm"] = worker_hash_algorithm
     objs = prefix + _render(stored, target, RenderOptions(**kwargs))
     if validate_output:
         problems = check_rendered(objs)

@@ -207,6 +207,49 @@ _STRUCTS: dict[str, list[tuple[str, bool, str | None]]] = {
     "ComponentCheckpointJobConfig": [
         ("gmsClientContainers", True, None), ("podTemplate", True, "PodTemplateSpec"),
     ],
+    # nvidia.com/v1alpha1 (deploy/operator/api/v1alpha1/{dynamocomponentdeployment_types,common}.go),
+    # for the legacy (v1) worker hash.
+    "AlphaSharedSpec": [
+        ("providerOverride", True, "ProviderOverride"), ("annotations", True, "map"), ("labels", True, "map"),
+        ("serviceName", True, None), ("componentType", True, None), ("subComponentType", True, None),
+        ("runtimeVersionOverride", True, None), ("dynamoNamespace", True, "ptrstr"),
+        ("globalDynamoNamespace", True, "bool"), ("resources", True, "AlphaResources"),
+        ("autoscaling", True, None), ("envs", True, "list:EnvVar"), ("envFromSecret", True, "ptrstr"),
+        ("volumeMounts", True, "list:AlphaVolumeMount"), ("ingress", True, None),
+        ("modelRef", True, "ModelReference"), ("sharedMemory", True, "AlphaSharedMemorySpec"),
+        ("extraPodMetadata", True, "AlphaExtraPodMetadata"), ("extraPodSpec", True, "AlphaExtraPodSpec"),
+        ("livenessProbe", True, "Probe"), ("readinessProbe", True, "Probe"), ("replicas", True, None),
+        ("minAvailable", True, None), ("multinode", True, "BetaMultinodeSpec"), ("scalingAdapter", True, None),
+        ("eppConfig", True, "EPPConfig"), ("frontendSidecar", True, "AlphaFrontendSidecarSpec"),
+        ("checkpoint", True, "AlphaCheckpointConfig"), ("topologyConstraint", True, "TopologyConstraint"),
+        ("gpuMemoryService", True, "AlphaGPUMemoryServiceSpec"), ("failover", True, "AlphaFailoverSpec"),
+    ],
+    "AlphaResources": [
+        ("requests", True, "AlphaResourceItem"), ("limits", True, "AlphaResourceItem"),
+        ("claims", True, "list:ResourceClaim"),
+    ],
+    "AlphaResourceItem": [
+        ("cpu", True, None), ("memory", True, None), ("gpu", True, None), ("gpuType", True, None),
+        ("custom", True, "map"),
+    ],
+    "AlphaVolumeMount": [("name", True, None), ("mountPoint", True, None), ("useAsCompilationCache", True, "bool")],
+    # size is a value-typed resource.Quantity: omitempty never omits it (zero: "0").
+    "AlphaSharedMemorySpec": [("disabled", True, "bool"), ("size", False, "quantity0")],
+    "AlphaExtraPodMetadata": [("annotations", True, "map"), ("labels", True, "map")],
+    "AlphaFrontendSidecarSpec": [
+        ("image", False, None), ("args", True, None), ("envFromSecret", True, "ptrstr"), ("envs", True, "list:EnvVar"),
+    ],
+    "AlphaCheckpointConfig": [
+        ("enabled", True, "bool"), ("mode", True, None), ("startupPolicy", True, None),
+        ("deletionPolicy", True, None), ("checkpointRef", True, "ptrstr"),
+        ("identity", True, "DynamoCheckpointIdentity"), ("targetContainerName", True, None),
+        ("job", True, "ComponentCheckpointJobConfig"),
+    ],
+    "AlphaGPUMemoryServiceSpec": [
+        ("enabled", False, "bool"), ("mode", True, None), ("deviceClassName", True, None),
+        ("extraClientContainers", True, None), ("extraClientPods", True, "list:GMSClientPodSpec"),
+    ],
+    "AlphaFailoverSpec": [("enabled", False, "bool"), ("mode", True, None), ("numShadows", True, "int")],
 }
 
 # Struct fields of the listed types that refer to further listed types (filled in below the
@@ -300,6 +343,8 @@ _NON_POINTER_SCALARS = {
     ("DynamoComponentDeploymentSpec", "globalDynamoNamespace"), ("FailoverSpec", "numShadows"),
     ("GroveSpec", "forceScalingGroup"), ("DynamoCheckpointIdentity", "tensorParallelSize"),
     ("DynamoCheckpointIdentity", "pipelineParallelSize"), ("DynamoCheckpointIdentity", "maxModelLen"),
+    ("AlphaSharedSpec", "globalDynamoNamespace"), ("AlphaVolumeMount", "useAsCompilationCache"),
+    ("AlphaSharedMemorySpec", "disabled"), ("AlphaCheckpointConfig", "enabled"), ("AlphaFailoverSpec", "numShadows"),
 }
 
 # Scalar type tags: "int"/"bool" (zero value 0/false when a non-omitempty field is absent) and
@@ -340,8 +385,21 @@ def _encode_value(value: Any, type_name: str | None) -> Any:
         if not isinstance(value, dict):
             return _generic(value)
         return {k: canonical_quantity(value[k]) for k in sorted(value)}
-    if type_name == "quantity":
+    if type_name in ("quantity", "quantity0"):
         return canonical_quantity(value)
+    if type_name == "AlphaExtraPodSpec" and isinstance(value, dict):
+        # ``ExtraPodSpec.MarshalJSON`` (api/v1alpha1/common.go): the inline PodSpec fields, then
+        # ``containers`` re-declared with omitempty (so it follows every PodSpec field and an
+        # empty list is omitted), then ``mainContainer``.
+        inline: dict[str, Any] = {}
+        if any(k != "mainContainer" for k in value):
+            inline.update(_encode_value({k: v for k, v in value.items() if k != "mainContainer"}, "PodSpec"))
+            containers = inline.pop("containers", None)
+            if containers:
+                inline["containers"] = containers
+        if value.get("mainContainer") is not None:
+            inline["mainContainer"] = _encode_value(value["mainContainer"], "Container")
+        return inline
     fields = _STRUCTS.get(type_name)
     if fields is None or not isinstance(value, dict):
         return _generic(value)
@@ -365,10 +423,13 @@ def _encode_value(value: Any, type_name: str | None) -> Any:
 
 
 def _is_struct(type_name: str | None) -> bool:
-    return type_name is not None and type_name in _STRUCTS and type_name not in ("MultinodeSpec",)
+    return type_name is not None and (
+        (type_name in _STRUCTS and type_name not in ("MultinodeSpec",)) or type_name == "AlphaExtraPodSpec")
 
 
 def _zero(type_name: str | None) -> Any:
+    if type_name == "quantity0":
+        return "0"
     if type_name in _SCALAR_TAGS:
         return _SCALAR_TAGS[type_name]
     if type_name is not None and type_name in _STRUCTS:

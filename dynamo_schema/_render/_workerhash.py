@@ -13,6 +13,9 @@ Algorithms (``ALGORITHMS``):
   ``scalingAdapter`` cleared and ``runtimeVersionOverride`` emptied, marshalled in Go struct order.
 * ``dcd`` — the same without ``runtimeVersion`` (#9235/#9427 shipped in 1.2; the v2 value that is
   authoritative for DCD names from 1.4; #12633 added the runtime version in 1.5).
+* ``legacy-v1`` — ``api/v1alpha1/legacy_worker_hash.go``: ``json.Marshal`` of the v1alpha1 worker
+  services with non-pod fields stripped (the DCD suffix of new DGDs up to operator 1.3; v1beta1
+  input is converted to v1alpha1 first, as ``ComputeLegacyAlphaDGDWorkersSpecHash`` did).
 * ``rollout-v2`` — the ``api/v1beta1/worker_hash.go`` input struct ``{"version":
   "dgd-worker-rollout-v2", backendFramework, env, workers}`` (golden ``2bc34b39``). It is not on
   the upstream main history (no commit of the reference mirror contains that file); it is kept
@@ -94,12 +97,16 @@ def compute_rollout_v2_hash(dgd: Mapping[str, Any]) -> str:
 ALGORITHM_DCD_RUNTIME = "dcd-runtime-version"
 ALGORITHM_DCD = "dcd"
 ALGORITHM_ROLLOUT_V2 = "rollout-v2"
-ALGORITHMS = (ALGORITHM_DCD_RUNTIME, ALGORITHM_DCD, ALGORITHM_ROLLOUT_V2)
+ALGORITHM_LEGACY_V1 = "legacy-v1"
+ALGORITHMS = (ALGORITHM_DCD_RUNTIME, ALGORITHM_DCD, ALGORITHM_LEGACY_V1, ALGORITHM_ROLLOUT_V2)
 
 WORKER_HASH_PLACEHOLDER = "worker-hash-placeholder"
 MINIMUM_HASHED_RUNTIME_VERSION = (1, 5, 0)
 # First operator release whose worker hash includes the resolved runtime version (#12633).
 RUNTIME_VERSION_HASH_RELEASE = (1, 5, 0)
+# First operator release in which new DGDs are named by the v2 hash (#11529); before it the
+# DCD suffix of a new DGD was the legacy v1 (v1alpha1 struct) hash.
+V2_AUTHORITATIVE_RELEASE = (1, 4, 0)
 ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
 _BUNDLED_OPERATOR_VERSION = "1.5.0"
 
@@ -121,13 +128,17 @@ def _operator_release(version: str | None) -> tuple[int, int, int] | None:
 def select_algorithm(operator_version: str | None) -> str:
     """The worker-hash algorithm of an operator release (None or unparseable: the bundled 1.5.0).
 
-    1.5 and later hash the resolved runtime version (#12633); earlier releases hash the generated
-    worker DCDs without it. (Before 1.4 the DCD suffix of a new DGD was the legacy v1 hash, which
-    is not implemented here; those releases get the v2 ``dcd`` value, which they also computed.)
+    1.5 and later: ``dcd-runtime-version`` (#12633); 1.4: ``dcd`` (v2 authoritative, #11529);
+    earlier: ``legacy-v1`` (1.0/1.1 had only v1; 1.2/1.3 computed v1 and v2 but named the DCDs of
+    a new DGD with v1: ``workerHashForDCDGeneration``).
     """
     release = _operator_release(operator_version) or _operator_release(_BUNDLED_OPERATOR_VERSION)
     assert release is not None
-    return ALGORITHM_DCD_RUNTIME if release >= RUNTIME_VERSION_HASH_RELEASE else ALGORITHM_DCD
+    if release >= RUNTIME_VERSION_HASH_RELEASE:
+        return ALGORITHM_DCD_RUNTIME
+    if release >= V2_AUTHORITATIVE_RELEASE:
+        return ALGORITHM_DCD
+    return ALGORITHM_LEGACY_V1
 
 
 def _image_tag(image: str) -> str:
@@ -166,7 +177,7 @@ def resolved_runtime_version_for_hash(spec: Mapping[str, Any]) -> str:
     version = resolve_runtime_version(image, str(spec.get("runtimeVersionOverride") or ""))
     if version is None or version < MINIMUM_HASHED_RUNTIME_VERSION:
         return ""
-    return "%d.%d.%d" % version
+    return f"{version[0]}.{version[1]}.{version[2]}"
 
 
 def _dcd_component_name(dcd: Mapping[str, Any]) -> str:
@@ -248,8 +259,8 @@ def compute_worker_hash(
 
     The algorithm is ``algorithm`` if given, else ``options.worker_hash_algorithm``, else the one of
     the emulated operator release ``options.operator_version`` (default: bundled 1.5.0). Without
-    ``options`` the release is the DGD's ``nvidia.com/dynamo-operator-origin-version`` stamp; a DGD
-    without that stamp (never admitted) keeps this function's earlier ``rollout-v2`` result.
+    ``options`` the release is the DGD's ``nvidia.com/dynamo-operator-origin-version`` stamp, else the
+    bundled release.
     """
     if algorithm is None and options is not None:
         algorithm = getattr(options, "worker_hash_algorithm", None)
@@ -258,7 +269,7 @@ def compute_worker_hash(
             algorithm = select_algorithm(getattr(options, "operator_version", None))
         else:
             origin = ((dgd.get("metadata") or {}).get("annotations") or {}).get(ANN_ORIGIN_VERSION)
-            algorithm = select_algorithm(str(origin)) if origin else ALGORITHM_ROLLOUT_V2
+            algorithm = select_algorithm(str(origin) if origin else None)
     if namespace is None and options is not None:
         namespace = str((dgd.get("metadata") or {}).get("namespace") or getattr(options, "namespace", "") or "default")
     if algorithm == ALGORITHM_ROLLOUT_V2:
@@ -267,7 +278,43 @@ def compute_worker_hash(
         return compute_dcd_worker_hash(dgd, namespace, runtime_version=True)
     if algorithm == ALGORITHM_DCD:
         return compute_dcd_worker_hash(dgd, namespace, runtime_version=False)
+    if algorithm == ALGORITHM_LEGACY_V1:
+        return compute_legacy_v1_hash(dgd)
     from ._options import RenderError
 
     raise RenderError(f"unknown worker hash algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}",
                       rule="render.worker-hash")
+
+
+# ---------------------------------------------------------------- legacy v1 (v1alpha1 struct hash)
+
+_ALPHA_WORKER_TYPES = ("worker", "prefill", "decode")
+# stripV1alpha1NonPodTemplateFields (api/v1alpha1/legacy_worker_hash.go); minAvailable is kept.
+_ALPHA_STRIPPED = ("annotations", "labels", "serviceName", "componentType", "subComponentType",
+                   "runtimeVersionOverride", "dynamoNamespace", "replicas", "autoscaling", "scalingAdapter",
+                   "ingress", "modelRef", "eppConfig")
+
+
+def legacy_v1_hash_input(alpha_dgd: Mapping[str, Any]) -> dict[str, Any]:
+    """``map[serviceName]strippedSharedSpec`` of a nvidia.com/v1alpha1 DGD (dict form)."""
+    services = (alpha_dgd.get("spec") or {}).get("services") or {}
+    out: dict[str, Any] = {}
+    for name in sorted(services):
+        svc = services[name]
+        if not isinstance(svc, Mapping) or svc.get("componentType") not in _ALPHA_WORKER_TYPES:
+            continue
+        stripped = {k: v for k, v in svc.items() if k not in _ALPHA_STRIPPED}
+        out[str(name)] = encode(stripped, "AlphaSharedSpec")
+    return out
+
+
+def compute_legacy_v1_hash(dgd: Mapping[str, Any]) -> str:
+    """The v1 worker hash (``v1alpha1.ComputeDGDWorkersSpecHash``; for a v1beta1 DGD after conversion
+    to v1alpha1, as ``ComputeLegacyAlphaDGDWorkersSpecHash`` of operator 1.2/1.3 does)."""
+    alpha: Mapping[str, Any] = dgd
+    if dgd.get("apiVersion") != "nvidia.com/v1alpha1":
+        from .._convert import to_v1alpha1
+
+        alpha = to_v1alpha1(dict(dgd))
+    data = go_marshal(legacy_v1_hash_input(alpha)).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:8]

@@ -44,7 +44,7 @@ GOLDEN_WORKER_DGD = {
 
 def test_worker_hash_golden() -> None:
     # api/v1beta1/worker_hash_test.go goldenDGDWorkerHash
-    assert worker_hash(GOLDEN_WORKER_DGD) == "2bc34b39"
+    assert worker_hash(GOLDEN_WORKER_DGD, algorithm="rollout-v2") == "2bc34b39"
 
 
 def test_worker_hash_input_bytes() -> None:
@@ -62,9 +62,9 @@ def test_worker_hash_ignores_non_rollout_fields() -> None:
     comp = other["spec"]["components"][0]
     comp.update({"replicas": 7, "modelRef": {"name": "m"}, "scalingAdapter": {"enabled": True}, "topologyConstraint": {"packDomain": "rack"}})
     other["spec"]["components"].append({"name": "frontend", "type": "frontend", "podTemplate": {"spec": {"containers": [{"name": "main", "image": "x"}]}}})
-    assert worker_hash(other) == "2bc34b39"
+    assert worker_hash(other, algorithm="rollout-v2") == "2bc34b39"
     comp["podTemplate"]["spec"]["containers"][0]["image"] = "worker:v2"
-    assert worker_hash(other) != "2bc34b39"
+    assert worker_hash(other, algorithm="rollout-v2") != "2bc34b39"
 
 
 @pytest.mark.parametrize(
