@@ -70,5 +70,5 @@ def test_hook_passes_valid_and_fails_invalid(tmp_path: Path) -> None:
     _git(repo, "add", "bad.yaml")
     bad = run()
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "bad.yaml:8:13:" in bad.stdout, bad.stdout
+    assert "bad.yaml:8:7:" in bad.stdout, bad.stdout  # the key of the offending field
     assert 'Unsupported value: "frontnd"' in bad.stdout, bad.stdout
