@@ -19,3 +19,9 @@ def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared (reference data) is not available")
     return SHARED
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In CI the reference data must be there: a missing ../shared would turn most checks into skips."""
+    if os.environ.get("CI") and not SHARED.is_dir():
+        raise pytest.UsageError(f"CI run without the reference data at {SHARED}")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dynamo_schema._compile import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
 # Inter-pod GPU memory service layouts (rendering.md "out of scope": GMS rendering details).
@@ -21,10 +22,7 @@ UNSUPPORTED = {("deploy__operator__samples__dgd-gms-failover.yaml", "grove")}
 def _documents(shared: Path) -> list[tuple[str, int, dict]]:
     out = []
     for path in sorted((shared / "reference" / "dynamo" / "corpus" / "v1beta1").glob("*.yaml")):
-        try:
-            docs = list(yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader))
-        except yaml.YAMLError:
-            continue
+        docs = list(yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader))
         for i, doc in enumerate(docs):
             if isinstance(doc, dict) and doc.get("apiVersion") == "nvidia.com/v1beta1" and doc.get("kind") in (
                 "DynamoGraphDeployment", "DynamoComponentDeployment"
@@ -48,6 +46,9 @@ def test_corpus_renders(shared: Path) -> None:
                     failures.append(f"{name}#{i} {target}: {exc}")
                 continue
             rendered += 1
+            problems = check_rendered(objs)
+            if problems:
+                failures.append(f"{name}#{i} {target}: " + "; ".join(d.message for d in problems[:3]))
             assert objs and all(o.get("apiVersion") and o.get("kind") and o["metadata"].get("name") for o in objs)
             assert all(o["metadata"].get("namespace") == (doc.get("metadata") or {}).get("namespace", "corpus") for o in objs)
     assert failures == []
@@ -65,7 +66,7 @@ def test_unsupported_is_reported(shared: Path) -> None:
 _SCRIPT = r"""
 import json, sys, yaml
 from pathlib import Path
-from dynamo_schema._render import render, RenderOptions
+from dynamo_schema._render import render, RenderError, RenderOptions
 out = []
 for p in sorted(Path(sys.argv[1]).glob("*.yaml"))[:40]:
     for d in yaml.load_all(p.read_text(), Loader=yaml.CSafeLoader):
@@ -73,7 +74,7 @@ for p in sorted(Path(sys.argv[1]).glob("*.yaml"))[:40]:
             for t in (["kubernetes", "grove"] if d["kind"] == "DynamoGraphDeployment" else ["kubernetes"]):
                 try:
                     out.append(render(d, t, RenderOptions()))
-                except Exception as e:
+                except RenderError as e:  # the documented unsupported layouts
                     out.append(str(e))
 sys.stdout.write(json.dumps(out, sort_keys=False))
 """

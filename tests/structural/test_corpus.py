@@ -51,14 +51,9 @@ def test_corpus_document_is_valid_against_crd(name: str, index: int, doc: dict[s
 
 
 def _generated(kind: str) -> dict[str, Any]:
-    try:
-        from dynamo_schema import _schemas
-    except Exception as e:
-        pytest.skip(f"dynamo_schema._schemas unavailable: {e}")
-    try:
-        return _schemas.load("nvidia.com", kind, "v1beta1")
-    except Exception as e:
-        pytest.skip(f"generated schema unavailable: {e}")
+    from dynamo_schema import _schemas
+
+    return _schemas.load("nvidia.com", kind, "v1beta1")
 
 
 @pytest.mark.parametrize("name,index,doc", DOCS, ids=[f"{n}#{i}" for n, i, _ in DOCS])
