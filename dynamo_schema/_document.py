@@ -41,8 +41,8 @@ class Document:
                     return n
                 if "name" not in meta and isinstance(meta.get("generateName"), str):
                     return str(meta["generateName"])
-            n = self.data.get("name")
-            if isinstance(n, str) and "apiVersion" not in self.data:
+            n = self.data.get("name")  # DeploymentSpec: a top-level name, no metadata
+            if isinstance(n, str) and not isinstance(meta, dict):
                 return n
         return ""
 
