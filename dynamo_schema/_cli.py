@@ -84,32 +84,85 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------------------------------------
-def _admission_settings(ns: argparse.Namespace) -> Any:
-    from ._admission import AdmissionSettings
+def _settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
+    """The ``--settings`` file (read with located errors) overlaid with every ``--set``."""
+    from ._compile import ConfigFileError, read_mapping_file
 
     mapping: dict[str, Any] = {}
     if getattr(ns, "settings", None):
-        import yaml
-
         try:
-            with open(ns.settings, encoding="utf-8") as fh:
-                loaded = yaml.safe_load(fh) or {}
-        except OSError as exc:
-            raise UsageError(f"cannot read settings file: {exc}") from exc
-        if not isinstance(loaded, dict):
-            raise UsageError(f"{ns.settings}: settings must be a mapping")
-        mapping.update(loaded)
+            mapping.update(read_mapping_file(ns.settings, "settings file"))
+        except ConfigFileError as exc:
+            raise UsageError(str(exc)) from exc
     for item in getattr(ns, "set_", []) or []:
         key, sep, value = item.partition("=")
-        if not sep:
+        if not sep or not key.strip():
             raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
-        import yaml
+        mapping[key.strip()] = _set_value(key.strip(), value)
+    return mapping
 
-        mapping[key.strip()] = yaml.safe_load(value) if value else ""
+
+def _set_value(key: str, value: str) -> Any:
+    """A ``--set`` value read as one YAML scalar or flow collection (``true``, ``3``, ``{a: [b]}``)."""
+    if not value:
+        return ""
+    import yaml
+
+    try:
+        return yaml.load(value, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise UsageError(f"--set {key}: cannot read value {value!r} as YAML{where}: {problem}") from exc
+
+
+def _admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:
+    from ._admission import AdmissionSettings
+
+    if mapping is None:
+        mapping = _settings_mapping(ns)
+    version = getattr(ns, "operator_version", None)
+    if version:
+        mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") != "operator_version"}
+        mapping["operator_version"] = version  # one knob: --operator-version wins
     try:
         return AdmissionSettings.from_mapping(mapping)
     except (ValueError, TypeError) as exc:
         raise UsageError(f"invalid admission settings: {exc}") from exc
+
+
+def _go_quote(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _text(value: Any) -> str:
+    """A document's ``kind``/``apiVersion`` for reports: only strings count (``apiVersion: 5`` -> "")."""
+    return value if isinstance(value, str) else ""
+
+
+def _check_namespace(ns: argparse.Namespace) -> None:
+    from ._compile import dns1123_label_errors
+
+    value = getattr(ns, "namespace", None)
+    if value is None:
+        return
+    errs = dns1123_label_errors(value)
+    if errs:
+        raise UsageError(f"--namespace: Invalid value: {_go_quote(value)}: {'; '.join(errs)}")
+
+
+_VERSION_RE = r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]+)?"
+
+
+def _check_operator_version(ns: argparse.Namespace) -> None:
+    import re
+
+    value = getattr(ns, "operator_version", None)
+    if value is not None and not re.fullmatch(_VERSION_RE, value):
+        raise UsageError(f"--operator-version: expected X.Y.Z (e.g. 1.5.0), got {value!r}")
 
 
 def _load(path: str, strict: bool = True) -> list[Any]:
@@ -126,15 +179,37 @@ def _load(path: str, strict: bool = True) -> list[Any]:
         raise UsageError(str(exc)) from exc
 
 
-def _validate_file(args: tuple[str, Any]) -> list[Any]:
-    """Results of one file: one per document; a problem tied to no document is one ``error`` result."""
-    path, options = args
-    from ._load import load_path_result
+def _identity(data: Any) -> tuple[str, str, str, str] | None:
+    """(apiVersion group, kind, namespace, name): what makes two manifests the same object."""
+    if not isinstance(data, dict):
+        return None
+    api, kind = data.get("apiVersion"), data.get("kind")
+    raw_meta = data.get("metadata")
+    meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+    name, namespace = meta.get("name"), meta.get("namespace")
+    if not isinstance(api, str) or not isinstance(kind, str) or not isinstance(name, str):
+        return None
+    return api.rpartition("/")[0], kind, namespace if isinstance(namespace, str) else "", name
+
+
+def _validate_file(args: tuple[Any, ...]) -> list[Any]:
+    """Results of one file: one per document; a problem tied to no document is one ``error`` result.
+
+    ``args``: (path, options, old objects by identity or None, the bytes of ``-`` read by the parent
+    process or None). With ``old`` given, a document is checked as an update of the old object of the
+    same identity, and as a create when there is none."""
+    path, options = args[0], args[1]
+    olds: dict[Any, Any] | None = args[2] if len(args) > 2 else None
+    preread: bytes | None = args[3] if len(args) > 3 else None
+    from dataclasses import replace
+
+    from ._load import load, load_path_result
     from ._report import ResourceResult
     from ._validate import validate_document
 
     try:
-        loaded = load_path_result(path, strict=options.strict)
+        loaded = load(preread, "<stdin>", strict=options.strict) if preread is not None \
+            else load_path_result(path, strict=options.strict)
     except FileNotFoundError as exc:
         raise UsageError(f"{path}: no such file or directory") from exc
     except PermissionError as exc:
@@ -142,39 +217,59 @@ def _validate_file(args: tuple[str, Any]) -> list[Any]:
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
-            out.append(ResourceResult(filename=path, kind="", name="", version="", status="error",
-                                      diagnostics=list(load_diags)))
+            out.append(ResourceResult(filename=path, kind="", name="", version="",
+                                      status="error", diagnostics=list(load_diags)))
             continue
+        kind, api = _text(doc.kind), _text(doc.api_version)
         load_errors = [d for d in load_diags if d.severity == "error"]
         if load_errors:  # e.g. duplicate keys: the document as read is not what the author wrote
-            out.append(ResourceResult(filename=doc.file, kind=doc.kind, name=doc.name,
-                                      version=doc.api_version.rpartition("/")[2], status="error",
+            out.append(ResourceResult(filename=doc.file, kind=kind, name=doc.name,
+                                      version=api.rpartition("/")[2], status="error",
                                       diagnostics=list(load_diags)))
             continue
-        r = validate_document(doc, options)
-        out.append(ResourceResult(filename=r.filename, kind=r.kind, name=r.name, version=r.version,
+        opts = options
+        if olds is not None:
+            opts = replace(options, old=olds.get(_identity(doc.data)))
+        r = validate_document(doc, opts)
+        out.append(ResourceResult(filename=r.filename, kind=_text(r.kind), name=r.name, version=_text(r.version),
                                   status=r.status, diagnostics=list(load_diags) + r.diagnostics))  # type: ignore[arg-type]
     return out
 
 
+def _read_stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError) as exc:
+        raise UsageError(f"cannot read standard input: {exc}") from exc
+
+
 def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from . import _report
+    from ._k8s_schemas import DEFAULT_KUBERNETES_VERSION, check_version
     from ._load import iter_paths
     from ._validate import ValidateOptions
 
+    try:
+        kubernetes_version = check_version(ns.kubernetes_version or DEFAULT_KUBERNETES_VERSION)
+    except ValueError as exc:
+        raise UsageError(f"--kubernetes-version: {exc}") from exc
     try:
         files = iter_paths(ns.paths)
     except FileNotFoundError as exc:
         raise UsageError(f"{exc.filename or exc}: no such file or directory") from exc
     settings = _admission_settings(ns) if (ns.settings or ns.set_) else None
-    old = None
+    olds: dict[Any, Any] | None = None
     if ns.old:
-        old_docs = _load(ns.old)
-        old = old_docs[0].data if old_docs else None
-    opts = ValidateOptions(strict=ns.strict, settings=settings, old=old,
-                           kubernetes_version=ns.kubernetes_version or "1.32.0")
+        olds = {}
+        for d in _load(ns.old):
+            key = _identity(d.data)
+            if key is not None and key not in olds:
+                olds[key] = d.data
+    opts = ValidateOptions(strict=ns.strict, settings=settings, kubernetes_version=kubernetes_version)
     jobs = max(1, ns.jobs or 1)
-    work = [(f, opts) for f in files]
+    # standard input is read here: pool workers have no access to it
+    stdin_bytes = _read_stdin() if "-" in files else None
+    work = [(f, opts, olds, stdin_bytes if f == "-" else None) for f in files]
     if jobs > 1 and len(files) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -207,9 +302,22 @@ def cmd_schema(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return 0
 
 
+def _report_lines(doc: Any, diags: list[Any], status: str = "invalid") -> list[str]:
+    """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document."""
+    from ._report import ResourceResult, _text_line
+
+    api = _text(doc.api_version)
+    r = ResourceResult(filename=doc.file, kind=_text(doc.kind), name=doc.name, version=api.rpartition("/")[2],
+                       status=status, diagnostics=[])  # type: ignore[arg-type]
+    return [_text_line(r, d if d.file else doc.place(d)) + "\n" for d in diags
+            if d.severity in ("error", "warning")]
+
+
 def cmd_default(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """The objects as admission would store them; when admission refuses one, nothing on stdout,
+    its errors (``validate``'s line format) on stderr, exit 1."""
     from ._emit import dump_all
-    from ._validate import NVIDIA_KINDS, ValidateOptions, check_nvidia
+    from ._validate import NVIDIA_KINDS, ValidateOptions, check_nvidia, unknown_kind
 
     settings = _admission_settings(ns)
     opts = ValidateOptions(settings=settings)
@@ -217,19 +325,23 @@ def cmd_default(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     status = 0
     for doc in _load(ns.path):
         data = doc.data
-        if isinstance(data, dict) and data.get("apiVersion") == "nvidia.com/v1beta1" and data.get("kind") in NVIDIA_KINDS:
+        api = data.get("apiVersion") if isinstance(data, dict) else None
+        if isinstance(api, str) and api.rpartition("/")[0] == "nvidia.com":
+            kind = _text(data.get("kind"))
+            if api not in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") or kind not in NVIDIA_KINDS:
+                stderr.writelines(_report_lines(doc, [unknown_kind(api, kind)]))
+                status = 1
+                continue
             diags, stored = check_nvidia(data, opts)
-            for d in diags:
-                if d.severity == "error":
-                    d = doc.place(d)
-                    stderr.write(f"{d.file}:{d.line}:{d.column}: {d.field}: {d.message} [{d.rule}]\n")
-            if stored is None:
+            stderr.writelines(_report_lines(doc, diags))
+            if stored is None or any(d.severity == "error" for d in diags):
                 status = 1
                 continue
             out.append(stored)
         else:
             out.append(data)
-    stdout.write(dump_all(out))
+    if status == 0:
+        stdout.write(dump_all(out))
     return status
 
 
@@ -240,61 +352,103 @@ def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Every Dynamo document validated first (as ``validate`` does), then converted; other documents
+    pass through. Key order is kept; comments are not (yet)."""
     from ._convert import to_v1alpha1, to_v1beta1
+    from ._diagnostics import Diagnostic
     from ._emit import dump_all
+    from ._validate import ValidateOptions, validate_document
 
     fn = to_v1beta1 if ns.to == "nvidia.com/v1beta1" else to_v1alpha1
-    out = [fn(d.data) if isinstance(d.data, dict) and str(d.data.get("apiVersion", "")).startswith("nvidia.com/")
-           else d.data for d in _load(ns.path)]
-    stdout.write(dump_all(out))
-    return 0
+    out = []
+    status = 0
+    for doc in _load(ns.path):
+        data = doc.data
+        if not (isinstance(data, dict) and isinstance(data.get("apiVersion"), str)
+                and data["apiVersion"].startswith("nvidia.com/")):
+            out.append(data)
+            continue
+        result = validate_document(doc, ValidateOptions())
+        if result.status in ("invalid", "error"):
+            stderr.writelines(_report_lines(doc, result.diagnostics, result.status))
+            status = 1
+            continue
+        try:
+            out.append(fn(data))
+        except Exception as exc:  # noqa: BLE001 - the converter refuses a valid object: reported
+            stderr.writelines(_report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
+            status = 1
+    if status == 0:
+        stdout.write(dump_all(out))
+    return status
 
 
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Objects as YAML on stdout (or one file each under ``-o DIR``); DeploymentSpec adapters also
     produce request bodies and scripts, printed after a ``# --- NAME`` line (or written as files)."""
-    from ._compile import artifact_file, render_deploymentspec, render_object
+    from ._compile import ConfigFileError, artifact_file, read_mapping_document, render_deploymentspec, render_object
     from ._diagnostics import DynamoSchemaError
     from ._emit import dump_all
     from ._validate import is_deploymentspec
 
-    settings = _admission_settings(ns)
+    _check_namespace(ns)
+    _check_operator_version(ns)
+    mapping = _settings_mapping(ns)
+    settings = _admission_settings(ns, mapping)
+    provider: dict[str, Any] | None = None
+    if ns.provider_config:
+        try:
+            pdoc = read_mapping_document(ns.provider_config, "provider config")
+        except ConfigFileError as exc:
+            raise UsageError(str(exc)) from exc
+        provider = dict(pdoc.data) if pdoc is not None else {}
+        from ._infercrane._settings import SETTINGS
+
+        unknown = [k for k in provider if k not in SETTINGS]
+        if unknown and pdoc is not None:
+            line, col = pdoc.locate((unknown[0],))
+            raise UsageError(f"{pdoc.file}:{line}:{col}: unknown provider setting {_go_quote(str(unknown[0]))}"
+                             + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
     docs = _load(ns.path)
     files: list[tuple[str, str]] = []
     objs: list[dict[str, Any]] = []
     for doc in docs:
         data = doc.data
+        messages: list[tuple[str, str]] = []
         try:
             if is_deploymentspec(data):
-                for art in render_deploymentspec(data, ns.provider_config):
+                for art in render_deploymentspec(data, provider):
                     content = art.content
                     if isinstance(content, dict) and "apiVersion" in content and "kind" in content and not ns.out:
                         objs.append(content)
                     else:
                         files.append(artifact_file(art))
                 continue
-            messages: list[tuple[str, str]] = []
             objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
                                       operator_version=ns.operator_version, settings=settings,
                                       messages=messages, worker_hash_algorithm=ns.worker_hash_algorithm))
-            for severity, text in messages:
-                stderr.write(f"{severity}: {doc.file}: {text}\n")
         except DynamoSchemaError as exc:
             exc.diagnostics = [doc.place(d) if d.path and "rendered" not in d.message
                                else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
             raise
+        finally:
+            for severity, text in messages:
+                stderr.write(f"{severity}: {doc.file}: {text}\n")
     if ns.out:
         from pathlib import Path
 
-        from ._fsutil import atomic_write
+        from ._fsutil import UnsafePathError, atomic_write
 
         out = Path(ns.out)
-        for i, obj in enumerate(objs):
-            name = str((obj.get("metadata") or {}).get("name", "object"))
-            rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml".replace("/", "_")
-            atomic_write(out, rel, dump_all([obj]))
-        for fname, text in files:
-            atomic_write(out, fname, text)
+        try:
+            for i, obj in enumerate(objs):
+                name = str((obj.get("metadata") or {}).get("name", "object"))
+                rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml".replace("/", "_")
+                atomic_write(out, rel, dump_all([obj]))
+            for fname, text in files:
+                atomic_write(out, fname, text)
+        except UnsafePathError as exc:
+            raise UsageError(str(exc)) from exc
         return 0
     text = dump_all(objs) if objs else ""
     for fname, body in files:
@@ -306,6 +460,8 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def cmd_diff(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ._diff import run_diff
 
+    _check_namespace(ns)
+    _check_operator_version(ns)
     return run_diff(ns.old, ns.new, ns.target, ns.namespace, stdout, stderr, output=ns.output,
                     settings=_admission_settings(ns), operator_version=ns.operator_version,
                     context=ns.context, show_diff=ns.show_diff)
@@ -358,10 +514,35 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if not exc.diagnostics:
             stderr.write(f"error: {exc}\n")
         return 1
+    except BrokenPipeError:  # pragma: no cover - the reader went away (``| head``)
+        _silence_stdout(stdout)
+        return 0
     except OSError as exc:
         if ns.debug:
             raise
         stderr.write(f"error: {exc}\n")
         return 2
-    except BrokenPipeError:  # pragma: no cover
-        return 0
+    except Exception as exc:  # a bug, not bad input: no traceback unless --debug
+        if ns.debug:
+            raise
+        from ._compile import ConfigFileError
+        from ._fsutil import UnsafePathError
+
+        if isinstance(exc, (ConfigFileError, UnsafePathError)):
+            stderr.write(f"error: {exc}\n")
+            return 2
+        stderr.write(f"error: internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)\n")
+        return 2
+
+
+def _silence_stdout(stdout: TextIO) -> None:
+    """After a broken pipe, point the real stdout at /dev/null so the interpreter's final flush is quiet."""
+    import os
+
+    if stdout is not sys.stdout:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover
+        pass

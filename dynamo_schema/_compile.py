@@ -19,9 +19,38 @@ class RenderError(DynamoSchemaError):
     pass
 
 
+class ConfigFileError(ValueError):
+    """A settings file that cannot be used (unreadable, not YAML, not a mapping); a usage error."""
+
+
 def _default_target(dgd: dict[str, Any]) -> str:
-    ann = ((dgd.get("metadata") or {}).get("annotations") or {})
+    """The pathway the operator takes for an admitted DGD: the ``nvidia.com/workload-provider``
+    annotation stamped at admission (admission.md §2.2: ``grove`` when the Grove gate is on and
+    ``nvidia.com/enable-grove`` is not ``"false"``, else ``component``), else the annotation rule."""
+    meta = dgd.get("metadata")
+    ann = meta.get("annotations") if isinstance(meta, dict) else None
+    ann = ann if isinstance(ann, dict) else {}
+    provider = ann.get("nvidia.com/workload-provider")
+    if provider in ("grove", "component"):
+        return "grove" if provider == "grove" else "kubernetes"
     return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
+
+
+def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,
+                   worker_hash_algorithm: str | None = None) -> Any:
+    """``RenderOptions`` from the admission settings (one source for cluster/operator state)."""
+    from ._render import RenderOptions
+
+    kwargs: dict[str, Any] = {
+        "namespace": namespace,
+        "grove_enabled": settings.grove_enabled,
+        "lws_enabled": settings.lws_enabled,
+        "discovery_backend": settings.discovery_backend,
+        "operator_version": operator_version or settings.operator_version,
+    }
+    if worker_hash_algorithm:
+        kwargs["worker_hash_algorithm"] = worker_hash_algorithm
+    return RenderOptions(**kwargs)
 
 
 def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
@@ -54,6 +83,179 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
     return out
 
 
+# ------------------------------------------------------------------------------------------------
+# Kubernetes name rules the bundled schemas do not check (k8s.io/apimachinery/pkg/util/validation)
+
+_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN = _DNS1123_LABEL + r"(\." + _DNS1123_LABEL + r")*"
+_DNS1035_LABEL = r"[a-z]([-a-z0-9]*[a-z0-9])?"
+_LABEL_VALUE = r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
+
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """apimachinery's ``RegexError`` text (its odd ``',  or '`` spacing included)."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    out = msg + " (e.g. "
+    for i, ex in enumerate(examples):
+        if i > 0:
+            out += " or "
+        out += f"'{ex}', "
+    return out + f"regex used for validation is '{fmt}')"
+
+
+def _max_len(n: int) -> str:
+    return f"must be no more than {n} characters"
+
+
+def dns1123_label_errors(value: str) -> list[str]:
+    """``IsDNS1123Label``: the rule of namespace names."""
+    import re
+
+    errs = []
+    if len(value) > 63:
+        errs.append(_max_len(63))
+    if not re.fullmatch(_DNS1123_LABEL, value):
+        if re.fullmatch(_DNS1123_SUBDOMAIN, value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(_regex_error("a lowercase RFC 1123 label must consist of lower case alphanumeric "
+                                     "characters or '-', and must start and end with an alphanumeric character",
+                                     _DNS1123_LABEL, "my-name", "123-abc"))
+    return errs
+
+
+def dns1123_subdomain_errors(value: str) -> list[str]:
+    import re
+
+    errs = []
+    if len(value) > 253:
+        errs.append(_max_len(253))
+    if not re.fullmatch(_DNS1123_SUBDOMAIN, value):
+        errs.append(_regex_error("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                                 "characters, '-' or '.', and must start and end with an alphanumeric character",
+                                 _DNS1123_SUBDOMAIN, "example.com"))
+    return errs
+
+
+def dns1035_label_errors(value: str) -> list[str]:
+    import re
+
+    errs = []
+    if len(value) > 63:
+        errs.append(_max_len(63))
+    if not re.fullmatch(_DNS1035_LABEL, value):
+        errs.append(_regex_error("a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
+                                 "start with an alphabetic character, and end with an alphanumeric character",
+                                 _DNS1035_LABEL, "my-name", "abc-123"))
+    return errs
+
+
+def label_value_errors(value: str) -> list[str]:
+    import re
+
+    errs = []
+    if len(value) > 63:
+        errs.append(_max_len(63))
+    if not re.fullmatch(_LABEL_VALUE, value):
+        errs.append(_regex_error("a valid label must be an empty string or consist of alphanumeric characters, "
+                                 "'-', '_' or '.', and must start and end with an alphanumeric character",
+                                 _LABEL_VALUE, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def _go_quote(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _label_maps(node: Any, path: tuple[Any, ...], kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Every label map of a rendered object: ``metadata.labels`` (also of pod templates),
+    ``matchLabels`` of selectors and a Service's ``spec.selector``."""
+    out: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            p = path + (k,)
+            if isinstance(v, dict) and ((k == "labels" and path[-1:] == ("metadata",)) or k == "matchLabels"
+                                        or (kind == "Service" and p == ("spec", "selector"))):
+                out.append((p, v))
+            else:
+                out.extend(_label_maps(v, p, kind))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_label_maps(v, path + (i,), kind))
+    return out
+
+
+def check_names(objs: list[dict[str, Any]]) -> list[Diagnostic]:
+    """Name rules the API server applies and the bundled schemas do not: ``metadata.name`` (a DNS-1123
+    subdomain, a DNS-1035 label for a Service), ``metadata.namespace`` (a DNS-1123 label), label values
+    (at most 63 characters, the label-value pattern). Each diagnostic names the object in its message."""
+    out: list[Diagnostic] = []
+    for obj in objs:
+        if not isinstance(obj, dict):
+            continue
+        kind = str(obj.get("kind", ""))
+        api = str(obj.get("apiVersion", ""))
+        raw_meta = obj.get("metadata")
+        meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+        name = meta.get("name")
+        who = f"rendered {kind}/{name}"
+        if isinstance(name, str):
+            if api.startswith("rbac.authorization.k8s.io/"):
+                errs = [] if name not in (".", "..") and "/" not in name and "%" not in name else \
+                    ["may not contain '/' or '%' and may not be '.' or '..'"]
+            elif kind == "Service":
+                errs = dns1035_label_errors(name)
+            else:
+                errs = dns1123_subdomain_errors(name)
+            for e in errs:
+                out.append(Diagnostic("render.invalid-name", (),
+                                      f"{who}: metadata.name: Invalid value: {_go_quote(name)}: {e}"))
+        namespace = meta.get("namespace")
+        if isinstance(namespace, str) and namespace:
+            for e in dns1123_label_errors(namespace):
+                out.append(Diagnostic("render.invalid-namespace", (),
+                                      f"{who}: metadata.namespace: Invalid value: {_go_quote(namespace)}: {e}"))
+        for path, labels in _label_maps(obj, (), kind):
+            field = ".".join(str(p) for p in path)
+            for key, value in labels.items():
+                if not isinstance(value, str):
+                    continue
+                for e in label_value_errors(value):
+                    out.append(Diagnostic("render.invalid-label-value", (),
+                                          f"{who} (label {key}): {field}: Invalid value: {_go_quote(value)}: {e}"))
+    return out
+
+
+def naming_warnings(stored: dict[str, Any], namespace: str) -> list[str]:
+    """rendering.md §3.4: a Dynamo namespace (``<namespace>-<DGD name>``) longer than 63 characters.
+    The operator code followed here does not shorten it; the published reference says it is shortened
+    and hashed. Either way, what the runtime sees differs from what a reader expects: warn."""
+    from ._render._names import compute_dynamo_namespace
+
+    raw_meta, raw_spec = stored.get("metadata"), stored.get("spec")
+    meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+    spec: dict[str, Any] = raw_spec if isinstance(raw_spec, dict) else {}
+    ns = str(meta.get("namespace") or namespace)
+    if stored.get("kind") == "DynamoGraphDeployment":
+        owner = str(meta.get("name") or "")
+        names = [compute_dynamo_namespace(bool(c.get("globalDynamoNamespace")), ns, owner)
+                 for c in spec.get("components") or [] if isinstance(c, dict)]
+    else:
+        from ._render._workloads import dcd_dynamo_namespace
+
+        names = [dcd_dynamo_namespace(stored, ns)]
+    seen: list[str] = []
+    for dyn in names:
+        if len(dyn) > 63 and dyn not in seen:
+            seen.append(dyn)
+    return [f"Dynamo namespace {_go_quote(d)} is {len(d)} characters long (more than 63): the operator "
+            "code emulated here uses it as is, while the published reference says it is shortened with a "
+            "hash (rendering.md §3.4)" for d in seen]
+
+
 def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: str = "default",
                   operator_version: str | None = None, settings: Any = None,
                   validate_output: bool = True,
@@ -62,14 +264,23 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
 
     ``messages`` (optional) collects ``(severity, text)`` warnings and notes, e.g. what a DGDR's
-    materialization had to assume.
+    materialization had to assume, or a Dynamo namespace longer than 63 characters.
+    ``operator_version`` also sets the admission settings' ``operator_version`` (one knob: the
+    origin-version annotation stamped at admission then names the emulated release).
     """
+    from dataclasses import replace
+
     from ._admission import AdmissionSettings
 
     settings = settings or AdmissionSettings()
+    if operator_version:
+        settings = replace(settings, operator_version=operator_version)
     kind = obj.get("kind")
     api = obj.get("apiVersion")
-    if api == "nvidia.com/v1alpha1":
+    if api == "nvidia.com/v1alpha1" and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment",
+                                                 "DynamoGraphDeploymentRequest"):
+        # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object
+        _admit(obj, settings)
         from ._convert import to_v1beta1
 
         obj = to_v1beta1(obj)
@@ -100,36 +311,69 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         target = target or "kubernetes"
         if target != "kubernetes":
             raise RenderError(f"unknown target {target!r} for a DynamoComponentDeployment (kubernetes)")
-    from ._render import RenderOptions
     from ._render import render as _render
 
-    kwargs: dict[str, Any] = {"namespace": namespace}
-    if operator_version:
-        kwargs["operator_version"] = operator_version
-    if worker_hash_algorithm:
-        kwargs["worker_hash_algorithm"] = worker_hash_algorithm
-    objs = prefix + _render(stored, target, RenderOptions(**kwargs))
+    options = render_options(settings, namespace=namespace, operator_version=operator_version,
+                             worker_hash_algorithm=worker_hash_algorithm)
+    objs = prefix + _render(stored, target, options)
+    if messages is not None:
+        messages.extend(("warning", w) for w in naming_warnings(stored, namespace))
     if validate_output:
+        names = check_names(objs)
+        if names:
+            raise RenderError("Kubernetes would refuse rendered objects", names)
         problems = check_rendered(objs)
         if problems:
             raise RenderError("rendered objects are invalid (a bug in dynamo_schema)", problems)
     return objs
 
 
-def render_deploymentspec(data: dict[str, Any], provider_config: str | None = None) -> list[Any]:
+def read_mapping_file(path: str, what: str) -> dict[str, Any]:
+    """A YAML file holding one mapping (empty file: ``{}``), read with located errors.
+
+    Raises :class:`ConfigFileError` (a usage error) when the file cannot be read, is not YAML, holds
+    several documents or is not a mapping."""
+    doc = read_mapping_document(path, what)
+    return dict(doc.data) if doc is not None else {}
+
+
+def read_mapping_document(path: str, what: str) -> Any:
+    """:func:`read_mapping_file` keeping positions: the loaded ``Document``, or None for an empty file."""
+    from ._load import load_path_result
+
+    try:
+        result = load_path_result(path)
+    except FileNotFoundError as exc:
+        raise ConfigFileError(f"cannot read {what} {path}: no such file or directory") from exc
+    except OSError as exc:
+        raise ConfigFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    if errors:
+        lines = []
+        for d in errors:
+            loc = f"{d.file}:{d.line}:{d.column}" if d.line is not None else str(d.file or path)
+            lines.append(f"{loc}: {d.field + ': ' if d.path else ''}{d.message} [{d.rule}]")
+        raise ConfigFileError(f"invalid {what} {path}:\n" + "\n".join(lines))
+    docs = result.documents
+    if len(docs) > 1:
+        second = docs[1]
+        raise ConfigFileError(f"{second.file}:{second.start[0]}:{second.start[1]}: {what} must be a single YAML mapping, "
+                              f"found {len(docs)} documents")
+    if not docs:
+        return None
+    if not isinstance(docs[0].data, dict):  # pragma: no cover - the loader reports non-mapping documents
+        raise ConfigFileError(f"{path}: {what} must be a YAML mapping")
+    return docs[0]
+
+
+def render_deploymentspec(data: dict[str, Any], provider_config: Any = None) -> list[Any]:
+    """``provider_config``: a YAML file name, or the mapping itself (keys: ``INFERCRANE_*`` names)."""
     import os
 
     from ._infercrane import ProviderSettings, compile_spec
 
-    file_mapping = None
-    if provider_config:
-        import yaml
-
-        try:
-            with open(provider_config, encoding="utf-8") as fh:
-                file_mapping = yaml.safe_load(fh) or {}
-        except OSError as exc:
-            raise OSError(f"cannot read provider config: {exc}") from exc
+    file_mapping = read_mapping_file(provider_config, "provider config") if isinstance(provider_config, str) \
+        else provider_config
     settings = ProviderSettings.resolve(dict(os.environ), file_mapping)
     return list(compile_spec(data, settings))
 

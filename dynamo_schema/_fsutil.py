@@ -7,20 +7,38 @@ import tempfile
 from pathlib import Path
 
 
+class UnsafePathError(ValueError):
+    """A write that would land outside the output folder (``..``, an absolute name, a symlink)."""
+
+
 def safe_join(root: Path, rel: str) -> Path:
-    """``root / rel``, refusing any path that would land outside ``root``."""
-    base = root.resolve()
+    """``root / rel``, refusing any path that would land outside ``root`` (also through a symlink)."""
+    base = Path(root).resolve()
     target = (base / rel).resolve()
     if target != base and base not in target.parents:
-        raise ValueError(f"refusing to write outside {root}: {rel}")
+        link = base / rel
+        why = " (through a symbolic link)" if os.path.islink(link) or any(
+            os.path.islink(p) for p in link.parents if base in p.parents) else ""
+        raise UnsafePathError(f"refusing to write outside {root}{why}: {rel}")
     return target
 
 
+def _default_mode() -> int:
+    """The mode ``open()`` gives a new file: 0666 minus the process umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write(root: Path, rel: str, text: str) -> Path:
+    """Write ``text`` to ``root/rel`` atomically (temporary file + rename), with the mode a plain
+    ``open()`` would give (``mkstemp``'s 0600 is for secrets, not for manifests)."""
     target = safe_join(root, rel)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, _default_mode())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.replace(tmp, target)

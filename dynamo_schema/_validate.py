@@ -13,6 +13,7 @@ Each document is checked on its own, the way the API server admits it:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ._diagnostics import Diagnostic
@@ -96,9 +97,82 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     hook = _admission.validate(stored, settings, old=old, transition_rules=False,
                                source_version=source_version or ("v1alpha1" if alpha else "v1beta1"))
     if alpha:
-        hook = [Diagnostic(d.rule, (), f"{d.field}: {d.message}" if d.path else d.message, d.severity)
-                for d in hook]
+        hook = [_to_alpha_diag(d, data, stored) for d in hook]
     return diags + hook, stored
+
+
+def _schema_props(schema: Any, node: Any) -> dict[str, Any]:
+    """``properties`` of a schema node, following ``$ref`` into ``$defs``."""
+    seen = 0
+    while isinstance(node, dict) and "$ref" in node and seen < 20:
+        node = (schema.get("$defs") or {}).get(str(node["$ref"]).rpartition("/")[2])
+        seen += 1
+    return node.get("properties") or {} if isinstance(node, dict) else {}
+
+
+@cache
+def _alpha_service_fields(kind: str) -> frozenset[str]:
+    """Field names a v1alpha1 DGD service shares with a v1beta1 component (same name, same place)."""
+    from . import _schemas
+
+    a = _schemas.for_object("nvidia.com/v1alpha1", kind)
+    b = _schemas.for_object("nvidia.com/v1beta1", kind)
+    if a is None or b is None:
+        return frozenset()
+    try:
+        services = _schema_props(a, _schema_props(a, a)["spec"])["services"]
+        node = services
+        while isinstance(node, dict) and "$ref" in node:
+            node = a["$defs"][str(node["$ref"]).rpartition("/")[2]]
+        alpha = _schema_props(a, node["additionalProperties"])
+        comps = _schema_props(b, _schema_props(b, b)["spec"])["components"]
+        while isinstance(comps, dict) and "$ref" in comps:
+            comps = b["$defs"][str(comps["$ref"]).rpartition("/")[2]]
+        beta = _schema_props(b, comps["items"])
+    except (KeyError, TypeError):
+        return frozenset()
+    return frozenset(set(alpha) & set(beta))
+
+
+def alpha_path(path: tuple[Any, ...], alpha: dict[str, Any], beta: dict[str, Any] | None) -> tuple[tuple[Any, ...], bool]:
+    """The v1alpha1 path of a field of the converted (v1beta1) object, and whether it is exact.
+
+    ``spec.components[i]`` becomes ``spec.services.<component name>``; the rest of the path is kept when
+    its first field has the same name in a v1alpha1 service, else the path stops at the service (inexact).
+    Other paths are kept (``metadata…``, shared ``spec`` fields, paths the webhooks give in v1alpha1
+    form already)."""
+    kind = str(alpha.get("kind"))
+    if len(path) >= 3 and path[:2] == ("spec", "components") and isinstance(path[2], int) \
+            and kind == "DynamoGraphDeployment":
+        comps = ((beta or {}).get("spec") or {}).get("components") if isinstance(beta, dict) else None
+        name = None
+        if isinstance(comps, list) and 0 <= path[2] < len(comps) and isinstance(comps[path[2]], dict):
+            name = comps[path[2]].get("name")
+        services = (alpha.get("spec") or {}).get("services") if isinstance(alpha.get("spec"), dict) else None
+        if not isinstance(services, dict) or not isinstance(name, str) or name not in services:
+            return ("spec", "services"), False
+        head: tuple[Any, ...] = ("spec", "services", name)
+        rest = path[3:]
+        if not rest:
+            return head, True
+        if isinstance(rest[0], str) and rest[0] in _alpha_service_fields(kind):
+            return head + rest, True
+        return head, False
+    # metadata, shared spec fields, and paths the webhooks already give in v1alpha1 form
+    return path, True
+
+
+def _to_alpha_diag(d: Diagnostic, alpha: dict[str, Any], beta: dict[str, Any] | None) -> Diagnostic:
+    """A webhook diagnostic of the converted object, pointed at the v1alpha1 object the user wrote."""
+    from dataclasses import replace
+
+    if not d.path:
+        return d
+    mapped, exact = alpha_path(tuple(d.path), alpha, beta)
+    if exact:
+        return replace(d, path=mapped)
+    # the v1alpha1 object has no such field: keep the v1beta1 field in the message
+    return replace(d, path=mapped, message=f"{d.field}: {d.message}")
 
 
 def apply_over(live: Any, last: Any, new: Any) -> Any:
@@ -203,6 +277,14 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         out.status = "error"
         out.diagnostics = [doc.place(Diagnostic("load.not-a-mapping", (), "document is not a mapping"))]
         return out
+    bad_meta = [k for k in ("apiVersion", "kind") if data.get(k) is not None and not isinstance(data.get(k), str)]
+    if bad_meta:
+        # what decoding into TypeMeta says (kubectl, the API server): these must be strings
+        out.status = "error"
+        out.diagnostics = [doc.place(Diagnostic(
+            "load.type-meta", (k,), f"json: cannot unmarshal {_go_json_type(data[k])} into Go struct field "
+            f"TypeMeta.{k} of type string")) for k in bad_meta]
+        return out
     if is_deploymentspec(data):
         out.kind = out.kind or "Deployment"
         out.version = out.version or "v1"
@@ -238,6 +320,19 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         out.status = "skipped"
         return out
     return finish(k8s)
+
+
+def _go_json_type(value: Any) -> str:
+    """encoding/json's name of a JSON value's type in an ``UnmarshalTypeError``."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "string"
 
 
 def validate_documents(docs: list[Document], options: ValidateOptions | None = None) -> list[ResourceOutcome]:

@@ -22,7 +22,8 @@ class AdmissionSettings:
 
     * ``grove_enabled`` (True) — the operator's Grove feature gate (Grove installed and enabled).
       Decides the ``nvidia.com/workload-provider`` chosen on create and the Grove pathway.
-    * ``lws_enabled`` (False) — the LWS gate (used by rendering, not by admission).
+    * ``lws_enabled`` (True) — LeaderWorkerSet installed and its gate on (rendering of multinode
+      components without Grove; not used by admission).
     * ``lpx_enabled`` (False) — LPX support (out of scope; recorded only).
     * ``checkpoint_enabled`` (False) — the checkpoint gate (``experimental.checkpoint.enabled``).
     * ``gpu_discovery_enabled`` (True) — the GPU discovery gate (DGDR ``spec.hardware``).
@@ -40,7 +41,7 @@ class AdmissionSettings:
     """
 
     grove_enabled: bool = True
-    lws_enabled: bool = False
+    lws_enabled: bool = True
     lpx_enabled: bool = False
     checkpoint_enabled: bool = False
     gpu_discovery_enabled: bool = True

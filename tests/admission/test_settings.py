@@ -8,7 +8,8 @@ from dynamo_schema._admission import BUNDLED_OPERATOR_VERSION, AdmissionSettings
 def test_defaults() -> None:
     s = AdmissionSettings()
     assert s.grove_enabled and s.gpu_discovery_enabled and s.inference_pool_available
-    assert not s.checkpoint_enabled and not s.lws_enabled and not s.lpx_enabled
+    assert not s.checkpoint_enabled and not s.lpx_enabled
+    assert s.lws_enabled  # multinode without Grove renders LeaderWorkerSets (upstream golden dcd/lws)
     assert s.operator_version == BUNDLED_OPERATOR_VERSION == "1.5.0"
     assert s.discovery_backend == "kubernetes"
     assert s.cluster_topologies is None
