@@ -19,14 +19,15 @@ does (``schema/cel/validation.go``):
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from ._consts import ANN_VLLM_BACKEND as _BACKEND_ANNOTATION
 from ._diagnostics import Diagnostic, Path
-from ._quantity import SUFFIX
-from ._structural import Node, compile_schema, go_quote
+from ._gofmt import OMIT, field_error
+from ._quantity import parse_quantity
+from ._structural import Node, compile_schema
 
 __all__ = [
     "BLOCKED_MESSAGE",
@@ -181,7 +182,6 @@ def _r_gms_pods_reserved(s: Any, old: Any) -> bool:
     return not _has(s, "extraClientPods") or _size(_get(s, "extraClientPods")) == 0
 
 
-_BACKEND_ANNOTATION = "nvidia.com/vllm-distributed-executor-backend"
 
 
 def _r_backend_annotation(s: Any, old: Any) -> bool:
@@ -261,26 +261,19 @@ def _r_gms_pods_mode_alpha(s: Any, old: Any) -> bool:
     )
 
 
-_QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
+_QUANTITY_FORMAT_ERROR = (  # resource.ErrFormatWrong, which CEL's quantity() reports for any parse failure here
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+)
+
 
 def _quantity(v: Any) -> Decimal:
     """CEL ``quantity(string)`` (k8s.io/apimachinery resource.ParseQuantity), as a number."""
     if not isinstance(v, str):
         raise CelError("no such overload")
-    m = _QUANTITY.match(v)
-    try:
-        if m is None:
-            raise ValueError
-        num, suf = m.group(1), m.group(2)
-        if suf in SUFFIX:
-            return Decimal(num) * SUFFIX[suf]
-        if suf[:1] in "eE":
-            return Decimal(num + suf)
-        raise ValueError
-    except (ValueError, ArithmeticError):
-        raise CelError(
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
-        ) from None
+    q = parse_quantity(v)
+    if q is None:
+        raise CelError(_QUANTITY_FORMAT_ERROR)
+    return q
 
 
 def _r_shared_memory(s: Any, old: Any) -> bool:
@@ -461,13 +454,15 @@ def _field_path(fp: str) -> Path:
 
 
 def _field_error(value_type: str, detail: str, reason: str | None) -> str:
+    """The field error a failed rule becomes (``reason`` picks the constructor; the bad value is the
+    schema type name, a string)."""
     if reason == "FieldValueForbidden":
-        return f"Forbidden: {detail}"
+        return field_error("Forbidden", OMIT, detail)
     if reason == "FieldValueRequired":
-        return f"Required value: {detail}"
+        return field_error("Required value", OMIT, detail)
     if reason == "FieldValueDuplicate":
-        return f"Duplicate value: {go_quote(value_type)}"
-    return f"Invalid value: {go_quote(value_type)}: {detail}"
+        return field_error("Duplicate value", value_type)
+    return field_error("Invalid value", value_type, detail)
 
 
 def _error_string(rule: dict[str, Any]) -> str:
@@ -532,7 +527,7 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
                 )
             else:
                 detail = f"{err} evaluating rule: {_error_string(rule)}"
-            w.diags.append(Diagnostic(f"cel.{short}", path, f"Invalid value: {go_quote(vt)}: {detail}"))
+            w.diags.append(Diagnostic(f"cel.{short}", path, field_error("Invalid value", vt, detail)))
             continue
         if ok:
             continue

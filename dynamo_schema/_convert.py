@@ -30,8 +30,9 @@ import copy
 import json
 from typing import Any
 
-ALPHA = "nvidia.com/v1alpha1"
-BETA = "nvidia.com/v1beta1"
+from ._consts import GPU_RESOURCE
+from ._consts import V1ALPHA1 as ALPHA
+from ._consts import V1BETA1 as BETA
 
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
 DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
@@ -41,7 +42,6 @@ _DGD_PREFIX = "nvidia.com/dgd-"
 
 MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"
-GPU_RESOURCE = "nvidia.com/gpu"
 
 __all__ = [
     "ConversionError",

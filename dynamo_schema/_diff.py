@@ -34,12 +34,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, TextIO
 
+from ._consts import ANN_ENABLE_GROVE, ANN_WORKLOAD_PROVIDER, LABEL_COMPONENT, LABEL_WORKER_HASH
 from ._diagnostics import Diagnostic, Path, format_path
+from ._gofmt import OMIT, field_error, go_quote
 
 NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
 GROVE_WEBHOOK = "pcs.validating.webhooks.grove.io"
-LABEL_COMPONENT = "nvidia.com/dynamo-component"
-LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
 ANN_MNNVL_GROUP = "grove.io/mnnvl-group"
 FIELD_IMMUTABLE = "field is immutable"
 MAX_FIELDS = 12
@@ -280,35 +280,12 @@ def unified(old: dict[str, Any] | None, new: dict[str, Any] | None, key: ObjKey,
 
 
 # --------------------------------------------------------------------------- Grove in-place update
-def _go_quote(s: str) -> str:
-    """Go ``%q``."""
-    try:
-        from ._admission._common import go_quote
-
-        return str(go_quote(s))
-    except ImportError:  # pragma: no cover - admission package unavailable
-        return json.dumps(s, ensure_ascii=False)
-
-
-def _go_value(v: Any) -> str:
-    """``field.Error.ErrorBody`` rendering of a bad value (apimachinery v0.35): bare numbers and
-    booleans, ``%q`` strings, ``json.Marshal`` for the rest (nil pointer → ``null``)."""
-    try:
-        from ._admission._common import go_value
-
-        return str(go_value(v))
-    except ImportError:  # pragma: no cover - admission package unavailable
-        if isinstance(v, str):
-            return _go_quote(v)
-        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-
-
 def _immutable(rule: str, path: Path, new_value: Any) -> Diagnostic:
-    return Diagnostic(rule, path, f"Invalid value: {_go_value(new_value)}: {FIELD_IMMUTABLE}")
+    return Diagnostic(rule, path, field_error("Invalid value", new_value, FIELD_IMMUTABLE))
 
 
 def _forbidden(rule: str, path: Path, detail: str) -> Diagnostic:
-    return Diagnostic(rule, path, f"Forbidden: {detail}")
+    return Diagnostic(rule, path, field_error("Forbidden", OMIT, detail))
 
 
 def grove_default(pcs: dict[str, Any]) -> dict[str, Any]:
@@ -392,12 +369,12 @@ def _constraint_msg(kind: str, name: str, old: dict[str, Any] | None, new: dict[
         return f"{kind}{ident} topology constraint topologyName cannot be changed from '{otn}' to '{ntn}'"
     if _migration_attempt(old, new):
         return (f"{kind}{ident} deprecated packDomain migration can only move packDomain to pack.required without "
-                f"changing the required or preferred topology domain (old required={_go_quote(str(old.get('packDomain') or ''))} "
-                f"preferred={_go_quote(_preferred_domain(old))}, new required={_go_quote(_required_domain(new))} "
-                f"preferred={_go_quote(_preferred_domain(new))})")
-    return (f"{kind}{ident} topology constraint cannot be changed from required={_go_quote(_required_domain(old))} "
-            f"preferred={_go_quote(_preferred_domain(old))} to required={_go_quote(_required_domain(new))} "
-            f"preferred={_go_quote(_preferred_domain(new))}")
+                f"changing the required or preferred topology domain (old required={go_quote(str(old.get('packDomain') or ''))} "
+                f"preferred={go_quote(_preferred_domain(old))}, new required={go_quote(_required_domain(new))} "
+                f"preferred={go_quote(_preferred_domain(new))})")
+    return (f"{kind}{ident} topology constraint cannot be changed from required={go_quote(_required_domain(old))} "
+            f"preferred={go_quote(_preferred_domain(old))} to required={go_quote(_required_domain(new))} "
+            f"preferred={go_quote(_preferred_domain(new))}")
 
 
 def _annotations_immutability(old: Any, new: Any, base: Path) -> list[Diagnostic]:
@@ -413,8 +390,8 @@ def _annotations_immutability(old: Any, new: Any, base: Path) -> list[Diagnostic
     if key in o and key in n and o[key] != n[key]:
         ov, nv = str(o[key]), str(n[key])
         out.append(Diagnostic("grove.mnnvl-immutable", path,
-                              f"Invalid value: {_go_value(nv)}: annotation {key} is immutable and cannot be "
-                              f"changed from {_go_quote(ov)} to {_go_quote(nv)}"))
+                              field_error("Invalid value", nv, f"annotation {key} is immutable and cannot be "
+                                          f"changed from {go_quote(ov)} to {go_quote(nv)}")))
     return out
 
 
@@ -470,8 +447,9 @@ def grove_update_refusals(old_pcs: dict[str, Any], new_pcs: dict[str, Any]) -> l
         oi, oc = old_index[name]
         if ordered and i != oi:
             errs.append(Diagnostic("grove.clique-order", cpath,
-                                   f"Invalid value: {_go_value(name)}: clique order cannot be changed when StartupType is "
-                                   f"InOrder or Explicit. Expected '{oc.get('name')}' at position {i}, got '{name}'"))
+                                   field_error("Invalid value", name, "clique order cannot be changed when StartupType is "
+                                               f"InOrder or Explicit. Expected '{oc.get('name')}' at position {i}, "
+                                               f"got '{name}'")))
         ns_, os_ = _as_dict(c.get("spec")), _as_dict(oc.get("spec"))
         spath = cpath + ("spec",)
         for fname in ("roleName", "minAvailable", "startsAfter"):
@@ -528,7 +506,7 @@ def _topology_update(ot: dict[str, Any], nt: dict[str, Any], base: Path) -> list
     ntn = str((nc or {}).get("topologyName") or "")
     if otn != ntn:
         errs.append(_forbidden(rule, base + ("topologyConstraint", "topologyName"),
-                               f"topologyName cannot be changed from {_go_quote(otn)} to {_go_quote(ntn)}"))
+                               f"topologyName cannot be changed from {go_quote(otn)} to {go_quote(ntn)}"))
     if otn == ntn and _constraint_changed(oc, nc) and not _allowed_migration(oc, nc):
         errs.append(_forbidden(rule, base + ("topologyConstraint",), _constraint_msg("PodCliqueSet", "", oc, nc)))
     old_cl = {c.get("name"): _tc(c.get("topologyConstraint")) for c in _as_list(ot.get("cliques")) if isinstance(c, dict)}
@@ -556,10 +534,10 @@ def _default_target(obj: dict[str, Any]) -> str:
     """The pathway of a stored DGD: its ``nvidia.com/workload-provider`` annotation (set on CREATE and
     immutable afterwards), else the ``nvidia.com/enable-grove`` rule of ``render``."""
     ann = _as_dict(_meta(obj).get("annotations"))
-    provider = str(ann.get("nvidia.com/workload-provider") or "")
+    provider = str(ann.get(ANN_WORKLOAD_PROVIDER) or "")
     if provider in ("grove", "component"):
         return "grove" if provider == "grove" else "kubernetes"
-    return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
+    return "kubernetes" if str(ann.get(ANN_ENABLE_GROVE, "")).lower() == "false" else "grove"
 
 
 def _to_v1beta1(obj: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from typing import Any
 
 from ._diagnostics import Diagnostic, DynamoSchemaError, Path
 from ._document import Document
+from ._gofmt import go_float, go_quote, go_sharp_v
 
 __all__ = [
     "NODE_BUDGET",
@@ -375,58 +376,16 @@ def _go_float_key(f: float) -> str:
     """strconv.FormatFloat(f, 'g', -1, 32) with go-yaml's .inf/.nan spelling."""
     if math.isnan(f):
         return ".nan"
-    if f in (float("inf"), float("-inf")):
-        return ".inf" if f > 0 else "-.inf"
-    import struct
-
-    def f32(x: float) -> float:
-        return float(struct.unpack("f", struct.pack("f", x))[0])
-
     try:
-        v = f32(f)
+        out = go_float(f, 32)
     except OverflowError:
-        return ".inf" if f > 0 else "-.inf"
-    if v == 0:
-        return "-0" if str(f).startswith("-") else "0"
-    s = f"{v:.8e}"
-    for prec in range(9):
-        s = f"{v:.{prec}e}"
-        if f32(float(s)) == v:
-            break
-    mant, exp_s = s.split("e")
-    exp = int(exp_s)
-    sign = "-" if mant.startswith("-") else ""
-    digits = mant.lstrip("-").replace(".", "").rstrip("0") or "0"
-    if exp < -4 or exp >= 6:
-        m = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{sign}{m}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    if exp < 0:
-        out = "0." + "0" * (-exp - 1) + digits
-    elif exp + 1 >= len(digits):
-        out = digits + "0" * (exp + 1 - len(digits))
-    else:
-        out = digits[: exp + 1] + "." + digits[exp + 1:]
-    return sign + out
+        out = "+Inf" if f > 0 else "-Inf"
+    return {"+Inf": ".inf", "-Inf": "-.inf"}.get(out, out)
 
 
 def _go_repr(v: Any) -> str:
-    """Approximation of Go's ``%#v`` for decoded YAML values (used in upstream messages)."""
-    import json
-
-    if v is None:
-        return "<nil>"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, list):
-        return "[]interface {}{" + ", ".join(_go_repr(x) for x in v) + "}"
-    if isinstance(v, dict):
-        return "map[interface {}]interface {}{" + ", ".join(
-            f"{_go_repr(k)}:{_go_repr(x)}" for k, x in v.items()) + "}"
-    return repr(v)
+    """Go's ``%#v`` of a value go-yaml v2 decoded (maps are ``map[interface {}]interface {}``)."""
+    return go_sharp_v(v, "map[interface {}]interface {}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -741,11 +700,9 @@ class _Builder:
 
     def _key_repr(self, knode: Any, key: str) -> str:
         """Go's %#v of the original key (strings quoted, numbers and booleans bare)."""
-        import json
-
         if knode.tag == _PLAIN and not isinstance(self._plain(knode.value), str):
             return key
-        return json.dumps(key, ensure_ascii=False)
+        return go_quote(key)
 
     def _merge(self, vnode: Any, out: dict[str, Any], explicit: dict[str, int], path: Path) -> None:
         """go-yaml v2 ``<<``: a mapping, or a sequence of mappings (earlier ones win)."""
@@ -802,8 +759,8 @@ def _go_char(c: str) -> str:
         return "'\\''"
     if c == '"':
         return "'\"'"
-    if c < " " or c == "\x7f":
-        return "'" + c.encode("unicode_escape").decode("ascii").replace("\\x", "\\x") + "'"
+    if c < " " or c == "\x7f":  # encoding/json quoteChar: strconv.Quote without its quotes
+        return "'" + go_quote(c)[1:-1] + "'"
     return "'" + c + "'"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -31,25 +32,63 @@ SUFFIX: dict[str, Decimal] = {
 
 
 def parse_quantity(v: Any) -> Decimal | None:
-    """The value of a quantity (a string, or a JSON number as the API server accepts), else ``None``."""
+    """The value of a quantity (a string, or a JSON number as the API server accepts), else ``None``.
+
+    Like ``resource.ParseQuantity`` the string is not trimmed: ``" 1Gi "`` is not a quantity."""
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
         return Decimal(v)
     if isinstance(v, float):
-        try:
-            return Decimal(repr(v))
-        except InvalidOperation:  # pragma: no cover
+        if v != v or v in (float("inf"), float("-inf")):
             return None
+        return Decimal(repr(v))
     if not isinstance(v, str):
         return None
-    m = _QTY.match(v.strip())
+    parts = split_quantity(v)
+    if parts is None:
+        return None
+    num, suffix = parts
+    try:
+        if suffix[:1] in ("e", "E"):
+            return num.scaleb(int(suffix[1:]))
+        return num * SUFFIX[suffix]
+    except ArithmeticError:  # exponent beyond what a Decimal holds
+        return None
+
+
+def split_quantity(text: str) -> tuple[Decimal, str] | None:
+    """``(number, suffix)`` of a quantity string (``"1.5Gi"`` → ``(1.5, "Gi")``, ``"2e3"`` →
+    ``(2, "e3")``, ``"7"`` → ``(7, "")``), or ``None`` when ``ParseQuantity`` rejects it. The suffix
+    tells the format: binary (``Ki`` …), decimal SI (``m``, ``k`` …, ``""``) or exponent."""
+    m = _QTY.fullmatch(text)
     if not m:
         return None
     try:
-        num = Decimal(m.group(1))
-        if m.group(2):
-            return num * (Decimal(10) ** int(m.group(2)[1:]))
-        return num * SUFFIX[m.group(3) or ""]
-    except (InvalidOperation, OverflowError):  # pragma: no cover
+        return Decimal(m.group(1)), m.group(2) or m.group(3) or ""
+    except InvalidOperation:  # pragma: no cover - the pattern only admits decimal numbers
         return None
+
+
+def _go_is_space(ch: str) -> bool:
+    """``unicode.IsSpace``: ``\t \n \v \f \r``, space, U+0085, U+00A0 and the Z categories."""
+    return ch in "\t\n\v\f\r \x85\xa0" or unicodedata.category(ch) in ("Zs", "Zl", "Zp")
+
+
+def go_trim_space(s: str) -> str:
+    """``strings.TrimSpace``."""
+    i, j = 0, len(s)
+    while i < j and _go_is_space(s[i]):
+        i += 1
+    while j > i and _go_is_space(s[j - 1]):
+        j -= 1
+    return s[i:j]
+
+
+def parse_quantity_json(v: Any) -> Decimal | None:
+    """A quantity as a Go program reads it from JSON (``Quantity.UnmarshalJSON``: the string is
+    ``strings.TrimSpace``-d before ``ParseQuantity``) — the operator's view of a decoded field.
+    The CRD schema pattern and CEL ``quantity()`` use :func:`parse_quantity`, which does not trim."""
+    if isinstance(v, str):
+        v = go_trim_space(v)
+    return parse_quantity(v)

@@ -28,18 +28,18 @@ import difflib
 import math
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from ._diagnostics import Diagnostic, Path
+from ._gofmt import field_error, field_value_v033, go_float, go_quote
 
 __all__ = [
     "Node",
     "child_node",
     "compile_schema",
-    "format_name",
     "go_quote",
     "go_value",
+    "openapi_name",
     "prune_nulls",
     "validate",
 ]
@@ -48,99 +48,14 @@ __all__ = [
 # Go formatting helpers (field.Error.ErrorBody prints values with %q / %v / %#v)
 # --------------------------------------------------------------------------------------------------
 
-_GO_ESC = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    "\\": "\\\\",
-    '"': '\\"',
-}
+# ``go_value`` is ErrorBody's value rendering of the apiextensions-apiserver these messages come from
+# (nil is the string "null" kube-openapi reports, composites ``%#v``): see ``_gofmt``.
+go_value = field_value_v033
 
 
-def go_quote(s: str) -> str:
-    """``strconv.Quote``: Go double-quoted string literal (printable Unicode kept as is)."""
-    out = ['"']
-    for ch in s:
-        esc = _GO_ESC.get(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch.isprintable() or ch == " ":
-            out.append(ch)
-        else:
-            cp = ord(ch)
-            if cp < 0x80:
-                out.append(f"\\x{cp:02x}")
-            elif cp <= 0xFFFF:
-                out.append(f"\\u{cp:04x}")
-            else:
-                out.append(f"\\U{cp:08x}")
-    out.append('"')
-    return "".join(out)
-
-
-def go_float(f: float) -> str:
-    """Go ``%v`` of a float64 (``strconv.FormatFloat(f, 'g', -1, 64)``)."""
-    if math.isnan(f):
-        return "NaN"
-    if math.isinf(f):
-        return "+Inf" if f > 0 else "-Inf"
-    if f == 0:
-        return "-0" if math.copysign(1.0, f) < 0 else "0"
-    sign, digits_t, exp = Decimal(repr(f)).as_tuple()
-    digits = "".join(map(str, digits_t)).rstrip("0") or "0"
-    assert isinstance(exp, int)
-    # value = 0.digits * 10**dp
-    dp = len(digits_t) + exp
-    x = dp - 1
-    neg = "-" if sign else ""
-    if x < -4 or x >= 6:  # shortest 'g': eprec is 6
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        es = "-" if x < 0 else "+"
-        return f"{neg}{mant}e{es}{abs(x):02d}"
-    if dp <= 0:
-        return f"{neg}0.{'0' * (-dp)}{digits}"
-    if dp >= len(digits):
-        return f"{neg}{digits}{'0' * (dp - len(digits))}"
-    return f"{neg}{digits[:dp]}.{digits[dp:]}"
-
-
-def _go_sharp_v(v: Any) -> str:
-    """Go ``%#v`` of an unstructured JSON value (map[string]interface {} / []interface {})."""
-    if v is None:
-        return "interface {}(nil)"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, str):
-        return go_quote(v)
-    if isinstance(v, dict):
-        inner = ", ".join(f"{go_quote(str(k))}:{_go_sharp_v(v[k])}" for k in sorted(v, key=str))
-        return "map[string]interface {}{" + inner + "}"
-    if isinstance(v, list):
-        return "[]interface {}{" + ", ".join(_go_sharp_v(x) for x in v) + "}"
-    return repr(v)
-
-
-def go_value(v: Any) -> str:
-    """How ``field.Error.ErrorBody`` prints a bad value."""
-    if v is None:
-        return '"null"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, str):
-        return go_quote(v)
-    return _go_sharp_v(v)
+def _field_error(type_: str, value: Any, detail: str = "") -> str:
+    """``field.Error.ErrorBody`` as the apiextensions-apiserver prints it (values via ``go_value``)."""
+    return field_error(type_, value, detail, render=go_value)
 
 
 def _num(v: float) -> str:
@@ -152,8 +67,10 @@ def _num(v: float) -> str:
     return go_float(float(v))
 
 
-def format_name(path: Path) -> str:
-    """kube-openapi's validator path: keys joined with ``.``, indexes as ``[i]``."""
+def openapi_name(path: Path) -> str:
+    """The field name kube-openapi's validator puts in its messages (``… in body must be …``): every
+    key joined with ``.`` — map keys too, even with dots or slashes (``metadata.labels.a/b``) —
+    indexes as ``[i]``. Not the Kubernetes field path (``_diagnostics.format_path``: ``labels[a/b]``)."""
     out: list[str] = []
     for e in path:
         if isinstance(e, int):
@@ -668,7 +585,7 @@ class _Run:
 
 
 def _unknown(run: _Run, path: Path, key: str, siblings: Any) -> None:
-    msg = f"unknown field {go_quote(format_name(path))}"
+    msg = f"unknown field {go_quote(openapi_name(path))}"
     names = [s for s in siblings if isinstance(s, str)]
     close = difflib.get_close_matches(key, names, n=1)
     if close:
@@ -695,12 +612,12 @@ def _check_meta(run: _Run, data: Any, path: Path) -> None:
     if data is None:
         return
     if not isinstance(data, dict):
-        name = format_name(path)
+        name = openapi_name(path)
         jt = _json_type(data)
         run.add(
             "schema.type",
             path,
-            f"Invalid value: {go_quote(jt)}: {name} in body must be of type object: {go_quote(jt)}",
+            _field_error("Invalid value", jt, f"{name} in body must be of type object: {go_quote(jt)}"),
         )
         return
     for k in data:
@@ -719,7 +636,7 @@ def _check_embedded(run: _Run, data: dict[str, Any], path: Path) -> None:
             run.add(
                 "schema.embedded-resource",
                 path + ("apiVersion",),
-                f"Invalid value: {go_value(av)}: must be a string",
+                _field_error("Invalid value", av, "must be a string"),
             )
         elif not av:
             run.add(
@@ -729,7 +646,7 @@ def _check_embedded(run: _Run, data: dict[str, Any], path: Path) -> None:
             run.add(
                 "schema.embedded-resource",
                 path + ("apiVersion",),
-                f"Invalid value: {go_quote(av)}: unexpected GroupVersion string: {av}",
+                _field_error("Invalid value", av, f"unexpected GroupVersion string: {av}"),
             )
     kind = data.get("kind")
     if "kind" in data:
@@ -737,7 +654,7 @@ def _check_embedded(run: _Run, data: dict[str, Any], path: Path) -> None:
             run.add(
                 "schema.embedded-resource",
                 path + ("kind",),
-                f"Invalid value: {go_value(kind)}: must be a string",
+                _field_error("Invalid value", kind, "must be a string"),
             )
         elif not kind:
             run.add("schema.embedded-resource", path + ("kind",), 'Invalid value: "": must not be empty')
@@ -758,12 +675,12 @@ def _validate_node(run: _Run, data: Any, node: Node, path: Path, structural: boo
     if types:
         type_ok = _type_ok(types, jt, data)
         if not type_ok:
-            name = format_name(path)
+            name = openapi_name(path)
             tname = ",".join(types)
             run.add(
                 "schema.type",
                 path,
-                f"Invalid value: {go_quote(jt)}: {name} in body must be of type {tname}: {go_quote(jt)}",
+                _field_error("Invalid value", jt, f"{name} in body must be of type {tname}: {go_quote(jt)}"),
             )
     # schemaPropsValidator: allOf / anyOf
     for b in node.all_of:
@@ -789,7 +706,7 @@ def _validate_node(run: _Run, data: Any, node: Node, path: Path, structural: boo
             or node.format
         ):
             if name is None:
-                name = format_name(path)
+                name = openapi_name(path)
             n = len(data)
             if node.max_length is not None and n > node.max_length:
                 unit = "byte" if node.max_length == 1 else "bytes"
@@ -798,13 +715,13 @@ def _validate_node(run: _Run, data: Any, node: Node, path: Path, structural: boo
                 run.add(
                     "schema.min-length",
                     path,
-                    f"Invalid value: {go_quote(data)}: {name} in body should be at least {node.min_length} chars long",
+                    _field_error("Invalid value", data, f"{name} in body should be at least {node.min_length} chars long"),
                 )
             if node.pattern is not None and node.pattern.search(data) is None:
                 run.add(
                     "schema.pattern",
                     path,
-                    f"Invalid value: {go_quote(data)}: {name} in body should match '{node.pattern_src}'",
+                    _field_error("Invalid value", data, f"{name} in body should match '{node.pattern_src}'"),
                 )
             if node.format and type_ok:
                 chk = _STRING_FORMATS.get(node.format)
@@ -812,7 +729,7 @@ def _validate_node(run: _Run, data: Any, node: Node, path: Path, structural: boo
                     run.add(
                         "schema.format",
                         path,
-                        f"Invalid value: {go_quote(data)}: {name} in body must be of type {node.format}: {go_quote(data)}",
+                        _field_error("Invalid value", data, f"{name} in body must be of type {node.format}: {go_quote(data)}"),
                     )
     elif jt == "integer" or jt == "number":
         _check_number(run, data, node, path)
@@ -820,7 +737,7 @@ def _validate_node(run: _Run, data: Any, node: Node, path: Path, structural: boo
         run.add(
             "schema.enum",
             path,
-            f"Unsupported value: {go_value(data)}: supported values: {_enum_values(node.enum)}",
+            _field_error("Unsupported value", data, f"supported values: {_enum_values(node.enum)}"),
         )
     if not type_ok:
         return
@@ -835,7 +752,7 @@ def _check_number(run: _Run, data: Any, node: Node, path: Path) -> None:
     if node.format in _FORMAT_RANGES and "integer" in node.types:
         lo, hi = _FORMAT_RANGES[node.format]
         if isinstance(data, float) and not data.is_integer() or not (lo <= data <= hi):
-            name = format_name(path)
+            name = openapi_name(path)
             # kube-apiserver strips int32/int64 formats from CRD schemas (StripUnsupportedFormatsPostProcess),
             # so it stores such a value; the operator cannot decode it. kube-openapi's own wording.
             run.add(
@@ -847,32 +764,32 @@ def _check_number(run: _Run, data: Any, node: Node, path: Path) -> None:
     if node.maximum is not None:
         mx = node.maximum
         if data > mx or (node.excl_max and data == mx):
-            name = name or format_name(path)
+            name = name or openapi_name(path)
             word = "less than" if node.excl_max else "less than or equal to"
             run.add(
                 "schema.maximum",
                 path,
-                f"Invalid value: {go_value(data)}: {name} in body should be {word} {_num(mx)}",
+                _field_error("Invalid value", data, f"{name} in body should be {word} {_num(mx)}"),
             )
     if node.minimum is not None:
         mn = node.minimum
         if data < mn or (node.excl_min and data == mn):
-            name = name or format_name(path)
+            name = name or openapi_name(path)
             word = "greater than" if node.excl_min else "greater than or equal to"
             run.add(
                 "schema.minimum",
                 path,
-                f"Invalid value: {go_value(data)}: {name} in body should be {word} {_num(mn)}",
+                _field_error("Invalid value", data, f"{name} in body should be {word} {_num(mn)}"),
             )
     mo = node.multiple_of
     if mo:
         q = data / mo
         if not (isinstance(q, float) and q.is_integer() or isinstance(q, int)):
-            name = name or format_name(path)
+            name = name or openapi_name(path)
             run.add(
                 "schema.multiple-of",
                 path,
-                f"Invalid value: {go_value(data)}: {name} in body should be a multiple of {_num(mo)}",
+                _field_error("Invalid value", data, f"{name} in body should be a multiple of {_num(mo)}"),
             )
 
 
@@ -917,7 +834,7 @@ def _validate_object(run: _Run, data: dict[str, Any], node: Node, path: Path, st
         run.add(
             "schema.min-properties",
             path,
-            f"Invalid value: {n}: {format_name(path)} in body should have at least {node.min_props} properties",
+            _field_error("Invalid value", n, f"{openapi_name(path)} in body should have at least {node.min_props} properties"),
         )
 
 
@@ -938,7 +855,7 @@ def _validate_array(run: _Run, data: list[Any], node: Node, path: Path, structur
         run.add(
             "schema.min-items",
             path,
-            f"Invalid value: {n}: {format_name(path)} in body should have at least {node.min_items} items",
+            _field_error("Invalid value", n, f"{openapi_name(path)} in body should have at least {node.min_items} items"),
         )
     if node.max_items is not None and n > node.max_items:
         items = "item" if node.max_items == 1 else "items"
@@ -957,7 +874,7 @@ def _validate_array(run: _Run, data: list[Any], node: Node, path: Path, structur
                     run.add(
                         "schema.type",
                         p,
-                        f'Invalid value: "null": {format_name(p)} in body must be of type {tname}: "null"',
+                        f'Invalid value: "null": {openapi_name(p)} in body must be of type {tname}: "null"',
                     )
                 continue
             _validate_node(run, v, item, p, structural)
@@ -974,7 +891,7 @@ def _list_uniqueness(run: _Run, data: list[Any], node: Node, path: Path) -> None
             if k in seen:
                 if k not in reported:
                     reported.add(k)
-                    run.add("schema.duplicate", path + (i,), f"Duplicate value: {go_value(x)}")
+                    run.add("schema.duplicate", path + (i,), _field_error("Duplicate value", x))
             else:
                 seen.add(k)
         return
@@ -984,7 +901,7 @@ def _list_uniqueness(run: _Run, data: list[Any], node: Node, path: Path) -> None
             run.add(
                 "schema.list-map",
                 path + (i,),
-                f"Invalid value: {go_value(x)}: must be an object for an array of list-type map",
+                _field_error("Invalid value", x, "must be an object for an array of list-type map"),
             )
             return
     keys = node.map_keys
@@ -1007,7 +924,7 @@ def _list_uniqueness(run: _Run, data: list[Any], node: Node, path: Path) -> None
         if k in seen:
             if k not in reported:
                 reported.add(k)
-                run.add("schema.duplicate", path + (i,), f"Duplicate value: {_go_sharp_v(keyval)}")
+                run.add("schema.duplicate", path + (i,), _field_error("Duplicate value", keyval))
         else:
             seen.add(k)
 
@@ -1064,7 +981,7 @@ def validate(
             run.add(
                 "schema.type",
                 path,
-                f'Invalid value: "null": {format_name(path)} in body must be of type {tname}: "null"',
+                f'Invalid value: "null": {openapi_name(path)} in body must be of type {tname}: "null"',
             )
         return run.diags
     run.root_path = path

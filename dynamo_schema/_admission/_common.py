@@ -3,10 +3,11 @@ Kubernetes ``field.Error`` rendering (``ErrorBody()``: ``<Type>: <value>: <detai
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .._diagnostics import Diagnostic, Path
+from .._gofmt import OMIT, field_error, field_value
+from .._gofmt import go_quote as go_quote  # re-exported
 
 # --------------------------------------------------------------------------- safe accessors
 
@@ -47,52 +48,9 @@ def str_map(v: Any) -> dict[str, str]:
 # --------------------------------------------------------------------------- value rendering
 
 
-def go_quote(s: str) -> str:
-    """Go ``%q`` for a string (printable runes kept, Go escapes for the rest)."""
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def go_value(v: Any) -> str:
-    """Render a bad value the way ``field.Error.ErrorBody`` does: ``null`` for nil, bare numbers
-    and booleans, ``%q`` for strings, compact JSON for structs, maps and slices."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        if isinstance(v, float):
-            r = repr(v)
-            return r.removesuffix(".0")
-        return str(v)
-    if isinstance(v, str):
-        return go_quote(v)
-    try:
-        return json.dumps(v, separators=(",", ":"), ensure_ascii=False, default=str)
-    except (TypeError, ValueError):  # pragma: no cover - defensive
-        return str(v)
-
-
-def go_list(items: list[str]) -> str:
-    """Go ``%v`` of a ``[]string``: ``[a b c]``."""
-    return "[" + " ".join(items) + "]"
+# The Go formatting lives in ``dynamo_schema._gofmt``; ``go_value`` is ``field.Error.ErrorBody``'s value
+# rendering of apimachinery >= v0.34 (the operator's), ``go_quote`` is ``strconv.Quote``.
+go_value = field_value
 
 
 # --------------------------------------------------------------------------- field errors
@@ -101,32 +59,29 @@ Severity = str
 
 
 def required(rule: str, path: Path, detail: str) -> Diagnostic:
-    return Diagnostic(rule, tuple(path), f"Required value: {detail}" if detail else "Required value")
+    return Diagnostic(rule, tuple(path), field_error("Required value", OMIT, detail))
 
 
 def forbidden(rule: str, path: Path, detail: str) -> Diagnostic:
-    return Diagnostic(rule, tuple(path), f"Forbidden: {detail}" if detail else "Forbidden")
+    return Diagnostic(rule, tuple(path), field_error("Forbidden", OMIT, detail))
 
 
 def invalid(rule: str, path: Path, value: Any, detail: str) -> Diagnostic:
-    msg = f"Invalid value: {go_value(value)}"
-    return Diagnostic(rule, tuple(path), f"{msg}: {detail}" if detail else msg)
+    return Diagnostic(rule, tuple(path), field_error("Invalid value", value, detail))
 
 
 def invalid_novalue(rule: str, path: Path, detail: str) -> Diagnostic:
     """A CEL-style ``Invalid value`` whose value is omitted."""
-    return Diagnostic(rule, tuple(path), f"Invalid value: {detail}")
+    return Diagnostic(rule, tuple(path), field_error("Invalid value", OMIT, detail))
 
 
 def not_supported(rule: str, path: Path, value: Any, supported: list[str]) -> Diagnostic:
-    msg = f"Unsupported value: {go_value(value)}"
-    if supported:
-        msg += ": supported values: " + ", ".join(go_quote(s) for s in supported)
-    return Diagnostic(rule, tuple(path), msg)
+    detail = "supported values: " + ", ".join(go_quote(s) for s in supported) if supported else ""
+    return Diagnostic(rule, tuple(path), field_error("Unsupported value", value, detail))
 
 
 def duplicate(rule: str, path: Path, value: Any) -> Diagnostic:
-    return Diagnostic(rule, tuple(path), f"Duplicate value: {go_value(value)}")
+    return Diagnostic(rule, tuple(path), field_error("Duplicate value", value))
 
 
 def warning(rule: str, path: Path, message: str) -> Diagnostic:

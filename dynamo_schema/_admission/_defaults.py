@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._consts import ANN_ENABLE_GROVE, ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
+from .._consts import V1BETA1 as GROUP_VERSION
 from ._common import as_dict, as_list, as_str, get
 from ._provider import SCOPE_COMPONENT, SCOPE_LEADER, SCOPE_ROOT, SCOPE_WORKER, expected_target
 from ._settings import AdmissionSettings
@@ -97,12 +99,8 @@ SCHEMA_DEFAULTS: dict[str, tuple[tuple[KindPath, Any], ...]] = {
     + tuple((("spec", "overrides", "profilingJob", "template", "spec") + p, v) for p, v in POD_SPEC_DEFAULTS),
 }
 
-GROUP_VERSION = "nvidia.com/v1beta1"
 KINDS = tuple(SCHEMA_DEFAULTS)
 
-ANN_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANN_ENABLE_GROVE = "nvidia.com/enable-grove"
-ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
 PROVIDER_GROVE = "grove"
 PROVIDER_COMPONENT = "component"
 DGDR_DEFAULT_IMAGE_REPO = "nvcr.io/nvidia/ai-dynamo/dynamo-planner"

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._consts import ANN_VLLM_BACKEND
 from .._diagnostics import Diagnostic, Path
 from ._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
 from ._rules_shared import RUNTIME_VERSION_OVERRIDE_REQUIRED, override_required
 
-ANN_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
 FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 
 

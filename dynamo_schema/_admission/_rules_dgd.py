@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._consts import (
+    ANN_DISCOVERY_MODE,
+    ANN_ENABLE_GROVE,
+    ANN_GROVE_UPDATE_STRATEGY,
+    ANN_ORIGIN_VERSION,
+    ANN_VLLM_BACKEND,
+    ANN_WORKLOAD_PROVIDER,
+)
 from .._diagnostics import Diagnostic, Path
+from .._gofmt import go_list
 from ._common import (
     as_dict,
     as_int,
@@ -13,7 +22,6 @@ from ._common import (
     as_str,
     forbidden,
     get,
-    go_list,
     invalid,
     not_supported,
     required,
@@ -42,12 +50,6 @@ from ._provider import (
 from ._rules_shared import Ctx, validate_elastic_ep, validate_provider_override, validate_shared_spec
 from ._settings import AdmissionSettings
 
-ANN_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANN_ENABLE_GROVE = "nvidia.com/enable-grove"
-ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-ANN_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
-ANN_GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
-ANN_DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
 ANN_POWER_LIMIT = "dynamo.nvidia.com/gpu-power-limit"
 TOPOLOGY_COMPOSITION = (
     "cannot be combined with spec.topologyConstraint or components[].topologyConstraint; use either the typed "

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._consts import GPU_RESOURCE
 from .._diagnostics import Diagnostic, Path
-from .._quantity import parse_quantity
+from .._quantity import parse_quantity_json as parse_quantity
 from ._common import (
     as_dict,
     as_int,
@@ -74,7 +75,7 @@ def quantity_string(v: Any) -> str:
 
 def _is_gpu_resource(name: str) -> bool:
     n = name.lower()
-    return n == "nvidia.com/gpu" or n == "gpu" or n.endswith("/gpu") or "/mig-" in n or n.startswith("gpu.")
+    return n == GPU_RESOURCE or n == "gpu" or n.endswith("/gpu") or "/mig-" in n or n.startswith("gpu.")
 
 
 def gpu_count(resources: dict[str, Any]) -> tuple[int, str | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._consts import GPU_RESOURCE
 from .._diagnostics import Diagnostic, Path
 from ._common import (
     FAILOVER,
@@ -282,9 +283,9 @@ def _gpu_count_entry(component: Any, path: Path) -> tuple[str | None, Path]:
         rpath = cpath + (i, "resources")
         for key in ("limits", "requests"):
             rl = as_dict(get(c, "resources", key))
-            if "nvidia.com/gpu" in rl:
-                v = rl["nvidia.com/gpu"]
-                return (v if isinstance(v, str) else str(v)), rpath + (key, "nvidia.com/gpu")
+            if GPU_RESOURCE in rl:
+                v = rl[GPU_RESOURCE]
+                return (v if isinstance(v, str) else str(v)), rpath + (key, GPU_RESOURCE)
         return None, rpath
     return None, cpath
 

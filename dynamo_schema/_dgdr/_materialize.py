@@ -28,13 +28,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from dynamo_schema._consts import GPU_RESOURCE, LABEL_MANAGED_BY
+from dynamo_schema._consts import V1BETA1 as DGDR_API_VERSION
+from dynamo_schema._consts import V1BETA1 as DGD_API_VERSION
 from dynamo_schema._dgdr import _args as A
 from dynamo_schema._dgdr._blueprints import load_blueprint
 from dynamo_schema._diagnostics import Diagnostic, DynamoSchemaError
 
-DGDR_API_VERSION = "nvidia.com/v1beta1"
 DGDR_KIND = "DynamoGraphDeploymentRequest"
-DGD_API_VERSION = "nvidia.com/v1beta1"
 
 # Operator version whose default profiler image the webhook would use when spec.image is unset
 # (platform chart version at the reference revision).
@@ -52,7 +53,6 @@ PLANNER_CONFIG_PREFIX = "planner-config"
 
 LABEL_DGDR_NAME = "dgdr.nvidia.com/name"
 LABEL_DGDR_NAMESPACE = "dgdr.nvidia.com/namespace"
-LABEL_MANAGED_BY = "nvidia.com/managed-by"
 LABEL_VALUE_OPERATOR = "dynamo-operator"
 
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
@@ -443,7 +443,7 @@ def _setup_resources(component: dict[str, Any], gpus: int, ngpn: int | None, per
     value = str(min(gpus, ngpn) if ngpn is not None else gpus)
     for rd in (limits, resources.get("requests")):
         if isinstance(rd, dict):
-            rd["nvidia.com/gpu"] = value
+            rd[GPU_RESOURCE] = value
             if "rdma/ib" in rd:
                 rd["rdma/ib"] = value
 

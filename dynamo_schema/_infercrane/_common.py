@@ -3,13 +3,13 @@ Go-compatible JSON and the jinja2 environment for shell templates."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
 from .._diagnostics import Diagnostic, DynamoSchemaError, Path
+from .._gofmt import go_json as go_json  # re-exported for the adapters
 from . import _contracts as c
 
 INVALID_REPLICA = "invalid provider replica specification"
@@ -145,15 +145,6 @@ def replica_artifact(resource_id: str, external_key: str, *, request_id: str = "
 def shell_quote(value: Any) -> str:
     """Upstream ``shellQuote``: always single-quote; ``'`` becomes ``'"'"'``."""
     return "'" + str(value).replace("'", "'\"'\"'") + "'"
-
-
-def go_json(value: Any, *, sort_keys: bool = False) -> str:
-    """Compact JSON as Go's ``json.Marshal`` writes it (HTML-safe escapes; maps sorted when asked)."""
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=sort_keys)
-    return (
-        text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    )
 
 
 def expand(arg: str, model: str, revision: str, port: int) -> str:

@@ -13,6 +13,9 @@ import json
 import re
 from typing import Any, Optional
 
+from .._gofmt import go_json
+from .._gofmt import go_quote as go_quote  # re-exported for the loader and adapters
+
 Problem = Optional[tuple[str, tuple[Any, ...]]]
 
 # --------------------------------------------------------------------------------------------- support
@@ -27,11 +30,6 @@ SUPPORT_V1: dict[str, dict[str, tuple[str, ...]]] = {
     "gcp": {"elastic": ("vllm", "sglang", "custom-oci")},
     "kubernetes": {"elastic": ("vllm", "sglang", "custom-oci")},
 }
-
-
-def go_quote(value: str) -> str:
-    """Go's ``%q`` for the plain strings these messages carry."""
-    return json.dumps(value, ensure_ascii=False)
 
 
 def support_validate(runtime: str, cloud: str, mode: str) -> Problem:
@@ -289,7 +287,7 @@ def topology_digest(t: dict[str, Any]) -> str:
     cache = {k: v for k, v in n["cache"].items() if v}
     if cache:
         body["cache"] = cache
-    encoded = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    encoded = go_json(body).encode()
     return "sha256:" + hashlib.sha256(encoded).hexdigest()
 
 

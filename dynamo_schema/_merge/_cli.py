@@ -11,30 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO, Any
 
-import yaml
-
 DGDR_KIND = "DynamoGraphDeploymentRequest"
 
 
 def _read_one(path: str) -> Any:
-    if path == "-":
-        import sys
+    """The one document of ``path`` (``-``: stdin), read like kubectl reads it (``_load``: duplicate
+    keys are errors, keys are strings, problems carry ``file:line:col``). Raises ``LoadError``,
+    ``OSError`` or ``ValueError``."""
+    from dynamo_schema._load import load_path
 
-        text = sys.stdin.read()
-    else:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    docs = [d for d in yaml.load_all(text, Loader=yaml.CSafeLoader) if d is not None]
+    docs = [d.data for d in load_path(path) if d.data is not None]
     if len(docs) != 1:
         raise ValueError(f"{path}: expected exactly one YAML document, found {len(docs)}")
     return docs[0]
 
 
 def _dump(obj: Any) -> str:
-    try:
-        from dynamo_schema._emit import dump_all  # type: ignore[attr-defined]
-    except ImportError:  # not written yet: plain PyYAML
-        return yaml.safe_dump(obj, sort_keys=False)
+    from dynamo_schema._emit import dump_all
+
     return dump_all([obj])
 
 
@@ -53,12 +47,13 @@ def run_merge(
     stderr: IO[str],
     schema_for: Callable[[str, str], dict] | None = None,
 ) -> int:
+    from dynamo_schema._diagnostics import DynamoSchemaError
     from dynamo_schema._merge._override import MergeError, apply_overrides
 
     try:
         blueprint = _read_one(blueprint_path)
         override_doc = _read_one(override_path)
-    except (OSError, ValueError, yaml.YAMLError) as exc:
+    except (OSError, ValueError, DynamoSchemaError) as exc:
         stderr.write(f"error: {exc}\n")
         return 2
     override = override_from_document(override_doc)

@@ -23,6 +23,7 @@ import copy
 import json
 from typing import Any
 
+from dynamo_schema._gofmt import go_float, go_quote
 from dynamo_schema._merge._schema import Schema, SchemaWalker
 
 
@@ -30,15 +31,37 @@ class StructuralError(ValueError):
     """Typed-conversion failure (unknown field, duplicate list key, wrong shape)."""
 
 
-def _fmt_path(path: str, child: str) -> str:
+# Paths in these messages are structured-merge-diff ``fieldpath.Path`` strings (``.spec.components
+# [name="Frontend"].image``), not Kubernetes field paths (``_diagnostics.format_path``).
+
+
+def _smd_field(path: str, child: str) -> str:
+    """``fieldpath.Path.String()`` of a child field: ``.`` + name, whatever characters it has."""
     return f"{path}.{child}"
 
 
+def _smd_value(v: Any) -> str:
+    """structured-merge-diff ``value.ToString``: ``%q`` strings, ``%v`` numbers and booleans, ``null``."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return go_float(v)
+    if isinstance(v, str):
+        return go_quote(v)
+    if isinstance(v, list):
+        return "[" + ",".join(_smd_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "".join(f"{k}={_smd_value(x)}" for k, x in v.items())
+    return str(v)
+
+
 def _key_repr(keys: list[str], values: tuple) -> str:
-    parts = []
-    for k, v in zip(keys, values):
-        parts.append(f"{k}={json.dumps(v)}")
-    return "[" + ",".join(parts) + "]"
+    """``fieldpath.PathElement`` of a list-map entry: ``[name="x",port=80]``."""
+    return "[" + ",".join(f"{k}={_smd_value(v)}" for k, v in zip(keys, values)) + "]"
 
 
 class StructuralMerger:
@@ -65,9 +88,9 @@ class StructuralMerger:
                 return
             for key, child in value.items():
                 if kind == "object" and not w.declares(node, key):
-                    errors.append(f"{_fmt_path(path, key)}: field not declared in schema")
+                    errors.append(f"{_smd_field(path, key)}: field not declared in schema")
                     continue
-                self._validate(child, w.property(node, key), _fmt_path(path, key), errors)
+                self._validate(child, w.property(node, key), _smd_field(path, key), errors)
         elif isinstance(value, list):
             if kind == "object" or kind == "scalar":
                 errors.append(f"{path or '.'}: expected {'map' if kind == 'object' else 'scalar'}, got list")
@@ -92,7 +115,7 @@ class StructuralMerger:
                     if lt == "set":
                         marker = json.dumps(item, sort_keys=True)
                         if marker in seen:
-                            errors.append(f"{path}: duplicate entries for key [={json.dumps(item)}]")
+                            errors.append(f"{path}: duplicate entries for key [={_smd_value(item)}]")
                         seen.add(marker)
                     self._validate(item, item_schema, f"{path}[{i}]", errors)
         else:

@@ -14,14 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dynamo_schema._consts import V1ALPHA1 as ALPHA
+from dynamo_schema._consts import V1BETA1 as BETA
 from dynamo_schema._diagnostics import Diagnostic, DynamoSchemaError
+from dynamo_schema._gofmt import go_type, go_v  # %T / %v in the unstructured accessor errors
 from dynamo_schema._merge._engine import StructuralError, StructuralMerger
 from dynamo_schema._merge._schema import SchemaWalker, root_schema
 
-GROUP = "nvidia.com"
 KIND = "DynamoGraphDeployment"
-ALPHA = "nvidia.com/v1alpha1"
-BETA = "nvidia.com/v1beta1"
 
 SchemaFor = Callable[[str, str], dict]
 
@@ -95,38 +95,6 @@ class _Fail(Exception):
 # Go-flavoured helpers (unstructured accessors and their error texts)
 
 
-def _go_type(value: Any) -> str:
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return "float64"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "map[string]interface {}"
-    if isinstance(value, list):
-        return "[]interface {}"
-    return type(value).__name__
-
-
-def _go_value(value: Any) -> str:
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{_go_value(v)}" for k, v in sorted(value.items())) + "]"
-    if isinstance(value, list):
-        return "[" + " ".join(_go_value(v) for v in value) + "]"
-    return str(value)
-
-
 def _nested(obj: Any, *fields: str) -> tuple[Any, bool]:
     """``unstructured.NestedFieldNoCopy``: (value, found); raises _Fail on a non-map step."""
     val = obj
@@ -138,7 +106,7 @@ def _nested(obj: Any, *fields: str) -> tuple[Any, bool]:
         else:
             path = "." + ".".join(fields[: i + 1])
             raise _Fail(
-                f"{path} accessor error: {_go_value(val)} is of the type {_go_type(val)}, "
+                f"{path} accessor error: {go_v(val)} is of the type {go_type(val)}, "
                 "expected map[string]interface{}"
             )
     return val, True
@@ -150,7 +118,7 @@ def _nested_map(obj: Any, *fields: str) -> tuple[dict | None, bool]:
         return None, False
     if not isinstance(val, dict):
         raise _Fail(
-            f".{'.'.join(fields)} accessor error: {_go_value(val)} is of the type {_go_type(val)}, "
+            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, "
             "expected map[string]interface{}"
         )
     return val, True
@@ -162,7 +130,7 @@ def _nested_slice(obj: Any, *fields: str) -> tuple[list | None, bool]:
         return None, False
     if not isinstance(val, list):
         raise _Fail(
-            f".{'.'.join(fields)} accessor error: {_go_value(val)} is of the type {_go_type(val)}, "
+            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, "
             "expected []interface{}"
         )
     return val, True
@@ -174,14 +142,14 @@ def _nested_string_slice(obj: Any, *fields: str) -> tuple[list[str] | None, bool
         return None, False
     if not isinstance(val, list):
         raise _Fail(
-            f".{'.'.join(fields)} accessor error: {_go_value(val)} is of the type {_go_type(val)}, "
+            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, "
             "expected []interface{}"
         )
     for v in val:
         if not isinstance(v, str):
             raise _Fail(
                 f".{'.'.join(fields)} accessor error: contains non-string value in the slice: "
-                f"{_go_value(v)} is of the type {_go_type(v)}, expected string"
+                f"{go_v(v)} is of the type {go_type(v)}, expected string"
             )
     return list(val), True
 
@@ -192,7 +160,7 @@ def _nested_string(obj: Any, *fields: str) -> str:
         return ""
     if not isinstance(val, str):
         raise _Fail(
-            f".{'.'.join(fields)} accessor error: {_go_value(val)} is of the type {_go_type(val)}, expected string"
+            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, expected string"
         )
     return val
 
@@ -510,9 +478,9 @@ def _prepare_alpha_services(blueprint: dict, partial: dict, backend: str, warnin
 
 def _append_alpha_worker_args(base: Any, service: Any) -> None:
     if not isinstance(base, dict):
-        raise _Fail(f"blueprint service must be an object, got {_go_type(base)}")
+        raise _Fail(f"blueprint service must be an object, got {go_type(base)}")
     if not isinstance(service, dict):
-        raise _Fail(f"override service must be an object, got {_go_type(service)}")
+        raise _Fail(f"override service must be an object, got {go_type(service)}")
     try:
         args, found = _nested_string_slice(service, "extraPodSpec", "mainContainer", "args")
     except _Fail as exc:
@@ -540,7 +508,7 @@ def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warni
     by_name: dict[str, dict] = {}
     for i, comp in enumerate(base_components or []):
         if not isinstance(comp, dict):
-            raise _Fail(f"beta blueprint spec.components[{i}] must be an object, got {_go_type(comp)}")
+            raise _Fail(f"beta blueprint spec.components[{i}] must be an object, got {go_type(comp)}")
         name = comp.get("name")
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta blueprint spec.components[{i}].name must be a non-empty string")
@@ -550,7 +518,7 @@ def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warni
     sources: dict[str, str] = {}
     for i, comp in enumerate(components):
         if not isinstance(comp, dict):
-            raise _Fail(f"beta override spec.components[{i}] must be an object, got {_go_type(comp)}")
+            raise _Fail(f"beta override spec.components[{i}] must be an object, got {go_type(comp)}")
         name = comp.get("name")
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta override spec.components[{i}].name must be a non-empty string")
@@ -582,7 +550,7 @@ def _materialize_args_appends(comp: dict, base_comp: dict, ci: int) -> None:
         return
     for k, container in enumerate(containers):
         if not isinstance(container, dict):
-            raise _Fail(f"{prefix}[{k}] must be an object, got {_go_type(container)}")
+            raise _Fail(f"{prefix}[{k}] must be an object, got {go_type(container)}")
         if "$patch" not in container:
             continue
         modifier = container["$patch"]
@@ -631,7 +599,7 @@ def _blueprint_container(base_comp: dict, name: str, ci: int) -> dict | None:
         if not isinstance(c, dict):
             raise _Fail(
                 f"beta blueprint spec.components[{ci}].podTemplate.spec.containers[{k}] must be an object, "
-                f"got {_go_type(c)}"
+                f"got {go_type(c)}"
             )
         if c.get("name") == name:
             return c

@@ -10,14 +10,13 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
 from ._names import wait_leader_configmap_name
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver
 
 if TYPE_CHECKING:
     from ._pod import PodRequest
 
-ANN_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
-ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
 VLLM_RAY_PORT = "6379"
 VLLM_DP_RPC_PORT = "13445"
 VLLM_MP_MASTER_PORT = "29500"

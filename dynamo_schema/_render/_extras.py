@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._consts import ANN_BASE_MODEL, LABEL_BASE_MODEL_HASH, LABEL_COMPONENT_TYPE, LABEL_MANAGED_BY
 from ._graph import LABEL_COMPONENT, LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
+from ._merge import sort_keys_deep
 from ._names import (
     compute_dynamo_namespace,
     dcd_name,
@@ -26,8 +28,6 @@ from ._names import (
 )
 from ._options import RenderError
 from ._waitleader import WAIT_FOR_LEADER_SCRIPT
-
-LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
 
 
 def discovery_rbac(dgd_name: str, namespace: str) -> list[dict[str, Any]]:
@@ -79,17 +79,17 @@ def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any
     for model in models:
         h = model_hash(model)
         annotations = dict(spec.get("annotations") or {})
-        annotations["nvidia.com/dynamo-base-model"] = model
+        annotations[ANN_BASE_MODEL] = model
         out.append({
             "apiVersion": "v1", "kind": "Service",
             "metadata": {
                 "name": model_service_name(model), "namespace": namespace,
-                "labels": {"nvidia.com/dynamo-base-model-hash": h, "nvidia.com/managed-by": "dynamo-operator"},
+                "labels": {LABEL_BASE_MODEL_HASH: h, LABEL_MANAGED_BY: "dynamo-operator"},
                 "annotations": annotations,
             },
             "spec": {
                 "clusterIP": "None",
-                "selector": {"nvidia.com/dynamo-base-model-hash": h},
+                "selector": {LABEL_BASE_MODEL_HASH: h},
                 "publishNotReadyAddresses": False,
                 "ports": [{"name": "system", "port": 9090, "targetPort": 9090, "protocol": "TCP"}],
             },
@@ -98,9 +98,10 @@ def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any
 
 
 def _yaml_sorted(value: Any) -> str:
-    import yaml
+    """``sigs.k8s.io/yaml.Marshal``: keys sorted at every level (go-yaml v2 writes map keys sorted)."""
+    from .._emit import dump
 
-    return yaml.safe_dump(value, sort_keys=True, default_flow_style=False, allow_unicode=True, width=1 << 30)
+    return dump(sort_keys_deep(value))
 
 
 def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:

@@ -9,10 +9,11 @@ keys (an approximation, documented in the report).
 
 from __future__ import annotations
 
-import json
-import re
 from decimal import ROUND_UP, Decimal
 from typing import Any
+
+from .._gofmt import go_json
+from .._quantity import go_trim_space, split_quantity
 
 # (json name, omitempty, type name or None). Type names refer to entries of _STRUCTS, or
 # "map" (string map, sorted keys), "list:<type>", "quantity", "intorstr".
@@ -268,7 +269,6 @@ _STRUCTS["ResourceRequirements"] = [
 ]
 
 
-_QTY_RE = re.compile(r"^([+-]?)([0-9]*)(?:\.([0-9]*))?(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$")
 _BIN = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _DEC = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _DEC_SUFFIX = {v: k for k, v in _DEC.items()}
@@ -287,11 +287,10 @@ def canonical_quantity(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     text = repr(value) if isinstance(value, float) else str(value)
-    m = _QTY_RE.match(text.strip())
-    if not m or not (m.group(2) or m.group(3)):
+    parts = split_quantity(go_trim_space(text))  # Quantity.UnmarshalJSON trims
+    if parts is None:
         return text
-    sign, whole, frac, suffix = m.group(1), m.group(2) or "0", m.group(3) or "", m.group(4) or ""
-    number = Decimal(f"{whole}.{frac}" if frac else whole)
+    number, suffix = parts
     if suffix in _BIN:
         fmt = "bin"
         amount = number * (Decimal(2) ** _BIN[suffix])
@@ -301,8 +300,6 @@ def canonical_quantity(value: Any) -> str:
     else:
         fmt = "dec"
         amount = number.scaleb(_DEC[suffix])
-    if sign == "-":
-        amount = -amount
     nano = Decimal("1e-9")
     if amount != amount.quantize(nano, rounding=ROUND_UP):
         amount = amount.quantize(nano, rounding=ROUND_UP)
@@ -449,11 +446,7 @@ def _generic(value: Any) -> Any:
 
 def go_marshal(value: Any) -> str:
     """``json.Marshal`` of an already ordered structure (HTML characters escaped as Go does)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return (
-        text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    )
+    return go_json(value)
 
 
 def encode(value: Any, type_name: str | None) -> Any:

@@ -11,24 +11,30 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._consts import (
+    ANN_DISCOVERY_BACKEND,
+    ANN_DISCOVERY_MODE,
+    ANN_ENABLE_METRICS,
+    ANN_ORIGIN_VERSION,
+    ANN_VLLM_BACKEND,
+    ANN_WORKLOAD_PROVIDER,
+    LABEL_COMPONENT,
+    LABEL_WORKER_HASH,
+)
 from ._merge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
 from ._options import RenderError, RenderOptions
 
-ANN_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-LABEL_COMPONENT = "nvidia.com/dynamo-component"
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
 LABEL_DGD_NAME = "nvidia.com/dynamo-graph-deployment-name"
-LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
 LABEL_COMPONENT_CLASS = "nvidia.com/dynamo-component-class"
 ANN_ISTIO_INJECT = "sidecar.istio.io/inject"
 PROPAGATED_DGD_ANNOTATIONS = (
-    "nvidia.com/enable-metrics",
-    "nvidia.com/dynamo-discovery-backend",
-    "nvidia.com/dynamo-kube-discovery-mode",
+    ANN_ENABLE_METRICS,
+    ANN_DISCOVERY_BACKEND,
+    ANN_DISCOVERY_MODE,
     ANN_ORIGIN_VERSION,
-    "nvidia.com/vllm-distributed-executor-backend",
+    ANN_VLLM_BACKEND,
 )
 FALLBACK_OPERATOR_VERSION = "1.5.0"
 

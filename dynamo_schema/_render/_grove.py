@@ -9,6 +9,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from .._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
 from ._graph import (
     LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
@@ -51,10 +52,8 @@ from ._workloads import (
     LABEL_SUB_TYPE,
 )
 
-ANN_GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
 ANN_KAI_QUEUE = "nvidia.com/kai-scheduler-queue"
 ANN_VOLCANO_QUEUE = "nvidia.com/volcano-queue"
-ANN_ENABLE_METRICS = "nvidia.com/enable-metrics"
 
 
 def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]]:

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, GPU_RESOURCE, LABEL_WORKER_HASH
+from .._quantity import parse_quantity_json
 from . import _backends
 from ._merge import merge_envs, mergo_override
 from ._names import (
@@ -32,9 +34,6 @@ from ._runtime import (
 )
 
 MAIN = "main"
-ANN_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"
-ANN_DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
-LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
 DEFAULT_SHM = "8Gi"
 PLANNER_SA = "planner-serviceaccount"
 EPP_SA = "epp-serviceaccount"
@@ -102,7 +101,7 @@ def gpu_count(component: Mapping[str, Any]) -> int:
     main = main_container(component) or {}
     res = main.get("resources") or {}
     for section in ("limits", "requests"):
-        val = (res.get(section) or {}).get("nvidia.com/gpu")
+        val = (res.get(section) or {}).get(GPU_RESOURCE)
         if val is not None:
             try:
                 return int(str(val))
@@ -343,12 +342,9 @@ def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any],
 
 
 def _is_zero_quantity(value: Any) -> bool:
-    s = str(value).strip()
-    digits = s.rstrip("kmMGTPEiunKe")
-    try:
-        return float(digits or "0") == 0
-    except ValueError:
-        return False
+    """``resource.Quantity.IsZero()``; a value that is not a quantity is not zero."""
+    q = parse_quantity_json(value)
+    return q is not None and q == 0
 
 
 def apply_shared_memory(pod: dict[str, Any], main: dict[str, Any], size: Any) -> None:

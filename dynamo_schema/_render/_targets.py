@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .._consts import LABEL_WORKER_HASH
 from ._extras import (
     discovery_rbac,
     epp_objects,
@@ -132,7 +133,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
         labels.update(pt_meta.get("labels") or {})
         if ctype in ("worker", "prefill", "decode") and wh:
             # groveRenderDeployment stamps the worker hash on worker pod templates first.
-            labels["nvidia.com/dynamo-worker-hash"] = wh
+            labels[LABEL_WORKER_HASH] = wh
         annotations = dict(spec.get("annotations") or {})
         annotations.update(pt_meta.get("annotations") or {})
         if ctype == "frontend":

@@ -33,6 +33,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._consts import ANN_ORIGIN_VERSION, LABEL_COMPONENT
 from ._gojson import canonical_quantity, encode, go_marshal
 from ._names import is_worker_type
 
@@ -107,7 +108,6 @@ RUNTIME_VERSION_HASH_RELEASE = (1, 5, 0)
 # First operator release in which new DGDs are named by the v2 hash (#11529); before it the
 # DCD suffix of a new DGD was the legacy v1 (v1alpha1 struct) hash.
 V2_AUTHORITATIVE_RELEASE = (1, 4, 0)
-ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
 _BUNDLED_OPERATOR_VERSION = "1.5.0"
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
@@ -185,8 +185,8 @@ def _dcd_component_name(dcd: Mapping[str, Any]) -> str:
     if spec.get("name"):
         return str(spec["name"])
     labels = (dcd.get("metadata") or {}).get("labels") or {}
-    if labels.get("nvidia.com/dynamo-component"):
-        return str(labels["nvidia.com/dynamo-component"])
+    if labels.get(LABEL_COMPONENT):
+        return str(labels[LABEL_COMPONENT])
     return str((dcd.get("metadata") or {}).get("name", ""))
 
 

@@ -10,6 +10,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from .._consts import (
+    ANN_BASE_MODEL,
+    ANN_ENABLE_METRICS,
+    ANN_ORIGIN_VERSION,
+    LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT_TYPE,
+)
+from .._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from ._graph import (
     LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
@@ -36,15 +44,9 @@ from ._pod import (
 )
 
 LABEL_SUB_TYPE = "nvidia.com/dynamo-sub-component-type"
-LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
 LABEL_SELECTOR = "nvidia.com/selector"
 LABEL_METRICS = "nvidia.com/metrics-enabled"
-LABEL_BASE_MODEL_HASH = "nvidia.com/dynamo-base-model-hash"
-LABEL_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"
 LABEL_DISCOVERY_ENABLED = "nvidia.com/dynamo-discovery-enabled"
-ANN_BASE_MODEL = "nvidia.com/dynamo-base-model"
-ANN_ENABLE_METRICS = "nvidia.com/enable-metrics"
-ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
 ANN_MAX_SURGE = "nvidia.com/deployment-rolling-update-max-surge"
 ANN_MAX_UNAVAILABLE = "nvidia.com/deployment-rolling-update-max-unavailable"
 ANN_DEPLOYMENT_STRATEGY = "nvidia.com/deployment-strategy"

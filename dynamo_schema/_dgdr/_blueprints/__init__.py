@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-API_VERSION = "nvidia.com/v1beta1"
+from ..._consts import V1BETA1 as API_VERSION
+
 KIND = "DynamoGraphDeployment"
 
 SUPPORTED: frozenset[tuple[str, str]] = frozenset(

@@ -1,0 +1,33 @@
+"""Label and annotation keys, API groups and resource names that more than one stage uses.
+
+Lowest layer, no imports. A key only one module needs stays in that module. Values are the
+operator's (``ai-dynamo/dynamo:deploy/operator/internal/consts``, ``api/v1beta1``).
+"""
+
+from __future__ import annotations
+
+# API group and versions
+GROUP = "nvidia.com"
+V1ALPHA1 = "nvidia.com/v1alpha1"
+V1BETA1 = "nvidia.com/v1beta1"
+
+# annotations
+ANN_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
+ANN_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
+ANN_ENABLE_GROVE = "nvidia.com/enable-grove"
+ANN_ENABLE_METRICS = "nvidia.com/enable-metrics"
+ANN_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
+ANN_GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
+ANN_DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
+ANN_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"  # also a pod label (same key)
+ANN_BASE_MODEL = "nvidia.com/dynamo-base-model"
+
+# labels
+LABEL_COMPONENT = "nvidia.com/dynamo-component"
+LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
+LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
+LABEL_MANAGED_BY = "nvidia.com/managed-by"
+LABEL_BASE_MODEL_HASH = "nvidia.com/dynamo-base-model-hash"
+
+# resources
+GPU_RESOURCE = "nvidia.com/gpu"

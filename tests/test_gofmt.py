@@ -1,0 +1,139 @@
+"""dynamo_schema._gofmt against Go's documented outputs (strconv, fmt, encoding/json, apimachinery
+field.Error.ErrorBody)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dynamo_schema import _gofmt as G
+
+
+@pytest.mark.parametrize(
+    ("s", "want"),
+    [
+        # strconv.Quote: short escapes for \a \b \f \n \r \t \v \\ \"
+        ("a\x07b", '"a\\ab"'),
+        ("\b\f\n\r\t\v", '"\\b\\f\\n\\r\\t\\v"'),
+        ('say "hi" \\', '"say \\"hi\\" \\\\"'),
+        # the strconv.Quote package example: printable runes (☺, &, ') are kept
+        ("\"Fran & Freddie's Diner\t☺\"", "\"\\\"Fran & Freddie's Diner\\t☺\\\"\""),
+        # other control characters: \xhh below U+0080, \uhhhh / \Uhhhhhhhh above, lower-case hex
+        ("\x00\x1b\x7f", '"\\x00\\x1b\\x7f"'),
+        ("\x85", '"\\u0085"'),
+        ("a\u00a0b", '"a\\u00a0b"'),  # NO-BREAK SPACE is not IsPrint (only U+0020 is)
+        ("\u2028", '"\\u2028"'),
+        ("\U000e0001", '"\\U000e0001"'),
+        ("héllo 世界 😀", '"héllo 世界 😀"'),
+        ("", '""'),
+    ],
+)
+def test_go_quote_is_strconv_quote(s: str, want: str) -> None:
+    assert G.go_quote(s) == want
+
+
+@pytest.mark.parametrize(
+    ("f", "want"),
+    [
+        # fmt %v of a float64 = strconv.FormatFloat(f, 'g', -1, 64): %e once the exponent is < -4 or >= 6
+        (1.0, "1"),
+        (0.5, "0.5"),
+        (100000.0, "100000"),
+        (123456789.0, "1.23456789e+08"),  # fmt.Println(123456789.0)
+        (1e6, "1e+06"),
+        (1e21, "1e+21"),
+        (0.0001, "0.0001"),
+        (0.00001, "1e-05"),
+        (-2.5, "-2.5"),
+        (-0.0, "-0"),
+        (float("inf"), "+Inf"),
+        (float("-inf"), "-Inf"),
+        (float("nan"), "NaN"),
+    ],
+)
+def test_go_float_is_percent_v(f: float, want: str) -> None:
+    assert G.go_float(f) == want
+
+
+def test_go_json_is_encoding_json_marshal() -> None:
+    # HTML-safe escapes, U+2028/2029, \b \f short (Go >= 1.22), other controls \u00XX
+    assert G.go_json("<a&b>\u2028\b\f\x01") == '"\\u003ca\\u0026b\\u003e\\u2028\\b\\f\\u0001"'
+    # floats: 'f' format, 'e' below 1e-6 and from 1e21, with e-07 → e-7
+    assert [G.go_json(x) for x in (123456789.0, 1e20, 1e21, 1e-7, 0.000001, 1.5, 2.0)] == [
+        "123456789",
+        "100000000000000000000",
+        "1e+21",
+        "1e-7",
+        "0.000001",
+        "1.5",
+        "2",
+    ]
+    assert G.go_json(None) == "null"
+    assert G.go_json({"b": [1, True, None], "a": "x"}) == '{"b":[1,true,null],"a":"x"}'
+    assert G.go_json({"b": 1, "a": 2}, sort_keys=True) == '{"a":2,"b":1}'
+    with pytest.raises(ValueError):
+        G.go_json(float("nan"))
+
+
+def test_go_v_and_sharp_v() -> None:
+    # fmt prints maps with sorted keys
+    assert G.go_v({"b": 1, "a": [1.0, "x", None]}) == "map[a:[1 x <nil>] b:1]"
+    assert G.go_v(1e6) == "1e+06"
+    assert G.go_sharp_v({"name": "VllmWorker"}) == 'map[string]interface {}{"name":"VllmWorker"}'
+    assert G.go_sharp_v(["a", None, 1.0]) == '[]interface {}{"a", interface {}(nil), 1}'
+    assert G.go_sharp_v(None) == "<nil>"
+    assert G.go_sharp_v({"k": "v"}, "map[interface {}]interface {}") == 'map[interface {}]interface {}{"k":"v"}'
+    assert G.go_type(3) == "int64" and G.go_type({}) == "map[string]interface {}" and G.go_type(None) == "<nil>"
+    assert G.go_list(["a", "b"]) == "[a b]"
+
+
+def test_field_value_apimachinery_v034() -> None:
+    # ErrorBody: int64/float64/bool with %v, string %q, everything else json.Marshal (nil → null)
+    assert [G.field_value(v) for v in (None, True, 3, 2.0, 1.5, 1e6, 'a"b', "a\x07b", ["x"], {"a": 1})] == [
+        "null",
+        "true",
+        "3",
+        "2",
+        "1.5",
+        "1e+06",
+        '"a\\"b"',
+        '"a\\ab"',
+        '["x"]',
+        '{"a":1}',
+    ]
+
+
+def test_field_value_apimachinery_v033() -> None:
+    # before kubernetes#132314: nil → "null" (a string), composites %#v
+    assert G.field_value_v033(None) == '"null"'
+    assert G.field_value_v033({"containerPort": 8000, "protocol": "TCP"}) == (
+        'map[string]interface {}{"containerPort":8000, "protocol":"TCP"}'
+    )
+    assert G.field_value_v033("x") == '"x"'
+
+
+def test_field_error_body() -> None:
+    # apimachinery field/errors_test.go TestNotSupported
+    detail = 'supported values: "a", "b", "c"'
+    assert G.field_error("Unsupported value", "v", detail) == 'Unsupported value: "v": supported values: "a", "b", "c"'
+    assert G.field_error("Invalid value", None, "d") == "Invalid value: null: d"
+    assert G.field_error("Required value", G.OMIT, "") == "Required value"
+    assert G.field_error("Forbidden", G.OMIT, "not allowed") == "Forbidden: not allowed"
+    assert G.field_error("Duplicate value", "x") == 'Duplicate value: "x"'
+    assert G.field_error("Invalid value", 3, "d", render=G.field_value_v033) == "Invalid value: 3: d"
+
+
+def test_quantity_not_trimmed_but_json_decode_trims() -> None:
+    from dynamo_schema._quantity import parse_quantity, parse_quantity_json
+
+    # resource.ParseQuantity does not trim; Quantity.UnmarshalJSON does strings.TrimSpace first
+    assert parse_quantity(" 1Gi ") is None
+    assert parse_quantity("1Gi\n") is None
+    assert parse_quantity_json(" 1Gi ") == 2**30
+    assert parse_quantity("1Gi") == 2**30 and parse_quantity("500m") * 2 == 1
+
+
+def test_go_float_32_bits() -> None:
+    # strconv package example: FormatFloat(3.1415926535, 'E', -1, 32) == "3.1415927E+00" (same digits for 'g')
+    assert G.go_float(3.1415926535, 32) == "3.1415927"
+    assert G.go_float(123456789.0, 32) == "1.2345679e+08"  # float32(123456789) is 123456792
+    assert G.go_float(0.1, 32) == "0.1"
