@@ -159,22 +159,17 @@ def _r_checkpoint_job(s: Any, old: Any) -> bool:
     return not _has(s, "job") or not _has(s, "checkpointRef") or _size(_get(s, "checkpointRef")) == 0
 
 
+def _empty_or_mode(s: Any, field: str, mode: str) -> bool:
+    # !has(self.<field>) || size(self.<field>) == 0 || self.mode == '<mode>'
+    return not _has(s, field) or _size(_get(s, field)) == 0 or _eq(_get(s, "mode"), mode)
+
+
 def _r_gms_containers(s: Any, old: Any) -> bool:
-    # !has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'IntraPod'
-    return (
-        not _has(s, "extraClientContainers")
-        or _size(_get(s, "extraClientContainers")) == 0
-        or _eq(_get(s, "mode"), "IntraPod")
-    )
+    return _empty_or_mode(s, "extraClientContainers", "IntraPod")
 
 
 def _r_gms_pods_mode(s: Any, old: Any) -> bool:
-    # !has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'InterPod'
-    return (
-        not _has(s, "extraClientPods")
-        or _size(_get(s, "extraClientPods")) == 0
-        or _eq(_get(s, "mode"), "InterPod")
-    )
+    return _empty_or_mode(s, "extraClientPods", "InterPod")
 
 
 def _r_gms_pods_reserved(s: Any, old: Any) -> bool:
@@ -246,19 +241,11 @@ def _r_pvc_create(s: Any, old: Any) -> bool:
 
 
 def _r_gms_containers_alpha(s: Any, old: Any) -> bool:
-    return (
-        not _has(s, "extraClientContainers")
-        or _size(_get(s, "extraClientContainers")) == 0
-        or _eq(_get(s, "mode"), "intraPod")
-    )
+    return _empty_or_mode(s, "extraClientContainers", "intraPod")
 
 
 def _r_gms_pods_mode_alpha(s: Any, old: Any) -> bool:
-    return (
-        not _has(s, "extraClientPods")
-        or _size(_get(s, "extraClientPods")) == 0
-        or _eq(_get(s, "mode"), "interPod")
-    )
+    return _empty_or_mode(s, "extraClientPods", "interPod")
 
 
 _QUANTITY_FORMAT_ERROR = (  # resource.ErrFormatWrong, which CEL's quantity() reports for any parse failure here

@@ -9,6 +9,7 @@ Lowest layer, stdlib only. Which function to use depends on which Go code printe
   (``map[interface {}]interface {}`` for go-yaml v2 values via ``map_type``).
 * :func:`go_json` — ``encoding/json.Marshal`` (compact, HTML-safe escapes, Go number format).
 * :func:`go_list` — ``%v`` of a ``[]string``: ``[a b c]``; :func:`go_type` — ``%T`` of a decoded value.
+* :func:`go_scalar` — the boolean/number/string case the printers above share (``None`` otherwise).
 * :func:`field_value` — how ``field.Error.ErrorBody`` prints a bad value in apimachinery ≥ v0.34
   (kubernetes#132314): ``int64/int32/float64/float32/bool`` with ``%v``, strings ``%q``, everything
   else ``json.Marshal`` (nil → ``null``, maps and structs as JSON). The operator's webhooks use this.
@@ -34,6 +35,7 @@ __all__ = [
     "go_json",
     "go_list",
     "go_quote",
+    "go_scalar",
     "go_sharp_v",
     "go_type",
     "go_v",
@@ -163,18 +165,30 @@ def _json_float(f: float) -> str:
 # --------------------------------------------------------------------------------------- %v, %#v
 
 
-def go_v(v: Any) -> str:
-    """``%v`` of a decoded JSON value (``map[string]interface {}`` keys sorted, as ``fmt`` does)."""
-    if v is None:
-        return "<nil>"
+def go_scalar(
+    v: Any, quote: Callable[[str], str] = go_quote, number: Callable[[float], str] = go_float
+) -> str | None:
+    """A boolean, integer, float or string as most Go printers write it: ``true``/``false``,
+    decimal integers, ``number(f)`` for floats (``%v`` by default) and ``quote(s)`` for strings
+    (``%q`` by default); ``None`` for anything else (nil, maps, lists), which the caller prints."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
-        return go_float(v)
+        return number(v)
     if isinstance(v, str):
-        return v
+        return quote(v)
+    return None
+
+
+def go_v(v: Any) -> str:
+    """``%v`` of a decoded JSON value (``map[string]interface {}`` keys sorted, as ``fmt`` does)."""
+    if v is None:
+        return "<nil>"
+    scalar = go_scalar(v, str)
+    if scalar is not None:
+        return scalar
     if isinstance(v, dict):
         return "map[" + " ".join(f"{go_v(k)}:{go_v(v[k])}" for k in _sorted_keys(v)) + "]"
     if isinstance(v, (list, tuple)):
@@ -228,14 +242,9 @@ def go_sharp_v(v: Any, map_type: str = "map[string]interface {}", *, top: bool =
     """
     if v is None:
         return "<nil>" if top else "interface {}(nil)"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, str):
-        return go_quote(v)
+    scalar = go_scalar(v)
+    if scalar is not None:
+        return scalar
     if isinstance(v, dict):
         inner = ", ".join(
             f"{go_sharp_v(k, map_type, top=False)}:{go_sharp_v(v[k], map_type, top=False)}" for k in _sorted_keys(v)
@@ -276,14 +285,9 @@ def go_json(v: Any, *, sort_keys: bool = False) -> str:
     ``ValueError`` for NaN/Inf, as Go does."""
     if v is None:
         return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return _json_float(v)
-    if isinstance(v, str):
-        return _json_string(v)
+    scalar = go_scalar(v, _json_string, _json_float)
+    if scalar is not None:
+        return scalar
     if isinstance(v, dict):
         keys = sorted(v, key=str) if sort_keys else list(v)
         return "{" + ",".join(f"{_json_string(str(k))}:{go_json(v[k], sort_keys=sort_keys)}" for k in keys) + "}"
@@ -308,14 +312,9 @@ OMIT: Any = _Omit()
 def field_value(v: Any) -> str:
     """A bad value as ``field.Error.ErrorBody`` prints it (apimachinery ≥ v0.34): bare numbers and
     booleans, ``%q`` for strings, ``json.Marshal`` for nil (``null``), maps, slices and structs."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, str):
-        return go_quote(v)
+    scalar = go_scalar(v)
+    if scalar is not None:
+        return scalar
     try:
         return go_json(v)
     except ValueError:  # NaN/Inf inside a composite: Go falls back to %#v
@@ -327,15 +326,8 @@ def field_value_v033(v: Any) -> str:
     messages): nil → ``"null"``, bare numbers and booleans, ``%q`` strings, ``%#v`` composites."""
     if v is None:
         return '"null"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, str):
-        return go_quote(v)
-    return go_sharp_v(v)
+    scalar = go_scalar(v)
+    return scalar if scalar is not None else go_sharp_v(v)
 
 
 def field_error(

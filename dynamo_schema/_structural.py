@@ -37,8 +37,6 @@ __all__ = [
     "Node",
     "child_node",
     "compile_schema",
-    "go_quote",
-    "go_value",
     "openapi_name",
     "prune_nulls",
     "validate",
@@ -48,14 +46,12 @@ __all__ = [
 # Go formatting helpers (field.Error.ErrorBody prints values with %q / %v / %#v)
 # --------------------------------------------------------------------------------------------------
 
-# ``go_value`` is ErrorBody's value rendering of the apiextensions-apiserver these messages come from
-# (nil is the string "null" kube-openapi reports, composites ``%#v``): see ``_gofmt``.
-go_value = field_value_v033
-
 
 def _field_error(type_: str, value: Any, detail: str = "") -> str:
-    """``field.Error.ErrorBody`` as the apiextensions-apiserver prints it (values via ``go_value``)."""
-    return field_error(type_, value, detail, render=go_value)
+    """``field.Error.ErrorBody`` as the apiextensions-apiserver prints it: values as
+    ``field_value_v033`` renders them (nil is the string "null" kube-openapi reports, composites
+    ``%#v``)."""
+    return field_error(type_, value, detail, render=field_value_v033)
 
 
 def _num(v: float) -> str:
@@ -600,7 +596,7 @@ def _null_note(run: _Run, path: Path, node: Node) -> None:
         run.add(
             "schema.null-pruned",
             path,
-            f"null value replaced by the schema default {go_value(node.default)} (field is not nullable)",
+            f"null value replaced by the schema default {field_value_v033(node.default)} (field is not nullable)",
             "note",
         )
     else:
@@ -630,34 +626,20 @@ def _check_embedded(run: _Run, data: dict[str, Any], path: Path) -> None:
     for k in ("apiVersion", "kind"):
         if k not in data:
             run.add("schema.required", path + (k,), "Required value: must not be empty")
-    av = data.get("apiVersion")
-    if "apiVersion" in data:
-        if not isinstance(av, str):
+    for k in ("apiVersion", "kind"):
+        if k not in data:
+            continue
+        value, vpath = data[k], path + (k,)
+        if not isinstance(value, str):
+            run.add("schema.embedded-resource", vpath, _field_error("Invalid value", value, "must be a string"))
+        elif not value:
+            run.add("schema.embedded-resource", vpath, 'Invalid value: "": must not be empty')
+        elif k == "apiVersion" and value.count("/") > 1:
             run.add(
                 "schema.embedded-resource",
-                path + ("apiVersion",),
-                _field_error("Invalid value", av, "must be a string"),
+                vpath,
+                _field_error("Invalid value", value, f"unexpected GroupVersion string: {value}"),
             )
-        elif not av:
-            run.add(
-                "schema.embedded-resource", path + ("apiVersion",), 'Invalid value: "": must not be empty'
-            )
-        elif av.count("/") > 1:
-            run.add(
-                "schema.embedded-resource",
-                path + ("apiVersion",),
-                _field_error("Invalid value", av, f"unexpected GroupVersion string: {av}"),
-            )
-    kind = data.get("kind")
-    if "kind" in data:
-        if not isinstance(kind, str):
-            run.add(
-                "schema.embedded-resource",
-                path + ("kind",),
-                _field_error("Invalid value", kind, "must be a string"),
-            )
-        elif not kind:
-            run.add("schema.embedded-resource", path + ("kind",), 'Invalid value: "": must not be empty')
     if "metadata" in data:
         _check_meta(run, data["metadata"], path + ("metadata",))
 

@@ -38,6 +38,8 @@ def test_go_quote_is_strconv_quote(s: str, want: str) -> None:
         (1.0, "1"),
         (0.5, "0.5"),
         (100000.0, "100000"),
+        (123456.0, "123456"),
+        (1234567.0, "1.234567e+06"),
         (123456789.0, "1.23456789e+08"),  # fmt.Println(123456789.0)
         (1e6, "1e+06"),
         (1e21, "1e+21"),
@@ -137,3 +139,12 @@ def test_go_float_32_bits() -> None:
     assert G.go_float(3.1415926535, 32) == "3.1415927"
     assert G.go_float(123456789.0, 32) == "1.2345679e+08"  # float32(123456789) is 123456792
     assert G.go_float(0.1, 32) == "0.1"
+
+
+def test_go_scalar_is_the_shared_scalar_case() -> None:
+    # bool/int with %v, floats with %v (strconv 'g'), strings with %q; composites and nil are the caller's
+    assert [G.go_scalar(v) for v in (True, False, 7, 1e6, 0.5, 'a"b')] == ["true", "false", "7", "1e+06", "0.5", '"a\\"b"']
+    assert [G.go_scalar(v) for v in (None, [1], {"a": 1})] == [None, None, None]
+    # the encoding/json flavour: json floats and HTML-safe string escapes
+    assert G.go_scalar(1e-7, G._json_string, G._json_float) == "1e-7"
+    assert G.go_scalar("<", G._json_string, G._json_float) == '"\\u003c"'

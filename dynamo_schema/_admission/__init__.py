@@ -184,14 +184,15 @@ def validate(
         return (
             validate_dgdr(obj, settings) if old is None else validate_dgdr_update(obj, old, settings)
         ) + cel
+    validate = validate_dgd if kind == "DynamoGraphDeployment" else validate_dcd
+    if old is None:
+        return (
+            validate(obj, settings, check_runtime_version=not alpha)
+            + validate_preserved_alpha(obj, alpha_source=alpha)
+            + cel
+        )
+    errs = validate(obj, settings, check_runtime_version=False) + validate_preserved_alpha(obj)
     if kind == "DynamoGraphDeployment":
-        if old is None:
-            return (
-                validate_dgd(obj, settings, check_runtime_version=not alpha)
-                + validate_preserved_alpha(obj, alpha_source=alpha)
-                + cel
-            )
-        errs = validate_dgd(obj, settings, check_runtime_version=False) + validate_preserved_alpha(obj)
         if any(d.severity == "error" for d in errs):
             return errs + cel
         pathway, _ = grove_pathway(settings, obj)
@@ -201,13 +202,6 @@ def validate(
             errs += validate_alpha_runtime_update(obj, old)
         return errs + cel
     # DynamoComponentDeployment
-    if old is None:
-        return (
-            validate_dcd(obj, settings, check_runtime_version=not alpha)
-            + validate_preserved_alpha(obj, alpha_source=alpha)
-            + cel
-        )
-    errs = validate_dcd(obj, settings, check_runtime_version=False) + validate_preserved_alpha(obj)
     if alpha:
         errs += validate_alpha_runtime_update(obj, old)
     ctx = dcd_ctx(settings, check_runtime_version=not alpha)

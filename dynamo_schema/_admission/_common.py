@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._diagnostics import Diagnostic, Path
-from .._gofmt import OMIT, field_error, field_value
-from .._gofmt import go_quote as go_quote  # re-exported
+from .._gofmt import OMIT, field_error, go_quote
 
 # --------------------------------------------------------------------------- safe accessors
 
@@ -43,14 +42,6 @@ def get(d: Any, *keys: str) -> Any:
 def str_map(v: Any) -> dict[str, str]:
     """A map[string]string view (non-string values dropped, like a failed decode would)."""
     return {k: x for k, x in as_dict(v).items() if isinstance(k, str) and isinstance(x, str)}
-
-
-# --------------------------------------------------------------------------- value rendering
-
-
-# The Go formatting lives in ``dynamo_schema._gofmt``; ``go_value`` is ``field.Error.ErrorBody``'s value
-# rendering of apimachinery >= v0.34 (the operator's), ``go_quote`` is ``strconv.Quote``.
-go_value = field_value
 
 
 # --------------------------------------------------------------------------- field errors

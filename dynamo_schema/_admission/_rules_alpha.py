@@ -17,7 +17,7 @@ from typing import Any
 from .._consts import ANN_VLLM_BACKEND
 from .._diagnostics import Diagnostic, Path
 from ._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
-from ._rules_shared import RUNTIME_VERSION_OVERRIDE_REQUIRED, override_required
+from ._rules_shared import runtime_version_rules
 
 FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 
@@ -62,49 +62,16 @@ def _alpha_image(svc: Any) -> str:
     return as_str(get(svc, "extraPodSpec", "mainContainer", "image"))
 
 
-def _runtime_version(prefix: str, svc: dict[str, Any], path: Path, allow_missing: bool) -> list[Diagnostic]:
-    image = _alpha_image(svc)
-    if image == "":
-        return [
-            required(
-                f"{prefix}.main-image-required",
-                path + ("extraPodSpec", "mainContainer", "image"),
-                "is required",
-            )
-        ]
-    if not allow_missing and override_required(image, as_str(svc.get("runtimeVersionOverride"))):
-        return [
-            required(
-                f"{prefix}.runtime-version-override-required",
-                path + ("runtimeVersionOverride",),
-                RUNTIME_VERSION_OVERRIDE_REQUIRED,
-            )
-        ]
-    return []
-
-
-def _runtime_version_update(
-    prefix: str, new: dict[str, Any], old: dict[str, Any], path: Path, allow_missing: bool
+def _runtime_version(
+    prefix: str, svc: dict[str, Any], path: Path, allow_missing: bool, old: dict[str, Any] | None = None
 ) -> list[Diagnostic]:
-    nimg, oimg = _alpha_image(new), _alpha_image(old)
-    novr, oovr = as_str(new.get("runtimeVersionOverride")), as_str(old.get("runtimeVersionOverride"))
-    if nimg == "" and oimg != "":
-        return [
-            required(
-                f"{prefix}.main-image-required",
-                path + ("extraPodSpec", "mainContainer", "image"),
-                "is required",
-            )
-        ]
-    if not allow_missing and override_required(nimg, novr) and (nimg != oimg or novr != oovr):
-        return [
-            required(
-                f"{prefix}.runtime-version-override-required",
-                path + ("runtimeVersionOverride",),
-                RUNTIME_VERSION_OVERRIDE_REQUIRED,
-            )
-        ]
-    return []
+    """The main-image / runtime-version-override rules; on update (``old`` given) only a removed
+    image or a changed image/override is reported."""
+    return runtime_version_rules(
+        prefix, path, _alpha_image(svc), path + ("extraPodSpec", "mainContainer", "image"),
+        as_str(svc.get("runtimeVersionOverride")), allow_missing,
+        None if old is None else (_alpha_image(old), as_str(old.get("runtimeVersionOverride"))),
+    )
 
 
 def _shared(
@@ -268,13 +235,9 @@ def validate_alpha_runtime_update(new: dict[str, Any], old: dict[str, Any]) -> l
         out: list[Diagnostic] = []
         for name in sorted(str(k) for k in nsvc):
             if isinstance(nsvc[name], dict) and isinstance(osvc.get(name), dict):
-                out += _runtime_version_update(
-                    "dgd", nsvc[name], osvc[name], ("spec", "services", name), False
-                )
+                out += _runtime_version("dgd", nsvc[name], ("spec", "services", name), False, osvc[name])
         return out
-    return _runtime_version_update(
-        "dcd", as_dict(nview.get("spec")), as_dict(oview.get("spec")), ("spec",), True
-    )
+    return _runtime_version("dcd", as_dict(nview.get("spec")), ("spec",), True, as_dict(oview.get("spec")))
 
 
 __all__ = ["validate_alpha_runtime_update", "validate_preserved_alpha"]

@@ -277,18 +277,10 @@ def validate_shared_spec(ctx: Ctx, spec: dict[str, Any], path: Path) -> list[Dia
 
     if ctx.check_runtime_version:
         image, image_path = runtime_image_and_path(spec, path)
-        if image == "":
-            errs.append(required(rid("main-image-required"), image_path, "is required"))
-        elif not ctx.allow_missing_override and override_required(
-            image, as_str(spec.get("runtimeVersionOverride"))
-        ):
-            errs.append(
-                required(
-                    rid("runtime-version-override-required"),
-                    path + ("runtimeVersionOverride",),
-                    RUNTIME_VERSION_OVERRIDE_REQUIRED,
-                )
-            )
+        errs += runtime_version_rules(
+            ctx.prefix, path, image, image_path, as_str(spec.get("runtimeVersionOverride")),
+            ctx.allow_missing_override,
+        )
     return errs
 
 
@@ -302,6 +294,35 @@ def runtime_image_and_path(spec: Any, path: Path) -> tuple[str, Path]:
 
 def override_required(image: str, override: str) -> bool:
     return override == "" and not image_has_version(image)
+
+
+def runtime_version_rules(
+    prefix: str,
+    path: Path,
+    image: str,
+    image_path: Path,
+    override: str,
+    allow_missing_override: bool,
+    old: tuple[str, str] | None = None,
+) -> list[Diagnostic]:
+    """The main image is required and an unversioned image needs ``runtimeVersionOverride``. On
+    update (``old`` = the old image and override) only a removed image, or a missing override
+    where the image or override changed, is reported."""
+    if old is None:
+        missing_image, changed = image == "", True
+    else:
+        missing_image, changed = image == "" and old[0] != "", (image, override) != old
+    if missing_image:
+        return [required(f"{prefix}.main-image-required", image_path, "is required")]
+    if not allow_missing_override and override_required(image, override) and changed:
+        return [
+            required(
+                f"{prefix}.runtime-version-override-required",
+                path + ("runtimeVersionOverride",),
+                RUNTIME_VERSION_OVERRIDE_REQUIRED,
+            )
+        ]
+    return []
 
 
 def validate_gms(ctx: Ctx, spec: dict[str, Any], g: dict[str, Any], path: Path) -> list[Diagnostic]:

@@ -23,7 +23,6 @@ from ._common import (
     go_struct,
     invalid,
     invalid_novalue,
-    required,
     str_map,
     warning,
 )
@@ -40,10 +39,9 @@ from ._component import (
 )
 from ._rules_dgd import ANN_POWER_LIMIT, ANN_WORKLOAD_PROVIDER, power_limit
 from ._rules_shared import (
-    RUNTIME_VERSION_OVERRIDE_REQUIRED,
     Ctx,
-    override_required,
     runtime_image_and_path,
+    runtime_version_rules,
     validate_gms,
 )
 from ._settings import AdmissionSettings
@@ -143,30 +141,36 @@ def component_update(
 
     nexp, oexp = new.get("experimental"), old.get("experimental")
     epath = path + ("experimental",)
+
+    toggles: dict[str, tuple[Path, str]] = {
+        "inter-pod-gms-toggle": (
+            ("gpuMemoryService", "mode"),
+            f"the inter-pod GMS layout cannot be toggled after creation; delete and recreate the {owner_kind}",
+        ),
+        "inter-pod-failover-toggle": (
+            ("failover",),
+            f"inter-pod GMS failover cannot be toggled after creation; delete and recreate the {owner_kind}",
+        ),
+        "force-scaling-group-toggle": (
+            ("grove", "forceScalingGroup"),
+            f"cannot be toggled after creation; delete and recreate the {owner_kind} to change it",
+        ),
+    }
+
+    def toggled(rule: str, value: Any) -> Diagnostic:
+        sub, detail = toggles[rule]
+        return invalid(rid(rule), epath + sub, value, detail)
+
     if isinstance(nexp, dict):
         ngms = gms(new)
         if ngms is not None and validate_gms_new_state:
             errs += validate_gms(ctx, new, ngms, epath + ("gpuMemoryService",))
         ogms = gms(old)
         if is_inter_pod_gms(ngms) != is_inter_pod_gms(ogms):
-            errs.append(
-                invalid(
-                    rid("inter-pod-gms-toggle"),
-                    epath + ("gpuMemoryService", "mode"),
-                    as_str(as_dict(ngms).get("mode")),
-                    f"the inter-pod GMS layout cannot be toggled after creation; delete and recreate the {owner_kind}",
-                )
-            )
+            errs.append(toggled("inter-pod-gms-toggle", as_str(as_dict(ngms).get("mode"))))
         nf, of = failover(new), failover(old)
         if is_inter_pod_failover(nf) != is_inter_pod_failover(of):
-            errs.append(
-                invalid(
-                    rid("inter-pod-failover-toggle"),
-                    epath + ("failover",),
-                    go_struct(nf, FAILOVER),
-                    f"inter-pod GMS failover cannot be toggled after creation; delete and recreate the {owner_kind}",
-                )
-            )
+            errs.append(toggled("inter-pod-failover-toggle", go_struct(nf, FAILOVER)))
         if (
             nf is not None
             and of is not None
@@ -187,70 +191,24 @@ def component_update(
         if isinstance(ngrove, dict):
             new_forced = ngrove.get("forceScalingGroup") is True
             if new_forced != old_forced:
-                errs.append(
-                    invalid(
-                        rid("force-scaling-group-toggle"),
-                        epath + ("grove", "forceScalingGroup"),
-                        new_forced,
-                        f"cannot be toggled after creation; delete and recreate the {owner_kind} to change it",
-                    )
-                )
+                errs.append(toggled("force-scaling-group-toggle", new_forced))
         elif old_forced:
-            errs.append(
-                invalid(
-                    rid("force-scaling-group-toggle"),
-                    epath + ("grove", "forceScalingGroup"),
-                    None,
-                    f"cannot be toggled after creation; delete and recreate the {owner_kind} to change it",
-                )
-            )
+            errs.append(toggled("force-scaling-group-toggle", None))
     elif isinstance(oexp, dict):
         if is_inter_pod_gms(gms(old)):
-            errs.append(
-                invalid(
-                    rid("inter-pod-gms-toggle"),
-                    epath + ("gpuMemoryService", "mode"),
-                    None,
-                    f"the inter-pod GMS layout cannot be toggled after creation; delete and recreate the {owner_kind}",
-                )
-            )
+            errs.append(toggled("inter-pod-gms-toggle", None))
         if is_inter_pod_failover(failover(old)):
-            errs.append(
-                invalid(
-                    rid("inter-pod-failover-toggle"),
-                    epath + ("failover",),
-                    None,
-                    f"inter-pod GMS failover cannot be toggled after creation; delete and recreate the {owner_kind}",
-                )
-            )
+            errs.append(toggled("inter-pod-failover-toggle", None))
         if get(oexp, "grove", "forceScalingGroup") is True:
-            errs.append(
-                invalid(
-                    rid("force-scaling-group-toggle"),
-                    epath + ("grove", "forceScalingGroup"),
-                    None,
-                    f"cannot be toggled after creation; delete and recreate the {owner_kind} to change it",
-                )
-            )
+            errs.append(toggled("force-scaling-group-toggle", None))
 
     if ctx.check_runtime_version:
         nimg, ipath = runtime_image_and_path(new, path)
         oimg, _ = runtime_image_and_path(old, path)
-        novr, oovr = as_str(new.get("runtimeVersionOverride")), as_str(old.get("runtimeVersionOverride"))
-        if nimg == "" and oimg != "":
-            errs.append(required(rid("main-image-required"), ipath, "is required"))
-        elif (
-            not ctx.allow_missing_override
-            and override_required(nimg, novr)
-            and (nimg != oimg or novr != oovr)
-        ):
-            errs.append(
-                required(
-                    rid("runtime-version-override-required"),
-                    path + ("runtimeVersionOverride",),
-                    RUNTIME_VERSION_OVERRIDE_REQUIRED,
-                )
-            )
+        errs += runtime_version_rules(
+            ctx.prefix, path, nimg, ipath, as_str(new.get("runtimeVersionOverride")),
+            ctx.allow_missing_override, (oimg, as_str(old.get("runtimeVersionOverride"))),
+        )
     return errs
 
 

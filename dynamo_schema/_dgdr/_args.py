@@ -108,16 +108,24 @@ def update_args_preserving_shell_form(container: dict[str, Any], fn: Any) -> Non
     container["args"] = [shlex.join(tokens)] if shell else tokens
 
 
+def find_override_engine_args(args: list[str]) -> tuple[int, dict[str, Any] | None]:
+    """Index of the first ``--override-engine-args`` (-1 when absent) and its value parsed as a JSON
+    object (``None`` when there is no value, or it is not JSON or not an object)."""
+    if "--override-engine-args" not in args:
+        return -1, None
+    idx = args.index("--override-engine-args")
+    if idx + 1 >= len(args):
+        return idx, None
+    try:
+        parsed = json.loads(args[idx + 1])
+    except json.JSONDecodeError:
+        return idx, None
+    return idx, parsed if isinstance(parsed, dict) else None
+
+
 def parse_override_engine_args(args: list[str]) -> tuple[dict[str, Any], list[str]]:
     """Pop ``--override-engine-args <json>``; returns the parsed dict and the remaining args."""
-    if "--override-engine-args" in args:
-        idx = args.index("--override-engine-args")
-        if idx + 1 < len(args):
-            try:
-                parsed = json.loads(args[idx + 1])
-            except json.JSONDecodeError:
-                return {}, args
-            if isinstance(parsed, dict):
-                rest = args[:idx] + args[idx + 2 :]
-                return parsed, rest
-    return {}, args
+    idx, parsed = find_override_engine_args(args)
+    if parsed is None:
+        return {}, args
+    return parsed, args[:idx] + args[idx + 2 :]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -620,13 +621,32 @@ def _ensure_pvc_mount(component: dict[str, Any], pvc_name: str, mount: str) -> N
 # step 3: Dynamo features
 
 
-def enable_trtllm_chunked_prefill(dgd: dict[str, Any]) -> None:
+def _own(obj: dict[str, Any], req: _Request) -> dict[str, Any]:
+    """Put ``obj`` in the DGDR's namespace with the DGDR name/namespace labels (a fresh labels map,
+    returned for further labels)."""
+    meta = obj.setdefault("metadata", {})
+    if req.namespace:
+        meta["namespace"] = req.namespace
+    labels = dict(meta.get("labels") or {})
+    labels[LABEL_DGDR_NAME] = req.name
+    if req.namespace:
+        labels[LABEL_DGDR_NAMESPACE] = req.namespace
+    meta["labels"] = labels
+    return labels
+
+
+def _worker_main_containers(dgd: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """(component, main container) of every worker-type component that has a main container."""
     for comp in _components(dgd):
         if comp.get("type") not in WORKER_TYPES:
             continue
         mc = _main_container(comp)
-        if mc is None:
-            continue
+        if mc is not None:
+            yield comp, mc
+
+
+def enable_trtllm_chunked_prefill(dgd: dict[str, Any]) -> None:
+    for _, mc in _worker_main_containers(dgd):
         if A.is_shell_form(mc):
             # shell-form commands are left to the user (upstream rewrites the shell string)
             continue
@@ -636,16 +656,11 @@ def enable_trtllm_chunked_prefill(dgd: dict[str, Any]) -> None:
             del args[idx]
             if idx < len(args) and not (isinstance(args[idx], str) and args[idx].startswith("--")):
                 del args[idx]
-        if "--override-engine-args" in args:
-            idx = args.index("--override-engine-args")
-            if idx + 1 < len(args):
-                try:
-                    parsed = json.loads(args[idx + 1])
-                except json.JSONDecodeError:
-                    parsed = None
-                if isinstance(parsed, dict):
-                    parsed["enable_chunked_prefill"] = True
-                    args[idx + 1] = json.dumps(parsed)
+        idx, parsed = A.find_override_engine_args(args)
+        if idx >= 0:
+            if parsed is not None:
+                parsed["enable_chunked_prefill"] = True
+                args[idx + 1] = json.dumps(parsed)
             mc["args"] = args
             continue
         mc["args"] = A.append_argument(args, [TRTLLM_CHUNKED_PREFILL_FLAG, "true"])
@@ -924,12 +939,7 @@ def _is_mocker(mc: dict[str, Any]) -> bool:
 
 def _all_workers_trusted(dgd: dict[str, Any]) -> bool:
     seen = False
-    for comp in _components(dgd):
-        if comp.get("type") not in WORKER_TYPES:
-            continue
-        mc = _main_container(comp)
-        if mc is None:
-            continue
+    for _, mc in _worker_main_containers(dgd):
         seen = True
         if _is_mocker(mc):
             continue
@@ -944,11 +954,8 @@ def _all_workers_trusted(dgd: dict[str, Any]) -> bool:
 
 def inject_trust_remote_code(dgd: dict[str, Any]) -> list[str]:
     changed: list[str] = []
-    for comp in _components(dgd):
-        if comp.get("type") not in WORKER_TYPES:
-            continue
-        mc = _main_container(comp)
-        if mc is None or _is_mocker(mc):
+    for comp, mc in _worker_main_containers(dgd):
+        if _is_mocker(mc):
             continue
         args = mc.get("args") or []
         if A.is_shell_form(mc):
@@ -1165,27 +1172,12 @@ def materialize(dgdr: dict[str, Any], topology: dict[str, Any] | None = None) ->
 
     # -- step 6: controller ---------------------------------------------------------------------
     apply_runtime_version_override(dgd, req.runtime_version, only_missing=True)
-    meta = dgd.setdefault("metadata", {})
-    meta["name"] = compute_dgd_name(dgdr)
-    if req.namespace:
-        meta["namespace"] = req.namespace
-    labels = dict(meta.get("labels") or {})
-    labels[LABEL_DGDR_NAME] = req.name
-    if req.namespace:
-        labels[LABEL_DGDR_NAMESPACE] = req.namespace
-    labels[LABEL_MANAGED_BY] = LABEL_VALUE_OPERATOR
-    meta["labels"] = labels
+    dgd.setdefault("metadata", {})["name"] = compute_dgd_name(dgdr)
+    _own(dgd, req)[LABEL_MANAGED_BY] = LABEL_VALUE_OPERATOR
     dgd["apiVersion"] = DGD_API_VERSION
     dgd["kind"] = "DynamoGraphDeployment"
     for res in resources:
-        rmeta = res.setdefault("metadata", {})
-        if req.namespace:
-            rmeta["namespace"] = req.namespace
-        rlabels = dict(rmeta.get("labels") or {})
-        rlabels[LABEL_DGDR_NAME] = req.name
-        if req.namespace:
-            rlabels[LABEL_DGDR_NAMESPACE] = req.namespace
-        rmeta["labels"] = rlabels
+        _own(res, req)
     if dgdr.get("spec", {}).get("autoApply") is False:
         notes.append(
             "autoApply is false: the operator stores this DGD in status.profilingResults.selectedConfig "

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from .._diagnostics import Diagnostic, DynamoSchemaError, Path
-from .._gofmt import go_json as go_json  # re-exported for the adapters
+from .._gofmt import go_quote
 from . import _contracts as c
 
 INVALID_REPLICA = "invalid provider replica specification"
@@ -128,6 +128,34 @@ def _topology_go_json(t: Mapping[str, Any]) -> dict[str, Any]:
         if inner:
             out[key] = inner
     return out
+
+
+# ------------------------------------------------------------------------------------ artifact cache
+def artifact_cache_policy(s: Mapping[str, Any]) -> str:
+    """The adapter's ``ArtifactCachePolicy``: ``disabled`` and ``required`` as given, otherwise ``prefer``."""
+    p = s.get("ArtifactCachePolicy") or ""
+    return p if p in ("disabled", "required") else "prefer"
+
+
+def artifact_runtime_supported(r: Replica) -> bool:
+    """Artifact caches are qualified for vLLM and SGLang only (no engine and no workload means vLLM)."""
+    runtime = r.runtime or ("vllm" if not r.has_workload else "")
+    return runtime in ("vllm", "sglang")
+
+
+def mapped_artifact(
+    adapter: str, r: Replica, s: Mapping[str, Any], policy: str, mapping_key: str, required_message: str,
+    *, wrap: str | None = INVALID_REPLICA,
+) -> Any:
+    """The cache target mapped to the replica's immutable model identity in ``s[mapping_key]``, or
+    ``""`` when caching is off for it; a ``required`` policy without a mapping fails with
+    ``required_message`` followed by the quoted identity."""
+    if policy == "disabled" or not artifact_runtime_supported(r):
+        return ""
+    target = (s.get(mapping_key) or {}).get(r.identity, "")
+    if not target and policy == "required":
+        raise adapter_error(adapter, f"{required_message} {go_quote(r.identity)}", wrap=wrap)
+    return target if target else ""
 
 
 def replica_artifact(resource_id: str, external_key: str, *, request_id: str = "", endpoint: str = "",

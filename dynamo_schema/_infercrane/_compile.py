@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._diagnostics import Diagnostic
+from .._gofmt import go_quote
 from . import _contracts as c
 from ._adapters import DEFERRED, MODULES, load
 from ._common import AdapterError, RenderedArtifact, Replica
@@ -32,28 +33,28 @@ def resolve_adapter(spec: NormalizedSpec, adapter: str | None = None) -> str:
     """Explicit ``provider.adapter`` (or ``adapter``), else the unambiguous default for the cloud."""
     declared = spec.adapter
     if adapter and declared and adapter != declared:
-        raise _error(f"adapter {c.go_quote(adapter)} conflicts with provider.adapter {c.go_quote(declared)}")
+        raise _error(f"adapter {go_quote(adapter)} conflicts with provider.adapter {go_quote(declared)}")
     chosen = adapter or declared
     cloud, mode, engine = spec.cloud, spec.data["compute"]["mode"], spec.engine
     if chosen:
         if chosen in DEFERRED:
-            raise _error(f"provider adapter {c.go_quote(chosen)} is registered but not executable "
+            raise _error(f"provider adapter {go_quote(chosen)} is registered but not executable "
                          "(deferred: no qualified implementation)")
         if chosen not in MODULES:
-            raise _error(f"provider adapter {c.go_quote(chosen)} is not registered; known adapters: "
+            raise _error(f"provider adapter {go_quote(chosen)} is not registered; known adapters: "
                          + ", ".join(sorted(MODULES)))
         a_cloud, a_modes = ADAPTER_CLOUDS[chosen]
         if a_cloud != cloud:
-            raise _error(f"provider adapter {c.go_quote(chosen)} serves cloud {c.go_quote(a_cloud)}, not {c.go_quote(cloud)}")
+            raise _error(f"provider adapter {go_quote(chosen)} serves cloud {go_quote(a_cloud)}, not {go_quote(cloud)}")
         if mode not in a_modes:
-            raise _error(f"provider adapter {c.go_quote(chosen)} does not serve compute mode {mode}", ("compute", "mode"))
+            raise _error(f"provider adapter {go_quote(chosen)} does not serve compute mode {mode}", ("compute", "mode"))
         return chosen
     if cloud == "runpod":
         if mode == "serverless":
             return "runpod-serverless"
         if engine == "vllm":
             return "skypilot"
-        raise _error(f"runtime {c.go_quote(engine)} on cloud \"runpod\" is ambiguous without provider.adapter; "
+        raise _error(f"runtime {go_quote(engine)} on cloud \"runpod\" is ambiguous without provider.adapter; "
                      "set provider.adapter runpod-pods for custom OCI workloads")
     if cloud == "kubernetes" and not c.topology_empty(spec.data["serving"]):
         return "kubernetes-dynamo"
@@ -69,7 +70,7 @@ def compile_replica(
 ) -> list[RenderedArtifact]:
     """Compile one replica (adapter-level input, no loader) for ``adapter``."""
     if adapter not in MODULES:
-        raise _error(f"provider adapter {c.go_quote(adapter)} is not registered")
+        raise _error(f"provider adapter {go_quote(adapter)} is not registered")
     module = load(adapter)
     return list(module.render(replica, _adapter_settings(settings, adapter), provider_state))
 
@@ -83,7 +84,7 @@ def render_part(part: str, replica: Replica, settings: ProviderSettings, adapter
 def preflight(adapter: str, settings: ProviderSettings, provider_state: Mapping[str, Any] | None = None) -> None:
     """The adapter's configuration check before any provider call (raises :class:`AdapterError`)."""
     if adapter not in MODULES:
-        raise _error(f"provider adapter {c.go_quote(adapter)} is not registered")
+        raise _error(f"provider adapter {go_quote(adapter)} is not registered")
     load(adapter).check(_adapter_settings(settings, adapter), provider_state)
 
 

@@ -13,8 +13,7 @@ import json
 import re
 from typing import Any, Optional
 
-from .._gofmt import go_json
-from .._gofmt import go_quote as go_quote  # re-exported for the loader and adapters
+from .._gofmt import go_json, go_quote
 
 Problem = Optional[tuple[str, tuple[Any, ...]]]
 

@@ -14,12 +14,13 @@ TLS, hosted auth, Stripe, pricing) are out of scope and ignored.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._diagnostics import Diagnostic, DynamoSchemaError
-from ._contracts import go_quote, valid_immutable_model_identity, validate_image
+from .._gofmt import go_quote
+from ._contracts import valid_immutable_model_identity, validate_image
 
 # env var -> (Config field, kind, default). Kinds: str, int, csv, map, providers.
 SETTINGS: dict[str, tuple[str, str, Any]] = {
@@ -219,6 +220,44 @@ def valid_dynamo_runtime_version(value: str) -> bool:
     return True
 
 
+_Check = tuple[bool, str, str]  # (failed, environment variable, message)
+
+
+def _raise_first(checks: list[_Check]) -> None:
+    for bad, var, message in checks:
+        if bad:
+            raise _fail(var, message)
+
+
+def _require_all(cfg: Mapping[str, Any], names: list[str], message: str) -> None:
+    """A partial provider configuration: the first unset field's variable carries ``message``."""
+    for n in names:
+        if not cfg[n]:
+            raise _fail(_CONFIG_TO_ENV[n], message)
+
+
+def _artifact_cache_checks(
+    policy: str, mapping: Mapping[str, str], policy_var: str, mapping_var: str, required: str, disabled: str
+) -> list[_Check]:
+    """The artifact-cache policy rules every provider shares: a known policy, ``required`` needs a
+    mapping, ``disabled`` forbids one (``required``/``disabled`` are the provider's messages)."""
+    return [
+        (policy not in ("disabled", "prefer", "required"), policy_var,
+         f"{policy_var} must be disabled, prefer, or required"),
+        (policy == "required" and not mapping, policy_var, required),
+        (policy == "disabled" and bool(mapping), mapping_var, disabled),
+    ]
+
+
+def _check_artifact_mapping(
+    mapping: Mapping[str, str], valid_target: Callable[[str], bool], var: str, message: str
+) -> None:
+    """Every model identity → cache target entry: an immutable identity and a valid target."""
+    for identity, target in mapping.items():
+        if not valid_immutable_model_identity(identity) or not valid_target(target):
+            raise _fail(var, message)
+
+
 @dataclass(frozen=True)
 class ProviderSettings:
     """Validated adapter settings.
@@ -344,18 +383,15 @@ class ProviderSettings:
         cfg = self.config
         policy, volumes = cfg["RunPodArtifactCachePolicy"], cfg["RunPodNetworkVolumes"]
         var = "INFERCRANE_RUNPOD_ARTIFACT_CACHE_POLICY"
-        if policy not in ("disabled", "prefer", "required"):
-            raise _fail(var, f"{var} must be disabled, prefer, or required")
-        if policy == "required" and not volumes:
-            raise _fail(var, "required RunPod artifact caching needs INFERCRANE_RUNPOD_NETWORK_VOLUMES_JSON")
-        if policy == "disabled" and volumes:
-            raise _fail(var, "disabled RunPod artifact caching cannot configure network volume mappings")
-        for identity, volume in volumes.items():
-            if not valid_immutable_model_identity(identity) or not _valid_runpod_id(volume):
-                raise _fail(
-                    "INFERCRANE_RUNPOD_NETWORK_VOLUMES_JSON",
-                    "RunPod network volume mappings require immutable model identities and valid volume IDs",
-                )
+        _raise_first(_artifact_cache_checks(
+            policy, volumes, var, var,
+            "required RunPod artifact caching needs INFERCRANE_RUNPOD_NETWORK_VOLUMES_JSON",
+            "disabled RunPod artifact caching cannot configure network volume mappings",
+        ))
+        _check_artifact_mapping(
+            volumes, _valid_runpod_id, "INFERCRANE_RUNPOD_NETWORK_VOLUMES_JSON",
+            "RunPod network volume mappings require immutable model identities and valid volume IDs",
+        )
         secret = cfg["RunPodHFTokenSecret"]
         if secret and not _valid_runpod_id(secret):
             raise _fail(
@@ -406,13 +442,11 @@ class ProviderSettings:
         )
         if not configured:
             return
-        for n in names:
-            if not cfg[n]:
-                raise _fail(
-                    _CONFIG_TO_ENV[n],
-                    "AWS BYOC configuration is partial; role ARN, region, at least one subnet, security groups, AMI, "
-                    "instance type, GPU, instance profile, worker secret ARN, and immutable image digest are required",
-                )
+        _require_all(
+            cfg, names,
+            "AWS BYOC configuration is partial; role ARN, region, at least one subnet, security groups, AMI, "
+            "instance type, GPU, instance profile, worker secret ARN, and immutable image digest are required",
+        )
         if not subnets:
             raise _fail(
                 "INFERCRANE_AWS_SUBNET_IDS",
@@ -430,24 +464,18 @@ class ProviderSettings:
              "INFERCRANE_AWS_ROOT_VOLUME_GIB must be between 50 and 16384"),
             (cfg["AWSImageCachePolicy"] not in ("prefer", "required"), "INFERCRANE_AWS_IMAGE_CACHE_POLICY",
              "INFERCRANE_AWS_IMAGE_CACHE_POLICY must be prefer or required"),
-            (cfg["AWSArtifactCachePolicy"] not in ("disabled", "prefer", "required"), "INFERCRANE_AWS_ARTIFACT_CACHE_POLICY",
-             "INFERCRANE_AWS_ARTIFACT_CACHE_POLICY must be disabled, prefer, or required"),
-            (cfg["AWSArtifactCachePolicy"] == "required" and not cfg["AWSArtifactSnapshots"],
-             "INFERCRANE_AWS_ARTIFACT_CACHE_POLICY",
-             "INFERCRANE_AWS_ARTIFACT_CACHE_POLICY=required needs at least one immutable model-to-snapshot mapping"),
-            (cfg["AWSArtifactCachePolicy"] == "disabled" and bool(cfg["AWSArtifactSnapshots"]),
-             "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON",
-             "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON cannot be set while artifact caching is disabled"),
+            *_artifact_cache_checks(
+                cfg["AWSArtifactCachePolicy"], cfg["AWSArtifactSnapshots"],
+                "INFERCRANE_AWS_ARTIFACT_CACHE_POLICY", "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON",
+                "INFERCRANE_AWS_ARTIFACT_CACHE_POLICY=required needs at least one immutable model-to-snapshot mapping",
+                "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON cannot be set while artifact caching is disabled",
+            ),
         ]
-        for bad, var, message in checks:
-            if bad:
-                raise _fail(var, message)
-        for identity, snapshot in cfg["AWSArtifactSnapshots"].items():
-            if not valid_immutable_model_identity(identity) or not valid_aws_snapshot_id(snapshot):
-                raise _fail(
-                    "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON",
-                    "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON must map non-empty immutable model identities to AWS snapshot IDs",
-                )
+        _raise_first(checks)
+        _check_artifact_mapping(
+            cfg["AWSArtifactSnapshots"], valid_aws_snapshot_id, "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON",
+            "INFERCRANE_AWS_ARTIFACT_SNAPSHOTS_JSON must map non-empty immutable model identities to AWS snapshot IDs",
+        )
         rate = cfg["AWSArtifactVolumeInitializationRate"]
         if rate != 0 and not (100 <= rate <= 300):
             var = "INFERCRANE_AWS_ARTIFACT_VOLUME_INITIALIZATION_RATE_MIBPS"
@@ -460,13 +488,11 @@ class ProviderSettings:
         configured = bool(cfg["GCPArtifactDisks"]) or cfg["GCPArtifactCachePolicy"] == "required" or any(cfg[n] for n in names)
         if not configured:
             return
-        for n in names:
-            if not cfg[n]:
-                raise _fail(
-                    _CONFIG_TO_ENV[n],
-                    "GCP BYOC configuration is partial; project, zone, subnet, machine type, GPU, service account, "
-                    "VM image, worker secret, and immutable container image are required",
-                )
+        _require_all(
+            cfg, names,
+            "GCP BYOC configuration is partial; project, zone, subnet, machine type, GPU, service account, "
+            "VM image, worker secret, and immutable container image are required",
+        )
         policy, disks = cfg["GCPArtifactCachePolicy"], cfg["GCPArtifactDisks"]
         checks = [
             (not validate_image(cfg["GCPContainerImage"]), "INFERCRANE_GCP_CONTAINER_IMAGE",
@@ -475,22 +501,17 @@ class ProviderSettings:
              "INFERCRANE_GCP_VM_IMAGE must identify an immutable image, not an image family"),
             (not (50 <= cfg["GCPBootDiskGiB"] <= 65536), "INFERCRANE_GCP_BOOT_DISK_GIB",
              "INFERCRANE_GCP_BOOT_DISK_GIB must be between 50 and 65536"),
-            (policy not in ("disabled", "prefer", "required"), "INFERCRANE_GCP_ARTIFACT_CACHE_POLICY",
-             "INFERCRANE_GCP_ARTIFACT_CACHE_POLICY must be disabled, prefer, or required"),
-            (policy == "required" and not disks, "INFERCRANE_GCP_ARTIFACT_CACHE_POLICY",
-             "required GCP artifact caching needs INFERCRANE_GCP_ARTIFACT_DISKS_JSON"),
-            (policy == "disabled" and bool(disks), "INFERCRANE_GCP_ARTIFACT_DISKS_JSON",
-             "disabled GCP artifact caching cannot configure persistent disk mappings"),
+            *_artifact_cache_checks(
+                policy, disks, "INFERCRANE_GCP_ARTIFACT_CACHE_POLICY", "INFERCRANE_GCP_ARTIFACT_DISKS_JSON",
+                "required GCP artifact caching needs INFERCRANE_GCP_ARTIFACT_DISKS_JSON",
+                "disabled GCP artifact caching cannot configure persistent disk mappings",
+            ),
         ]
-        for bad, var, message in checks:
-            if bad:
-                raise _fail(var, message)
-        for identity, disk in disks.items():
-            if not valid_immutable_model_identity(identity) or not valid_dns_label_strict(disk):
-                raise _fail(
-                    "INFERCRANE_GCP_ARTIFACT_DISKS_JSON",
-                    "GCP artifact disk mappings require immutable model identities and valid zonal disk names",
-                )
+        _raise_first(checks)
+        _check_artifact_mapping(
+            disks, valid_dns_label_strict, "INFERCRANE_GCP_ARTIFACT_DISKS_JSON",
+            "GCP artifact disk mappings require immutable model identities and valid zonal disk names",
+        )
 
     def _validate_kubernetes(self) -> None:
         cfg = self.config
@@ -503,13 +524,11 @@ class ProviderSettings:
         names = ["KubernetesContext", "KubernetesNamespace", "KubernetesWorkloadAPI", "KubernetesServiceAccount",
                  "KubernetesWorkerSecretName", "KubernetesWorkerSecretKey", "KubernetesImageDigest",
                  "KubernetesGPUResource", "KubernetesGPUProductLabel"]
-        for n in names:
-            if not cfg[n]:
-                raise _fail(
-                    _CONFIG_TO_ENV[n],
-                    "Kubernetes configuration is partial; context, namespace, workload API, service account, worker "
-                    "Secret name/key, immutable image digest, GPU resource, and GPU product label are required",
-                )
+        _require_all(
+            cfg, names,
+            "Kubernetes configuration is partial; context, namespace, workload API, service account, worker "
+            "Secret name/key, immutable image digest, GPU resource, and GPU product label are required",
+        )
         policy, pvcs = cfg["KubernetesArtifactCachePolicy"], cfg["KubernetesArtifactPVCs"]
         checks = [
             (cfg["KubernetesWorkloadAPI"] not in ("deployment", "kserve"), "INFERCRANE_KUBERNETES_WORKLOAD_API",
@@ -518,22 +537,17 @@ class ProviderSettings:
              "INFERCRANE_KUBERNETES_IMAGE_DIGEST must be pinned by sha256 digest"),
             (cfg["KubernetesImageCachePolicy"] not in ("prefer", "required"), "INFERCRANE_KUBERNETES_IMAGE_CACHE_POLICY",
              "INFERCRANE_KUBERNETES_IMAGE_CACHE_POLICY must be prefer or required"),
-            (policy not in ("disabled", "prefer", "required"), "INFERCRANE_KUBERNETES_ARTIFACT_CACHE_POLICY",
-             "INFERCRANE_KUBERNETES_ARTIFACT_CACHE_POLICY must be disabled, prefer, or required"),
-            (policy == "required" and not pvcs, "INFERCRANE_KUBERNETES_ARTIFACT_CACHE_POLICY",
-             "required Kubernetes artifact caching needs INFERCRANE_KUBERNETES_ARTIFACT_PVCS_JSON"),
-            (policy == "disabled" and bool(pvcs), "INFERCRANE_KUBERNETES_ARTIFACT_PVCS_JSON",
-             "disabled Kubernetes artifact caching cannot configure PVC mappings"),
+            *_artifact_cache_checks(
+                policy, pvcs, "INFERCRANE_KUBERNETES_ARTIFACT_CACHE_POLICY", "INFERCRANE_KUBERNETES_ARTIFACT_PVCS_JSON",
+                "required Kubernetes artifact caching needs INFERCRANE_KUBERNETES_ARTIFACT_PVCS_JSON",
+                "disabled Kubernetes artifact caching cannot configure PVC mappings",
+            ),
         ]
-        for bad, var, message in checks:
-            if bad:
-                raise _fail(var, message)
-        for identity, claim in pvcs.items():
-            if not valid_immutable_model_identity(identity) or not valid_dns_label_strict(claim):
-                raise _fail(
-                    "INFERCRANE_KUBERNETES_ARTIFACT_PVCS_JSON",
-                    "Kubernetes artifact PVC mappings require immutable model identities and DNS-label claim names",
-                )
+        _raise_first(checks)
+        _check_artifact_mapping(
+            pvcs, valid_dns_label_strict, "INFERCRANE_KUBERNETES_ARTIFACT_PVCS_JSON",
+            "Kubernetes artifact PVC mappings require immutable model identities and DNS-label claim names",
+        )
 
     def _validate_dynamo(self) -> None:
         cfg = self.config

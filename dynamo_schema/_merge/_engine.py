@@ -23,7 +23,7 @@ import copy
 import json
 from typing import Any
 
-from dynamo_schema._gofmt import go_float, go_quote
+from dynamo_schema._gofmt import go_scalar
 from dynamo_schema._merge._schema import Schema, SchemaWalker
 
 
@@ -44,19 +44,27 @@ def _smd_value(v: Any) -> str:
     """structured-merge-diff ``value.ToString``: ``%q`` strings, ``%v`` numbers and booleans, ``null``."""
     if v is None:
         return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, str):
-        return go_quote(v)
+    scalar = go_scalar(v)
+    if scalar is not None:
+        return scalar
     if isinstance(v, list):
         return "[" + ",".join(_smd_value(x) for x in v) + "]"
     if isinstance(v, dict):
         return "".join(f"{k}={_smd_value(x)}" for k, x in v.items())
     return str(v)
+
+
+# kind_of's names as structured-merge-diff prints the expected shape
+_SMD_KIND = {"object": "map", "list": "list", "scalar": "scalar"}
+
+
+def _seen_before(seen: set[str], key: Any) -> bool:
+    """Record ``key`` (a list-map key tuple or a set item) in ``seen``; True when it was there."""
+    marker = json.dumps(key, sort_keys=True)
+    if marker in seen:
+        return True
+    seen.add(marker)
+    return False
 
 
 def _key_repr(keys: list[str], values: tuple) -> str:
@@ -83,21 +91,24 @@ class StructuralMerger:
             return
         kind = w.kind_of(node)
         if isinstance(value, dict):
-            if kind == "list" or kind == "scalar":
-                errors.append(f"{path or '.'}: expected {'list' if kind == 'list' else 'scalar'}, got map")
-                return
+            shape, got = "object", "map"
+        elif isinstance(value, list):
+            shape, got = "list", "list"
+        else:
+            shape, got = "scalar", _scalar_name(value)
+        if kind in _SMD_KIND and kind != shape:
+            errors.append(f"{path or '.'}: expected {_SMD_KIND[kind]}, got {got}")
+            return
+        if isinstance(value, dict):
             for key, child in value.items():
                 if kind == "object" and not w.declares(node, key):
                     errors.append(f"{_smd_field(path, key)}: field not declared in schema")
                     continue
                 self._validate(child, w.property(node, key), _smd_field(path, key), errors)
         elif isinstance(value, list):
-            if kind == "object" or kind == "scalar":
-                errors.append(f"{path or '.'}: expected {'map' if kind == 'object' else 'scalar'}, got list")
-                return
             item_schema = w.items(node)
             lt = w.list_type(node)
-            seen: set = set()
+            seen: set[str] = set()
             if lt == "map":
                 keys = w.list_keys(node)
                 for i, item in enumerate(value):
@@ -105,28 +116,18 @@ class StructuralMerger:
                         errors.append(f"{path}[{i}]: expected map, got {type(item).__name__}")
                         continue
                     k = self._item_key(item, keys, item_schema)
-                    marker = json.dumps(k, sort_keys=True)
-                    if marker in seen:
+                    if _seen_before(seen, k):
                         errors.append(f"{path}: duplicate entries for key {_key_repr(keys, k)}")
-                    seen.add(marker)
                     self._validate(item, item_schema, f"{path}{_key_repr(keys, k)}", errors)
             else:
                 for i, item in enumerate(value):
-                    if lt == "set":
-                        marker = json.dumps(item, sort_keys=True)
-                        if marker in seen:
-                            errors.append(f"{path}: duplicate entries for key [={_smd_value(item)}]")
-                        seen.add(marker)
+                    if lt == "set" and _seen_before(seen, item):
+                        errors.append(f"{path}: duplicate entries for key [={_smd_value(item)}]")
                     self._validate(item, item_schema, f"{path}[{i}]", errors)
-        else:
-            if kind == "object":
-                errors.append(f"{path or '.'}: expected map, got {_scalar_name(value)}")
-            elif kind == "list":
-                errors.append(f"{path or '.'}: expected list, got {_scalar_name(value)}")
-            elif kind == "scalar":
-                expected = _scalar_mismatch(node, value)
-                if expected:
-                    errors.append(f"{path or '.'}: expected {expected}, got {_scalar_name(value)}")
+        elif kind == "scalar":
+            expected = _scalar_mismatch(node, value)
+            if expected:
+                errors.append(f"{path or '.'}: expected {expected}, got {got}")
 
     # -- merging ----------------------------------------------------------------------------------
     def merge(self, base: Any, patch: Any) -> Any:

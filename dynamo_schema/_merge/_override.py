@@ -10,7 +10,8 @@ warning).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,56 +96,59 @@ class _Fail(Exception):
 # Go-flavoured helpers (unstructured accessors and their error texts)
 
 
+_MAP = "map[string]interface{}"
+
+
+def _accessor_error(fields: tuple[str, ...], val: Any, expected: str) -> _Fail:
+    """The ``unstructured`` accessors' wrong-type error for the value at ``.a.b``."""
+    return _Fail(
+        f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, expected {expected}"
+    )
+
+
+@contextmanager
+def _prefixed(prefix: str) -> Iterator[None]:
+    """Re-raise a :class:`_Fail` from the block as ``<prefix>: <message>``."""
+    try:
+        yield
+    except _Fail as exc:
+        raise _Fail(f"{prefix}: {exc.message}") from None
+
+
 def _nested(obj: Any, *fields: str) -> tuple[Any, bool]:
     """``unstructured.NestedFieldNoCopy``: (value, found); raises _Fail on a non-map step."""
     val = obj
     for i, f in enumerate(fields):
-        if isinstance(val, dict):
-            if f not in val:
-                return None, False
-            val = val[f]
-        else:
-            path = "." + ".".join(fields[: i + 1])
-            raise _Fail(
-                f"{path} accessor error: {go_v(val)} is of the type {go_type(val)}, "
-                "expected map[string]interface{}"
-            )
+        if not isinstance(val, dict):
+            raise _accessor_error(fields[: i + 1], val, _MAP)
+        if f not in val:
+            return None, False
+        val = val[f]
+    return val, True
+
+
+def _nested_typed(obj: Any, fields: tuple[str, ...], type_: type, expected: str) -> tuple[Any, bool]:
+    """(value, found) of a field that must hold a ``type_`` (Go type ``expected``) when present."""
+    val, found = _nested(obj, *fields)
+    if not found:
+        return None, False
+    if not isinstance(val, type_):
+        raise _accessor_error(fields, val, expected)
     return val, True
 
 
 def _nested_map(obj: Any, *fields: str) -> tuple[dict | None, bool]:
-    val, found = _nested(obj, *fields)
-    if not found:
-        return None, False
-    if not isinstance(val, dict):
-        raise _Fail(
-            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, "
-            "expected map[string]interface{}"
-        )
-    return val, True
+    return _nested_typed(obj, fields, dict, _MAP)
 
 
 def _nested_slice(obj: Any, *fields: str) -> tuple[list | None, bool]:
-    val, found = _nested(obj, *fields)
-    if not found:
-        return None, False
-    if not isinstance(val, list):
-        raise _Fail(
-            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, "
-            "expected []interface{}"
-        )
-    return val, True
+    return _nested_typed(obj, fields, list, "[]interface{}")
 
 
 def _nested_string_slice(obj: Any, *fields: str) -> tuple[list[str] | None, bool]:
-    val, found = _nested(obj, *fields)
-    if not found:
-        return None, False
-    if not isinstance(val, list):
-        raise _Fail(
-            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, "
-            "expected []interface{}"
-        )
+    val, found = _nested_slice(obj, *fields)
+    if val is None:
+        return None, found
     for v in val:
         if not isinstance(v, str):
             raise _Fail(
@@ -155,14 +159,8 @@ def _nested_string_slice(obj: Any, *fields: str) -> tuple[list[str] | None, bool
 
 
 def _nested_string(obj: Any, *fields: str) -> str:
-    val, found = _nested(obj, *fields)
-    if not found:
-        return ""
-    if not isinstance(val, str):
-        raise _Fail(
-            f".{'.'.join(fields)} accessor error: {go_v(val)} is of the type {go_type(val)}, expected string"
-        )
-    return val
+    val, found = _nested_typed(obj, fields, str, "string")
+    return val if found else ""
 
 
 def _set_nested(obj: dict, value: Any, *fields: str) -> None:
@@ -337,10 +335,8 @@ def _prepare_override(blueprint: dict, override: dict, api: str, schemas: _Schem
     raw = schemas.raw(api)
     _reject_nulls(partial, "", raw, SchemaWalker(raw))
 
-    try:
+    with _prefixed("blueprint spec.backendFramework must be a string"):
         backend = _nested_string(blueprint, "spec", "backendFramework")
-    except _Fail as exc:
-        raise _Fail(f"blueprint spec.backendFramework must be a string: {exc.message}") from None
 
     if api == ALPHA:
         _prepare_alpha_services(blueprint, partial, backend, warnings)
@@ -356,10 +352,8 @@ def _is_conversion_annotation(key: str) -> bool:
 
 
 def _sanitize_metadata(partial: dict) -> list[Warning_]:
-    try:
+    with _prefixed("override metadata must be an object"):
         metadata, found = _nested_map(partial, "metadata")
-    except _Fail as exc:
-        raise _Fail(f"override metadata must be an object: {exc.message}") from None
     if not found or metadata is None:
         return []
     allowed: dict = {}
@@ -439,14 +433,10 @@ def _translation_warning(path: str, old: str, new: str) -> Warning_:
 
 
 def _prepare_alpha_services(blueprint: dict, partial: dict, backend: str, warnings: list) -> None:
-    try:
+    with _prefixed("alpha blueprint spec.services must be an object"):
         base_services, _ = _nested_map(blueprint, "spec", "services")
-    except _Fail as exc:
-        raise _Fail(f"alpha blueprint spec.services must be an object: {exc.message}") from None
-    try:
+    with _prefixed("alpha override spec.services must be an object"):
         services, found = _nested_map(partial, "spec", "services")
-    except _Fail as exc:
-        raise _Fail(f"alpha override spec.services must be an object: {exc.message}") from None
     if not found or services is None:
         return
     base_services = base_services or {}
@@ -454,10 +444,8 @@ def _prepare_alpha_services(blueprint: dict, partial: dict, backend: str, warnin
     resolved: dict = {}
     sources: dict[str, str] = {}
     for name in sorted(services):
-        try:
+        with _prefixed(f"spec.services.{name}"):
             target, translated = _resolve_target(base_names, backend, name)
-        except _Fail as exc:
-            raise _Fail(f"spec.services.{name}: {exc.message}") from None
         if target in sources:
             raise _Fail(
                 f'spec.services.{name}: override targets "{sources[target]}" and "{name}" both resolve '
@@ -467,10 +455,8 @@ def _prepare_alpha_services(blueprint: dict, partial: dict, backend: str, warnin
         if translated:
             warnings.append(_translation_warning(f"spec.services.{name}", name, target))
         if target not in ("Frontend", "Planner"):
-            try:
+            with _prefixed(f"spec.services.{name}.extraPodSpec.mainContainer.args"):
                 _append_alpha_worker_args(base_services.get(target), service)
-            except _Fail as exc:
-                raise _Fail(f"spec.services.{name}.extraPodSpec.mainContainer.args: {exc.message}") from None
         resolved[target] = service
         sources[target] = name
     _set_nested(partial, resolved, "spec", "services")
@@ -481,28 +467,20 @@ def _append_alpha_worker_args(base: Any, service: Any) -> None:
         raise _Fail(f"blueprint service must be an object, got {go_type(base)}")
     if not isinstance(service, dict):
         raise _Fail(f"override service must be an object, got {go_type(service)}")
-    try:
+    with _prefixed("must be a list of strings"):
         args, found = _nested_string_slice(service, "extraPodSpec", "mainContainer", "args")
-    except _Fail as exc:
-        raise _Fail(f"must be a list of strings: {exc.message}") from None
     if not found:
         return
-    try:
+    with _prefixed("blueprint value must be a list of strings"):
         base_args, _ = _nested_string_slice(base, "extraPodSpec", "mainContainer", "args")
-    except _Fail as exc:
-        raise _Fail(f"blueprint value must be a list of strings: {exc.message}") from None
     _set_nested(service, list(base_args or []) + list(args or []), "extraPodSpec", "mainContainer", "args")
 
 
 def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warnings: list) -> None:
-    try:
+    with _prefixed("beta blueprint spec.components must be a list"):
         base_components, _ = _nested_slice(blueprint, "spec", "components")
-    except _Fail as exc:
-        raise _Fail(f"beta blueprint spec.components must be a list: {exc.message}") from None
-    try:
+    with _prefixed("beta override spec.components must be a list"):
         components, found = _nested_slice(partial, "spec", "components")
-    except _Fail as exc:
-        raise _Fail(f"beta override spec.components must be a list: {exc.message}") from None
     if not found or components is None:
         return
     by_name: dict[str, dict] = {}
@@ -522,10 +500,8 @@ def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warni
         name = comp.get("name")
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta override spec.components[{i}].name must be a non-empty string")
-        try:
+        with _prefixed(f"spec.components[name={name}]"):
             target, translated = _resolve_target(base_names, backend, name)
-        except _Fail as exc:
-            raise _Fail(f"spec.components[name={name}]: {exc.message}") from None
         if target in sources:
             raise _Fail(
                 f'spec.components[name={name}]: override targets "{sources[target]}" and "{name}" both '
@@ -542,10 +518,8 @@ def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warni
 
 def _materialize_args_appends(comp: dict, base_comp: dict, ci: int) -> None:
     prefix = f"beta override spec.components[{ci}].podTemplate.spec.containers"
-    try:
+    with _prefixed(f"{prefix} must be a list"):
         containers, found = _nested_slice(comp, "podTemplate", "spec", "containers")
-    except _Fail as exc:
-        raise _Fail(f"{prefix} must be a list: {exc.message}") from None
     if not found or containers is None:
         return
     for k, container in enumerate(containers):
@@ -562,21 +536,15 @@ def _materialize_args_appends(comp: dict, base_comp: dict, ci: int) -> None:
         base_container = _blueprint_container(base_comp, name, ci)
         if base_container is None:
             raise _Fail(f'{prefix}[{k}].name "{name}" is not present in the generated blueprint')
-        try:
+        with _prefixed(f"{prefix}[{k}].args must be a list of strings"):
             args, found_args = _nested_string_slice(container, "args")
-        except _Fail as exc:
-            raise _Fail(f"{prefix}[{k}].args must be a list of strings: {exc.message}") from None
         if not found_args or not args:
             raise _Fail(f"{prefix}[{k}].args must be non-empty when $patch args is append")
         for a, arg in enumerate(args):
             if arg == "":
                 raise _Fail(f"{prefix}[{k}].args[{a}] must be non-empty when $patch args is append")
-        try:
+        with _prefixed(f'beta blueprint spec.components[{ci}] container "{name}" args must be a list of strings'):
             base_args, found_base = _nested_string_slice(base_container, "args")
-        except _Fail as exc:
-            raise _Fail(
-                f'beta blueprint spec.components[{ci}] container "{name}" args must be a list of strings: {exc.message}'
-            ) from None
         if not found_base:
             raise _Fail(
                 f'beta blueprint spec.components[{ci}] container "{name}" must define args explicitly '
@@ -587,12 +555,8 @@ def _materialize_args_appends(comp: dict, base_comp: dict, ci: int) -> None:
 
 
 def _blueprint_container(base_comp: dict, name: str, ci: int) -> dict | None:
-    try:
+    with _prefixed(f"beta blueprint spec.components[{ci}].podTemplate.spec.containers must be a list"):
         containers, found = _nested_slice(base_comp, "podTemplate", "spec", "containers")
-    except _Fail as exc:
-        raise _Fail(
-            f"beta blueprint spec.components[{ci}].podTemplate.spec.containers must be a list: {exc.message}"
-        ) from None
     if not found or containers is None:
         return None
     for k, c in enumerate(containers):

@@ -151,17 +151,17 @@ _component = st.fixed_dictionaries(
     }
 )
 
+ANNOTATION_KEYS = [
+    "nvidia.com/workload-provider",
+    "nvidia.com/enable-grove",
+    "nvidia.com/dynamo-operator-origin-version",
+    "nvidia.com/vllm-distributed-executor-backend",
+    "nvidia.com/grove-update-strategy",
+    "nvidia.com/dynamo-kube-discovery-mode",
+]
+
 _annotations = st.dictionaries(
-    st.sampled_from(
-        [
-            "nvidia.com/workload-provider",
-            "nvidia.com/enable-grove",
-            "nvidia.com/dynamo-operator-origin-version",
-            "nvidia.com/vllm-distributed-executor-backend",
-            "nvidia.com/grove-update-strategy",
-            "nvidia.com/dynamo-kube-discovery-mode",
-        ]
-    ),
+    st.sampled_from(ANNOTATION_KEYS),
     _scalar,
     max_size=4,
 )
@@ -372,14 +372,6 @@ def _rand_obj(seed: int) -> dict[str, Any]:
         "DynamoComponentDeployment",
         "DynamoGraphDeploymentRequest",
     )
-    ann_keys = [
-        "nvidia.com/workload-provider",
-        "nvidia.com/enable-grove",
-        "nvidia.com/dynamo-operator-origin-version",
-        "nvidia.com/vllm-distributed-executor-backend",
-        "nvidia.com/grove-update-strategy",
-        "nvidia.com/dynamo-kube-discovery-mode",
-    ]
     obj: dict[str, Any] = {
         "apiVersion": "nvidia.com/v1beta1",
         "kind": kind,
@@ -387,7 +379,7 @@ def _rand_obj(seed: int) -> dict[str, Any]:
             "name": pick("g", "graph-" + "y" * 40),
             "annotations": {
                 k: pick("grove", "component", "false", "1.5.0", "mp", "x", "container", "OnDelete")
-                for k in r.sample(ann_keys, r.randint(0, 4))
+                for k in r.sample(ANNOTATION_KEYS, r.randint(0, 4))
             },
             "generation": pick(0, 1, 2),
         },

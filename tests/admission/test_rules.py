@@ -1304,9 +1304,10 @@ def test_dgdr_deleting_object_is_not_validated_on_update() -> None:
 
 
 def test_field_error_value_rendering() -> None:
-    from dynamo_schema._admission._common import go_value, invalid, not_supported
+    from dynamo_schema._admission._common import invalid, not_supported
+    from dynamo_schema._gofmt import field_value
 
-    assert [go_value(v) for v in (None, True, 3, 2.0, 1.5, 'a"b', ["x"], {"a": 1})] == [
+    assert [field_value(v) for v in (None, True, 3, 2.0, 1.5, 'a"b', ["x"], {"a": 1})] == [
         "null",
         "true",
         "3",

@@ -27,6 +27,18 @@ def dgdr(name: str = "my-dgdr", namespace: str | None = "ns", **spec: Any) -> di
     }
 
 
+def main_override(name: str, container: dict, **component: Any) -> dict:
+    """An ``overrides.dgd`` patching component ``name``'s main container with ``container``;
+    ``pod=`` adds pod-spec fields, other keywords component fields."""
+    body: dict[str, Any] = {
+        "name": name,
+        "podTemplate": {"spec": {"containers": [{"name": "main", **container}]}},
+    }
+    body["podTemplate"]["spec"].update(component.pop("pod", {}))
+    body.update(component)
+    return beta_override(body)
+
+
 def comp(dgd: dict, name: str) -> dict:
     return next(c for c in dgd["spec"]["components"] if c["name"] == name)
 

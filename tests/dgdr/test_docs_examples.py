@@ -5,25 +5,11 @@ from __future__ import annotations
 import pytest
 
 from dynamo_schema._dgdr import DgdrError, materialize
-from tests.dgdr._support import beta_override, comp, dgdr, main
+from tests.dgdr._support import comp, dgdr, main, main_override
 
 
 def test_docs_env_on_generated_component() -> None:
-    ov = beta_override(
-        {
-            "name": "decode",
-            "podTemplate": {
-                "spec": {
-                    "containers": [
-                        {
-                            "name": "main",
-                            "env": [{"name": "TRITON_PTXAS_PATH", "value": "/usr/local/cuda/bin/ptxas"}],
-                        }
-                    ]
-                }
-            },
-        }
-    )
+    ov = main_override("decode", {"env": [{"name": "TRITON_PTXAS_PATH", "value": "/usr/local/cuda/bin/ptxas"}]})
     spec = dgdr(name="qwen3-sglang", model="Qwen/Qwen3-30B-A3B", backend="sglang", overrides={"dgd": ov})
     r = materialize(spec)
     worker = main(comp(r.dgd, "decode"))
@@ -33,18 +19,7 @@ def test_docs_env_on_generated_component() -> None:
 
 
 def test_docs_frontend_router_append() -> None:
-    ov = beta_override(
-        {
-            "name": "Frontend",
-            "podTemplate": {
-                "spec": {
-                    "containers": [
-                        {"name": "main", "$patch": {"args": "append"}, "args": ["--router-mode", "kv"]}
-                    ]
-                }
-            },
-        }
-    )
+    ov = main_override("Frontend", {"$patch": {"args": "append"}, "args": ["--router-mode", "kv"]})
     r = materialize(dgdr(overrides={"dgd": ov}))
     fe = main(comp(r.dgd, "Frontend"))
     # result: python3 -m dynamo.frontend --router-mode kv

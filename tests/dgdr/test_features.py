@@ -14,7 +14,7 @@ import pytest
 
 from dynamo_schema._dgdr import DgdrError, compute_dgd_name, materialize
 from dynamo_schema._diagnostics import DynamoSchemaError
-from tests.dgdr._support import beta_override, comp, dgdr, main, names
+from tests.dgdr._support import beta_override, comp, dgdr, main, main_override, names
 
 # ------------------------------------------------------------------------------------------ name
 
@@ -224,18 +224,7 @@ def test_kv_router_sets_frontend_env() -> None:
 
 def test_kv_router_yields_to_override() -> None:
     # spec: features.kvRouter sets DYN_ROUTER_MODE=kv on the Frontend; overrides.dgd takes precedence
-    ov = beta_override(
-        {
-            "name": "Frontend",
-            "podTemplate": {
-                "spec": {
-                    "containers": [
-                        {"name": "main", "env": [{"name": "DYN_ROUTER_MODE", "value": "round-robin"}]}
-                    ]
-                }
-            },
-        }
-    )
+    ov = main_override("Frontend", {"env": [{"name": "DYN_ROUTER_MODE", "value": "round-robin"}]})
     r = materialize(dgdr(features={"kvRouter": {"enabled": True}}, overrides={"dgd": ov}))
     assert main(comp(r.dgd, "Frontend"))["env"] == [{"name": "DYN_ROUTER_MODE", "value": "round-robin"}]
 
@@ -398,18 +387,7 @@ def test_auto_map_on_remote_ref_is_refused() -> None:
 
 
 def test_auto_map_with_explicit_override_flag_is_accepted() -> None:
-    ov = beta_override(
-        {
-            "name": "VllmDecodeWorker",
-            "podTemplate": {
-                "spec": {
-                    "containers": [
-                        {"name": "main", "$patch": {"args": "append"}, "args": ["--trust-remote-code"]}
-                    ]
-                }
-            },
-        }
-    )
+    ov = main_override("VllmDecodeWorker", {"$patch": {"args": "append"}, "args": ["--trust-remote-code"]})
     r = materialize(dgdr(overrides={"dgd": ov}), {"modelHasAutoMap": True})
     assert main(comp(r.dgd, "VllmDecodeWorker"))["args"].count("--trust-remote-code") == 1
     r = materialize(dgdr(), {"modelHasAutoMap": True, "modelIsLocal": True})

@@ -12,20 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._dgdr import materialize
-from tests.dgdr._support import beta_override, comp, dgdr, main
+from tests.dgdr._support import beta_override, comp, dgdr, main, main_override
 
 TOL_JOB = {"key": "job", "operator": "Exists"}
 TOL_OVERRIDE = {"key": "override", "operator": "Exists"}
 
 
 def _worker_override(container: dict, **component: object) -> dict:
-    body = {
-        "name": "VllmDecodeWorker",
-        "podTemplate": {"spec": {"containers": [{"name": "main", **container}]}},
-    }
-    body["podTemplate"]["spec"].update(component.pop("pod", {}))  # type: ignore[union-attr]
-    body.update(component)
-    return beta_override(body)
+    return main_override("VllmDecodeWorker", container, **component)
 
 
 def test_step_order() -> None:

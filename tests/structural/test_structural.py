@@ -479,20 +479,6 @@ def test_root_path_prefixes_paths_and_names() -> None:
     ]
 
 
-def test_go_float_formatting() -> None:
-    # Go %v of float64 (strconv 'g', shortest)
-    assert [S.go_float(x) for x in (1.0, 0.5, 1e6, 123456.0, 1234567.0, 1e-5, 0.0001, -2.5)] == [
-        "1",
-        "0.5",
-        "1e+06",
-        "123456",
-        "1.234567e+06",
-        "1e-05",
-        "0.0001",
-        "-2.5",
-    ]
-
-
 def test_all_of_enums_reported_once() -> None:
     # the DGDR CRD states spec.backend's enum twice (allOf of two identical enums)
     doc = dgdr()

@@ -14,13 +14,15 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from ..._gofmt import go_json
 from .. import _contracts as c
 from .._common import (
     RenderedArtifact,
     Replica,
     adapter_error,
+    artifact_runtime_supported,
     expand,
-    go_json,
+    mapped_artifact,
     render_template,
     replica_artifact,
 )
@@ -53,11 +55,6 @@ def _artifact_policy(s: Mapping[str, Any]) -> str:
     return p if p in ("disabled", "required") else ("prefer" if p in ("", "prefer") else p)
 
 
-def _runtime_supported(r: Replica) -> bool:
-    runtime = r.runtime or ("vllm" if not r.has_workload else "")
-    return runtime in ("vllm", "sglang")
-
-
 def validate(r: Replica, s: Mapping[str, Any]) -> None:
     region = s.get("Region") or ""
     if not r.external_key or not r.model or r.cloud != "aws" or not r.region or r.region != region:
@@ -84,7 +81,7 @@ def validate(r: Replica, s: Mapping[str, Any]) -> None:
     rate = int(s.get("ArtifactVolumeInitializationRate") or 0)
     if rate != 0 and not (100 <= rate <= 300):
         raise adapter_error(name, "AWS artifact volume initialization rate must be 0 or between 100 and 300 MiB/s")
-    if _artifact_policy(s) == "required" and not _runtime_supported(r):
+    if _artifact_policy(s) == "required" and not artifact_runtime_supported(r):
         raise adapter_error(name, "AWS artifact cache is qualified only for vLLM and SGLang workloads", ("runtime", "engine"))
     if r.has_workload:
         problem = c.workload_validate(r.workload)
@@ -116,15 +113,10 @@ def _image(s: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _artifact_snapshot(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    policy = _artifact_policy(s)
-    if policy == "disabled" or not _runtime_supported(r):
-        return ""
     identity = r.identity
-    snapshot = (s.get("ArtifactSnapshots") or {}).get(identity, "")
+    snapshot = mapped_artifact(name, r, s, _artifact_policy(s), "ArtifactSnapshots",
+                               "AWS artifact cache requires a verified snapshot for immutable model", wrap=None)
     if not snapshot:
-        if policy == "required":
-            raise adapter_error(name, f"AWS artifact cache requires a verified snapshot for immutable model "
-                                      f"{c.go_quote(identity)}", wrap=None)
         return ""
     observed = state.get("ec2_describe_snapshots")
     if observed is not None:

@@ -14,21 +14,22 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import _contracts as c
-from .._common import AdapterError, RenderedArtifact, Replica, adapter_error, expand, render_template, replica_artifact
+from .._common import (
+    AdapterError,
+    RenderedArtifact,
+    Replica,
+    adapter_error,
+    artifact_cache_policy,
+    artifact_runtime_supported,
+    expand,
+    mapped_artifact,
+    render_template,
+    replica_artifact,
+)
 from .._settings import valid_dns_label_strict
 
 name = "gcp-compute"
 cloud = "gcp"
-
-
-def _policy(s: Mapping[str, Any]) -> str:
-    p = s.get("ArtifactCachePolicy") or ""
-    return p if p in ("disabled", "required") else "prefer"
-
-
-def _runtime_supported(r: Replica) -> bool:
-    runtime = r.runtime or ("vllm" if not r.has_workload else "")
-    return runtime in ("vllm", "sglang")
 
 
 def validate_artifact_config(s: Mapping[str, Any]) -> None:
@@ -100,7 +101,7 @@ def validate(r: Replica, s: Mapping[str, Any]) -> None:
         validate_artifact_config(s)
     except AdapterError as exc:  # re-wrap as an invalid replica spec like upstream
         raise adapter_error(name, str(exc)) from None
-    if _policy(s) == "required" and not _runtime_supported(r):
+    if artifact_cache_policy(s) == "required" and not artifact_runtime_supported(r):
         raise adapter_error(name, "GCP artifact cache is qualified only for vLLM and SGLang workloads", ("runtime", "engine"))
     if r.has_workload:
         problem = c.workload_validate(r.workload)
@@ -153,13 +154,9 @@ def intent_digest(r: Replica, s: Mapping[str, Any]) -> str:
 
 
 def _artifact_disk(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    if _policy(s) == "disabled" or not _runtime_supported(r):
-        return ""
-    disk = (s.get("ArtifactDisks") or {}).get(r.identity, "")
+    disk = mapped_artifact(name, r, s, artifact_cache_policy(s), "ArtifactDisks",
+                           "GCP artifact cache requires a verified persistent disk for immutable model")
     if not disk:
-        if _policy(s) == "required":
-            raise adapter_error(name, f"GCP artifact cache requires a verified persistent disk for immutable model "
-                                      f"{c.go_quote(r.identity)}")
         return ""
     observed = state.get("disk")
     if observed is not None:

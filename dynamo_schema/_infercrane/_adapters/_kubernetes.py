@@ -13,8 +13,18 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from ..._gofmt import go_json, go_quote
 from .. import _contracts as c
-from .._common import RenderedArtifact, Replica, adapter_error, expand, go_json, replica_artifact
+from .._common import (
+    RenderedArtifact,
+    Replica,
+    adapter_error,
+    artifact_cache_policy,
+    artifact_runtime_supported,
+    expand,
+    mapped_artifact,
+    replica_artifact,
+)
 from .._settings import valid_dns_label_strict
 
 name = "kubernetes"
@@ -37,26 +47,16 @@ def validate_config(s: Mapping[str, Any]) -> None:
         raise adapter_error(name, "Kubernetes workload API must be deployment or kserve")
     for value in (s["Namespace"], s["ServiceAccount"], s["WorkerSecretName"]):
         if not valid_dns_label_strict(str(value)):
-            raise adapter_error(name, f"invalid Kubernetes identifier {c.go_quote(str(value))}")
+            raise adapter_error(name, f"invalid Kubernetes identifier {go_quote(str(value))}")
     if not _valid_secret_key(str(s["WorkerSecretKey"])):
-        raise adapter_error(name, f"invalid Kubernetes Secret key {c.go_quote(str(s['WorkerSecretKey']))}")
-
-
-def _policy(s: Mapping[str, Any]) -> str:
-    p = s.get("ArtifactCachePolicy") or ""
-    return p if p in ("disabled", "required") else "prefer"
-
-
-def _runtime_supported(r: Replica) -> bool:
-    runtime = r.runtime or ("vllm" if not r.has_workload else "")
-    return runtime in ("vllm", "sglang")
+        raise adapter_error(name, f"invalid Kubernetes Secret key {go_quote(str(s['WorkerSecretKey']))}")
 
 
 def validate(r: Replica, s: Mapping[str, Any]) -> None:
     validate_config(s)
     if not r.external_key or len(r.external_key) > 253 or not r.model or r.cloud != "kubernetes" or not r.gpu:
         raise adapter_error(name, "Kubernetes replica requires bounded external key, model, cloud kubernetes, and GPU")
-    if _policy(s) == "required" and not _runtime_supported(r):
+    if artifact_cache_policy(s) == "required" and not artifact_runtime_supported(r):
         raise adapter_error(name, "Kubernetes artifact cache is qualified only for vLLM and SGLang workloads",
                             ("runtime", "engine"))
     if r.has_workload:
@@ -87,13 +87,9 @@ def intent_hash(r: Replica, s: Mapping[str, Any]) -> str:
 
 
 def _artifact_claim(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    if _policy(s) == "disabled" or not _runtime_supported(r):
-        return ""
-    claim = (s.get("ArtifactPVCs") or {}).get(r.identity, "")
+    claim = mapped_artifact(name, r, s, artifact_cache_policy(s), "ArtifactPVCs",
+                            "Kubernetes artifact cache requires a verified PVC for immutable model")
     if not claim:
-        if _policy(s) == "required":
-            raise adapter_error(name, f"Kubernetes artifact cache requires a verified PVC for immutable model "
-                                      f"{c.go_quote(r.identity)}")
         return ""
     observed = state.get("persistentvolumeclaim")
     if observed is not None:

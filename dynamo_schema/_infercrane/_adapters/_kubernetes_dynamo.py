@@ -11,8 +11,9 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from ..._gofmt import go_json, go_quote
 from .. import _contracts as c
-from .._common import RenderedArtifact, Replica, adapter_error, go_json, replica_artifact
+from .._common import RenderedArtifact, Replica, adapter_error, replica_artifact
 from .._settings import valid_dns_label_strict, valid_dynamo_runtime_version
 from ._kubernetes import external_key_hash, resource_name
 
@@ -32,7 +33,7 @@ def _runtime_config(s: Mapping[str, Any], runtime: str) -> tuple[str, str]:
 def runtime_image(s: Mapping[str, Any], runtime: str) -> tuple[str, str]:
     image, version = _runtime_config(s, runtime)
     if runtime not in ("vllm", "sglang"):
-        raise adapter_error(name, f"Dynamo runtime {c.go_quote(runtime)} is unsupported", ("runtime", "engine"))
+        raise adapter_error(name, f"Dynamo runtime {go_quote(runtime)} is unsupported", ("runtime", "engine"))
     if not image or not version:
         raise adapter_error(name, f"Dynamo {runtime} runtime image and version are not configured")
     if not c.validate_image(image):
@@ -57,10 +58,10 @@ def validate_config(s: Mapping[str, Any]) -> None:
         raise adapter_error(name, "Dynamo requires at least one complete vLLM or SGLang image digest and runtime version pair")
     for value in (s["Namespace"], s["ServiceAccount"]):
         if not valid_dns_label_strict(str(value)):
-            raise adapter_error(name, f"invalid Kubernetes identifier {c.go_quote(str(value))}")
+            raise adapter_error(name, f"invalid Kubernetes identifier {go_quote(str(value))}")
     secret = s.get("ModelSecretName") or ""
     if secret and not valid_dns_label_strict(str(secret)):
-        raise adapter_error(name, f"invalid Kubernetes Secret name {c.go_quote(str(secret))}")
+        raise adapter_error(name, f"invalid Kubernetes Secret name {go_quote(str(secret))}")
 
 
 def validate(r: Replica, s: Mapping[str, Any]) -> None:
@@ -122,7 +123,7 @@ def _worker(r: Replica, s: Mapping[str, Any], t: dict[str, Any], cname: str, cty
     cache = t["cache"]
     if cache["backend"] != "none":
         if cache["backend"] != "kvbm" or r.runtime != "vllm":
-            raise adapter_error(name, f"Dynamo cache backend {c.go_quote(cache['backend'])} is registered but not executable "
+            raise adapter_error(name, f"Dynamo cache backend {go_quote(cache['backend'])} is registered but not executable "
                                       "by the current adapter", ("serving", "cache", "backend"), wrap=None)
         container["args"] = args + ["--kv-transfer-config", '{"kv_connector":"DynamoConnector","kv_connector_module_path":'
                                     '"kvbm.vllm_integration.connector","kv_role":"kv_both"}']

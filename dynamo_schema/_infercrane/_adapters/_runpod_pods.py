@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..._gofmt import go_json, go_quote
 from .. import _contracts as c
 from .._common import (
     PROVIDER_AUTHORIZATION,
@@ -19,7 +20,6 @@ from .._common import (
     Replica,
     adapter_error,
     expand,
-    go_json,
     replica_artifact,
 )
 from ._runpod_serverless import DEFAULT_REST_URL, runpod_gpu_type
@@ -44,7 +44,7 @@ def _configured_volume(r: Replica, s: Mapping[str, Any]) -> str:
         return ""
     volume = str((s.get("NetworkVolumes") or {}).get(r.identity, "")).strip()
     if not volume and policy == "required":
-        raise adapter_error(name, f"RunPod artifact cache requires a network volume for immutable model {c.go_quote(r.identity)}")
+        raise adapter_error(name, f"RunPod artifact cache requires a network volume for immutable model {go_quote(r.identity)}")
     return volume
 
 
@@ -56,7 +56,7 @@ def _verify_volume(r: Replica, volume_id: str, state: Mapping[str, Any]) -> dict
         raise adapter_error(name, f"configured RunPod network volume {volume_id} was not found")
     expected = volume_name(r.identity)
     if observed.get("name") != expected or int(observed.get("size") or 0) < 1 or not observed.get("dataCenterId"):
-        raise adapter_error(name, f"RunPod network volume {volume_id} must be named {c.go_quote(expected)}, have positive "
+        raise adapter_error(name, f"RunPod network volume {volume_id} must be named {go_quote(expected)}, have positive "
                                   "size, and declare a data center")
     if r.region and r.region != observed.get("dataCenterId"):
         raise adapter_error(name, f"RunPod network volume {volume_id} is in {observed.get('dataCenterId')}, not requested "

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..._gofmt import go_json, go_quote
 from .. import _contracts as c
-from .._common import RenderedArtifact, Replica, adapter_error, go_json, replica_artifact
+from .._common import RenderedArtifact, Replica, adapter_error, replica_artifact
 
 name = "runpod-serverless"
 cloud = "runpod"
@@ -64,11 +65,11 @@ def check(s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> None:
 
 def _validate_template(env: dict[str, str], model: str, revision: str) -> None:
     if env.get("MODEL_NAME", "") != model:
-        raise adapter_error(name, f"RunPod template MODEL_NAME is {c.go_quote(env.get('MODEL_NAME', ''))}, expected "
-                                  f"{c.go_quote(model)}", ("model", "id"), wrap=None)
+        raise adapter_error(name, f"RunPod template MODEL_NAME is {go_quote(env.get('MODEL_NAME', ''))}, expected "
+                                  f"{go_quote(model)}", ("model", "id"), wrap=None)
     if env.get("MODEL_REVISION", "") != revision:
-        raise adapter_error(name, f"RunPod template MODEL_REVISION is {c.go_quote(env.get('MODEL_REVISION', ''))}, "
-                                  f"expected immutable revision {c.go_quote(revision)}", ("model", "revision"), wrap=None)
+        raise adapter_error(name, f"RunPod template MODEL_REVISION is {go_quote(env.get('MODEL_REVISION', ''))}, "
+                                  f"expected immutable revision {go_quote(revision)}", ("model", "revision"), wrap=None)
     if env.get("RAW_OPENAI_OUTPUT") != "1":
         raise adapter_error(name, "RunPod template must set RAW_OPENAI_OUTPUT=1 for OpenAI-compatible streaming", wrap=None)
     if env.get("ENABLE_AUTO_TOOL_CHOICE", "").lower() != "true" or not env.get("TOOL_CALL_PARSER"):
