@@ -47,6 +47,8 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
         "lws_enabled": settings.lws_enabled,
         "discovery_backend": settings.discovery_backend,
         "operator_version": operator_version or settings.operator_version,
+        # ClusterTopologyBinding levels: one input for admission's topology checks and rendering
+        "cluster_topology_domains": settings.cluster_topologies,
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm

@@ -18,17 +18,24 @@ What the target cannot represent goes into the sparse private annotation ``nvidi
 (DGD) / ``nvidia.com/dcd-spec`` (DCD) as ``{"version": 1, "spec": {...}}`` holding only
 source-version leaves that a plain round trip loses, plus the origin of main-container fields.
 Restoring fills only destination fields the live source cannot represent (absent leaves); a
-represented field always comes from the live source. Inputs are never mutated.
+represented field always comes from the live source. Inputs are never mutated. Whole-struct
+rules after upstream: ``resources`` whose native list cannot say them back (``gpuType``, empty
+items; ``resourcesNeedPreservation``), every ``volumeMounts`` entry when more than one is a
+compilation cache (``volumeMountsRoundTripThroughHub``), ``sharedMemory`` the scalar cannot hold
+(``sharedMemoryNeedsPreservation``); each is restored only while the live hub still matches. The
+status side keeps ``componentName``/``componentNames`` and the DCD ``podSelector`` in
+``nvidia.com/dgd-status`` / ``nvidia.com/dcd-status`` (upstream's raw status shape); a DCD whose
+name was defaulted from ``metadata.name`` is marked ``emptyServiceName``.
 
-Not ported leaf-for-leaf: upstream's exact payload bytes, quantity canonicalisation, the eppConfig
-raw-parameter records and the status-side ``dgd-status`` payload.
+Not ported leaf-for-leaf: upstream's exact spec payload bytes, quantity canonicalisation and the
+eppConfig raw-parameter records.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, Callable
 
 from ._consts import GPU_RESOURCE
 from ._consts import V1ALPHA1 as ALPHA
@@ -39,6 +46,8 @@ DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
 DCD_SPEC_ANNOTATION = "nvidia.com/dcd-spec"
 DCD_STATUS_ANNOTATION = "nvidia.com/dcd-status"
 _DGD_PREFIX = "nvidia.com/dgd-"
+_DGD_SCRUB = (DGD_SPEC_ANNOTATION, DGD_STATUS_ANNOTATION)
+_DCD_SCRUB = (DCD_SPEC_ANNOTATION, DCD_STATUS_ANNOTATION)
 
 MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"
@@ -75,6 +84,23 @@ def _empty(v: Any) -> bool:
 def _set(d: dict, key: str, value: Any) -> None:
     if not _empty(value):
         d[key] = value
+
+
+def _no_none(**kv: Any) -> dict:
+    return {k: v for k, v in kv.items() if v is not None}
+
+
+def _qty_zero(v: Any) -> bool:
+    """``resource.Quantity.IsZero`` for the spellings a manifest uses ("0", "0Gi", 0, "")."""
+    if v is None or v == "" or v == 0:
+        return True
+    if not isinstance(v, str):
+        return False
+    num = v.strip().rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    try:
+        return float(num) == 0
+    except ValueError:
+        return False
 
 
 def _merge_envs(common: list, specific: list) -> list:
@@ -249,32 +275,22 @@ def _list_to_item(lst: dict | None) -> dict | None:
     return out
 
 
-def _resources_to_native(r: dict) -> dict:
+def _map_resources(r: dict, item: Any) -> dict:
+    """limits / requests through ``item`` (one direction of the list mapping), claims verbatim."""
     out: dict = {}
-    req = _item_to_list(r.get("requests"))
-    lim = _item_to_list(r.get("limits"))
-    if lim:
-        out["limits"] = lim
-    if req:
-        out["requests"] = req
+    for key in ("limits", "requests"):
+        _set(out, key, item(r.get(key)))
     if r.get("claims"):
         out["claims"] = _dc(r["claims"])
     return out
 
 
+def _resources_to_native(r: dict) -> dict:
+    return _map_resources(r, _item_to_list)
+
+
 def _resources_from_native(r: dict | None) -> dict | None:
-    if not isinstance(r, dict):
-        return None
-    out: dict = {}
-    req = _list_to_item(r.get("requests"))
-    lim = _list_to_item(r.get("limits"))
-    if lim:
-        out["limits"] = lim
-    if req:
-        out["requests"] = req
-    if r.get("claims"):
-        out["claims"] = _dc(r["claims"])
-    return out or None
+    return _map_resources(r, _list_to_item) or None if isinstance(r, dict) else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -331,7 +347,7 @@ def _dedicated_main(svc: dict) -> dict:
         c["livenessProbe"] = _dc(svc["livenessProbe"])
     if svc.get("readinessProbe") is not None:
         c["readinessProbe"] = _dc(svc["readinessProbe"])
-    vms = [{"name": vm.get("name"), "mountPath": vm.get("mountPoint")} for vm in svc.get("volumeMounts") or []]
+    vms = [_no_none(name=vm.get("name"), mountPath=vm.get("mountPoint")) for vm in svc.get("volumeMounts") or []]
     if vms:
         c["volumeMounts"] = vms
     return c
@@ -387,6 +403,33 @@ def _build_pod_template(svc: dict) -> dict | None:
 
 _GMS_TO_BETA = {"intraPod": "IntraPod", "interPod": "InterPod"}
 _GMS_TO_ALPHA = {v: k for k, v in _GMS_TO_BETA.items()}
+_GMS_FEATURES = ("gpuMemoryService", "failover")  # enabled flag <-> presence under experimental
+# fields both versions spell the same way
+_DIRECT_FIELDS = (
+    "providerOverride",
+    "runtimeVersionOverride",
+    "globalDynamoNamespace",
+    "replicas",
+    "minAvailable",
+    "multinode",
+    "modelRef",
+    "topologyConstraint",
+    "eppConfig",
+)
+
+
+def _copy_direct(src: dict, dst: dict) -> None:
+    for k in _DIRECT_FIELDS:
+        if src.get(k) is not None:
+            dst[k] = _dc(src[k])
+
+
+def _with_mode(spec: dict, modes: dict) -> dict:
+    """A copy of a GPU-memory-service / failover spec with its ``mode`` spelled for the target."""
+    out = _dc(spec)
+    if "mode" in out:
+        out["mode"] = modes.get(out["mode"], out["mode"])
+    return out
 
 
 def _svc_to_comp(name: str | None, svc: dict) -> dict:
@@ -399,24 +442,12 @@ def _svc_to_comp(name: str | None, svc: dict) -> dict:
     if ctype == "worker" and sub in ("prefill", "decode"):
         ctype = sub
     _set(c, "type", ctype)
-    for k in (
-        "providerOverride",
-        "runtimeVersionOverride",
-        "globalDynamoNamespace",
-        "replicas",
-        "minAvailable",
-        "multinode",
-        "modelRef",
-        "topologyConstraint",
-        "eppConfig",
-    ):
-        if k in svc and svc[k] is not None:
-            c[k] = _dc(svc[k])
+    _copy_direct(svc, c)
     sm = svc.get("sharedMemory")
     if isinstance(sm, dict):
         if sm.get("disabled"):
             c["sharedMemorySize"] = "0"
-        elif sm.get("size") not in (None, "", 0, "0"):
+        elif not _qty_zero(sm.get("size")):
             c["sharedMemorySize"] = _dc(sm["size"])
     for vm in svc.get("volumeMounts") or []:
         if vm.get("useAsCompilationCache"):
@@ -429,18 +460,10 @@ def _svc_to_comp(name: str | None, svc: dict) -> dict:
     if isinstance(sa, dict) and sa.get("enabled"):
         c["scalingAdapter"] = {}
     exp: dict = {}
-    gms = svc.get("gpuMemoryService")
-    if isinstance(gms, dict) and gms.get("enabled"):
-        g = {k: _dc(v) for k, v in gms.items() if k != "enabled"}
-        if "mode" in g:
-            g["mode"] = _GMS_TO_BETA.get(g["mode"], g["mode"])
-        exp["gpuMemoryService"] = g
-    fo = svc.get("failover")
-    if isinstance(fo, dict) and fo.get("enabled"):
-        f = {k: _dc(v) for k, v in fo.items() if k != "enabled"}
-        if "mode" in f:
-            f["mode"] = _GMS_TO_BETA.get(f["mode"], f["mode"])
-        exp["failover"] = f
+    for key in _GMS_FEATURES:
+        v = svc.get(key)
+        if isinstance(v, dict) and v.get("enabled"):
+            exp[key] = _with_mode({k: x for k, x in v.items() if k != "enabled"}, _GMS_TO_BETA)
     if isinstance(svc.get("checkpoint"), dict):
         exp["checkpoint"] = _dc(svc["checkpoint"])
     if exp:
@@ -466,36 +489,17 @@ def _comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
         s["subComponentType"] = ctype
     else:
         _set(s, "componentType", ctype)
-    for k in (
-        "providerOverride",
-        "globalDynamoNamespace",
-        "replicas",
-        "minAvailable",
-        "multinode",
-        "modelRef",
-        "topologyConstraint",
-        "eppConfig",
-        "runtimeVersionOverride",
-    ):
-        if k in comp and comp[k] is not None:
-            s[k] = _dc(comp[k])
+    _copy_direct(comp, s)
     if "sharedMemorySize" in comp and comp["sharedMemorySize"] is not None:
         size = comp["sharedMemorySize"]
-        if size in (0, "0") or (isinstance(size, str) and size.strip("0") == ""):
+        if _qty_zero(size):
             s["sharedMemory"] = {"disabled": True, "size": size}
         else:
             s["sharedMemory"] = {"size": size}
     exp = comp.get("experimental") or {}
-    if isinstance(exp.get("gpuMemoryService"), dict):
-        g = {"enabled": True, **_dc(exp["gpuMemoryService"])}
-        if "mode" in g:
-            g["mode"] = _GMS_TO_ALPHA.get(g["mode"], g["mode"])
-        s["gpuMemoryService"] = g
-    if isinstance(exp.get("failover"), dict):
-        f = {"enabled": True, **_dc(exp["failover"])}
-        if "mode" in f:
-            f["mode"] = _GMS_TO_ALPHA.get(f["mode"], f["mode"])
-        s["failover"] = f
+    for key in _GMS_FEATURES:
+        if isinstance(exp.get(key), dict):
+            s[key] = _with_mode({"enabled": True, **exp[key]}, _GMS_TO_ALPHA)
     if isinstance(exp.get("checkpoint"), dict):
         s["checkpoint"] = _dc(exp["checkpoint"])
     if "scalingAdapter" in comp and comp["scalingAdapter"] is not None:
@@ -509,7 +513,7 @@ def _comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
                 vms[i] = {**vm, "useAsCompilationCache": True}
                 break
         else:
-            vms.append({"name": cc.get("pvcName"), "mountPoint": cc.get("mountPath"), "useAsCompilationCache": True})
+            vms.append(_cache_mount(cc))
         s["volumeMounts"] = vms
     return s
 
@@ -559,7 +563,7 @@ def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> No
         if vms:
             flat = list(s.get("volumeMounts") or [])
             for vm in vms:
-                entry = {"name": vm.get("name"), "mountPoint": vm.get("mountPath")}
+                entry = _no_none(name=vm.get("name"), mountPoint=vm.get("mountPath"))
                 if entry not in flat:
                     flat.append(entry)
             s["volumeMounts"] = flat
@@ -627,6 +631,42 @@ def _origin_save(svc: dict) -> dict:
     return out
 
 
+def _is_cache_mount(flat: Any, name: Any, path: Any) -> bool:
+    return any(
+        isinstance(m, dict) and m.get("useAsCompilationCache") and _same_mount(m, {"name": name, "mountPoint": path})
+        for m in flat or []
+    )
+
+
+def _non_cache_paths(native: Any, flat: Any) -> list:
+    """(name, mountPath) of the native mounts that are not flagged compilation caches in ``flat``."""
+    return [
+        (m.get("name"), m.get("mountPath"))
+        for m in native or []
+        if not _is_cache_mount(flat, m.get("name"), m.get("mountPath"))
+    ]
+
+
+def _merge_mount_origins(preserved: list, current: list, preserved_main: list) -> list:
+    """Upstream ``restorePreservedVolumeMountOrigins``; the preserved list itself when it still
+    holds exactly the same mounts (keeps its order)."""
+    out = [_dc(m) for m in preserved if not m.get("useAsCompilationCache")]
+    for m in current:
+        if not m.get("useAsCompilationCache"):
+            if not _is_native_mount({"volumeMounts": preserved_main}, m) and not any(_same_mount(o, m) for o in out):
+                out.append(_dc(m))
+            continue
+        hit = next((o for o in out if _same_mount(o, m)), None)
+        if hit is not None:
+            hit["useAsCompilationCache"] = True
+        else:
+            out.append(_dc(m))
+    key = lambda m: json.dumps(m, sort_keys=True)  # noqa: E731
+    if sorted(map(key, out)) == sorted(map(key, preserved)):
+        return _dc(preserved)
+    return out
+
+
 def _origin_restore(live: dict, saved: dict) -> None:
     """Upstream ``restoreMainContainerFieldOrigins``: re-split a field only if it is unchanged."""
     origins = saved.get("mainContainerOrigins") or {}
@@ -641,13 +681,17 @@ def _origin_restore(live: dict, saved: dict) -> None:
             view["extraPodSpec"] = {"mainContainer": {in_main: entry["main"]}}
         live_value, saved_value = _semantic_main(live).get(field), _semantic_main(view).get(field)
         if field == "volumeMounts":
-            # upstream volumeMountOriginsMatchNative: only name + mountPath are comparable
-            live_value = [(m.get("name"), m.get("mountPath")) for m in live_value or []]
-            saved_value = [(m.get("name"), m.get("mountPath")) for m in saved_value or []]
+            # upstream volumeMountOriginsMatchNative over withoutCompilationCacheMounts: only
+            # name + mountPath are comparable, and cache mounts are matched by compilationCache
+            live_value = _non_cache_paths(live_value, live.get("volumeMounts"))
+            saved_value = _non_cache_paths(saved_value, entry.get("dedicated"))
         if live_value != saved_value:
             continue
-        if "dedicated" in entry:
-            live[dedicated] = _dc(entry["dedicated"])
+        value = entry.get("dedicated")
+        if field == "volumeMounts":
+            value = _merge_mount_origins(value or [], live.get("volumeMounts") or [], entry.get("main") or [])
+        if value or "dedicated" in entry:
+            live[dedicated] = _dc(value)
         else:
             live.pop(dedicated, None)
         eps = live.setdefault("extraPodSpec", {})
@@ -738,6 +782,13 @@ def _svc_save(svc: dict, name: str | None, include_origin_splits: bool = True) -
     out = _strip_origin(out)
     main = (svc.get("extraPodSpec") or {}).get("mainContainer")
     needs = isinstance(main, dict) and (bool(main.get("name")) or any(not _empty(main.get(f)) for f in _SPLIT_FIELDS))
+    if _shm_needs_preservation(svc.get("sharedMemory")):
+        out["sharedMemory"] = _dc(svc["sharedMemory"])
+    if _resources_need_preservation(svc.get("resources")):
+        out["resources"] = _dc(svc["resources"])
+    if _cache_mount_count(svc.get("volumeMounts")) > 1:
+        # upstream volumeMountsRoundTripThroughHub: the hub holds one compilationCache only
+        out["volumeMounts"] = _dc(svc["volumeMounts"])
     has_save = bool(out) or svc.get("frontendSidecar") is not None or svc.get("envFromSecret") is not None
     origin = _origin_save(svc) if (include_origin_splits or has_save or needs) else {}
     for k, v in origin.items():
@@ -754,10 +805,92 @@ def _svc_save(svc: dict, name: str | None, include_origin_splits: bool = True) -
     return out
 
 
-def _svc_restore(live: dict, saved: dict) -> None:
+def _resources_need_preservation(res: Any) -> bool:
+    """Upstream ``resourcesNeedPreservation``: the flat resources do not survive the native list
+    round trip (``gpuType`` equal to the default key, empty items, ``resources: {}``)."""
+    return isinstance(res, dict) and _resources_from_native(_resources_to_native(res)) != res
+
+
+def _restore_resources(live: dict, saved: dict, main_present: bool) -> None:
+    """Upstream ``shouldRestorePreservedResources``: only while the live main container still holds
+    the same native resources."""
+    res = saved.get("resources")
+    if not main_present or not isinstance(res, dict) or not _resources_need_preservation(res):
+        return
+    if _resources_to_native(live.get("resources") or {}) == _resources_to_native(res):
+        live["resources"] = _dc(res)
+
+
+def _cache_mount_count(mounts: Any) -> int:
+    return sum(1 for m in mounts or [] if isinstance(m, dict) and m.get("useAsCompilationCache"))
+
+
+def _cache_mount(cc: dict) -> dict:
+    """The v1alpha1 flagged volume mount of a v1beta1 ``compilationCache``."""
+    return _no_none(name=cc.get("pvcName"), mountPoint=cc.get("mountPath"), useAsCompilationCache=True)
+
+
+def _same_mount(a: dict, b: dict) -> bool:
+    return a.get("name") == b.get("name") and a.get("mountPoint") == b.get("mountPoint")
+
+
+def _restore_cache_mounts(live: dict, saved: dict, comp: dict) -> None:
+    """Upstream ``restoreSharedPreservedFlatVolumeMounts``: bring back the secondary
+    ``useAsCompilationCache`` flags the hub cannot hold, while the live hub still matches."""
+    preserved = [m for m in saved.get("volumeMounts") or [] if isinstance(m, dict)]
+    if _cache_mount_count(preserved) <= 1:
+        return
+    caches = [m for m in preserved if m.get("useAsCompilationCache")]
+    cc = comp.get("compilationCache")
+    if not isinstance(cc, dict) or not _same_mount(caches[0], _cache_mount(cc)):
+        return
+    current = [m for m in live.get("volumeMounts") or [] if isinstance(m, dict)]
+    paths = [(m.get("name"), m.get("mountPoint")) for m in current]
+    if paths == [(m.get("name"), m.get("mountPoint")) for m in preserved]:
+        live["volumeMounts"] = _dc(preserved)
+        return
+    main = _main_of(comp)
+    out: list = []
+    for m in caches:
+        # a secondary cache flag is visible only as a main-container mount; absence = deletion
+        if m is caches[0] or main is None or _is_native_mount(main, m):
+            out.append(_dc(m))
+    out += [_dc(c) for c in current if not any(_same_mount(c, m) for m in out)]
+    live["volumeMounts"] = out
+
+
+def _is_native_mount(ctr: dict, mount: dict) -> bool:
+    return any(
+        v.get("name") == mount.get("name") and v.get("mountPath") == mount.get("mountPoint")
+        for v in ctr.get("volumeMounts") or []
+    )
+
+
+def _shm_needs_preservation(sm: Any) -> bool:
+    """Upstream ``sharedMemoryNeedsPreservation``: the struct the scalar cannot carry."""
+    if not isinstance(sm, dict):
+        return False
+    zero = _qty_zero(sm.get("size"))
+    return not zero if sm.get("disabled") else zero
+
+
+def _restore_shared_memory(live: dict, saved: dict) -> None:
+    """Upstream ``shouldRestorePreservedSharedMemory``."""
+    sm = saved.get("sharedMemory")
+    if not isinstance(sm, dict) or not _shm_needs_preservation(sm):
+        return
+    cur = live.get("sharedMemory")
+    if cur is None or (sm.get("disabled") and cur.get("disabled") and _qty_zero(cur.get("size"))):
+        live["sharedMemory"] = _dc(sm)
+
+
+def _svc_restore(live: dict, saved: dict, comp: dict) -> None:
+    _restore_shared_memory(live, saved)
+    _restore_cache_mounts(live, saved, comp)
+    _restore_resources(live, saved, _main_of(comp) is not None)
     _origin_restore(live, saved)
     _restore_env_from_secret(live, saved)
-    _fill(live, _strip_origin({k: v for k, v in saved.items() if k != "frontendSidecar"}))
+    _fill(live, _strip_origin({k: v for k, v in saved.items() if k not in ("frontendSidecar", "sharedMemory")}))
 
 
 def _main_of(comp: dict) -> dict | None:
@@ -828,26 +961,23 @@ def _comp_restore(comp: dict, saved: dict) -> None:
 
 def to_v1beta1(obj: dict) -> dict:
     """Convert a v1alpha1 DGD, DCD or DGDR (spec) to v1beta1 (a v1beta1 input is returned as a copy)."""
-    if obj.get("apiVersion") == BETA:
-        return _dc(obj)
-    kind = obj.get("kind")
-    if kind == "DynamoComponentDeployment":
-        return _dcd_to_beta(obj)
-    if kind == "DynamoGraphDeploymentRequest":
-        return _dgdr_to_beta(obj)
-    return _dgd_to_beta(obj)
+    return _dispatch(obj, BETA, _dcd_to_beta, _dgdr_to_beta, _dgd_to_beta)
 
 
 def to_v1alpha1(obj: dict) -> dict:
     """Convert a v1beta1 DGD, DCD or DGDR (spec) to v1alpha1 (a v1alpha1 input is returned as a copy)."""
-    if obj.get("apiVersion") == ALPHA:
+    return _dispatch(obj, ALPHA, _dcd_to_alpha, _dgdr_to_alpha, _dgd_to_alpha)
+
+
+def _dispatch(obj: dict, api: str, dcd: Callable, dgdr: Callable, dgd: Callable) -> dict:
+    if obj.get("apiVersion") == api:
         return _dc(obj)
     kind = obj.get("kind")
     if kind == "DynamoComponentDeployment":
-        return _dcd_to_alpha(obj)
+        return dcd(obj)
     if kind == "DynamoGraphDeploymentRequest":
-        return _dgdr_to_alpha(obj)
-    return _dgd_to_alpha(obj)
+        return dgdr(obj)
+    return dgd(obj)
 
 
 def _copy_top(obj: dict, api: str) -> tuple[dict, dict]:
@@ -863,24 +993,51 @@ def _copy_top(obj: dict, api: str) -> tuple[dict, dict]:
     return out, meta
 
 
-def _topology_to_beta(tc: dict) -> dict:
+def _open(obj: dict, api: str, key: str, scrub: tuple) -> tuple[dict, dict, dict | None]:
+    """Start a conversion: copy of the top level, its metadata and the preserved payload (scrubbed)."""
+    out, meta = _copy_top(obj, api)
+    payload = _read_payload(meta, key)
+    _scrub(meta, scrub)
+    return out, meta, payload
+
+
+def _finish(obj: dict, out: dict, meta: dict, spec: Any, status: Any, key: str, save: Any) -> dict:
+    """End a conversion: spec, converted status (``status`` maps the source status), payload, metadata."""
+    if "spec" in obj:
+        out["spec"] = spec if obj["spec"] is not None else None
+    if "status" in obj:
+        out["status"] = status(obj["status"])
+    if save:
+        _write_payload(meta, key, save)
+    if meta or "metadata" in obj:
+        out["metadata"] = meta
+    return out
+
+
+def _renamed(d: dict, old: str, new: str) -> dict:
+    """A copy of ``d`` with key ``old`` spelled ``new`` (first; a null value is dropped)."""
     out: dict = {}
-    if tc.get("topologyProfile") is not None:
-        out["clusterTopologyName"] = tc["topologyProfile"]
-    for k, v in tc.items():
-        if k != "topologyProfile":
+    if d.get(old) is not None:
+        out[new] = d[old]
+    for k, v in d.items():
+        if k != old:
             out[k] = _dc(v)
     return out
 
 
-def _topology_to_alpha(tc: dict) -> dict:
-    out: dict = {}
-    if tc.get("clusterTopologyName") is not None:
-        out["topologyProfile"] = tc["clusterTopologyName"]
-    for k, v in tc.items():
-        if k != "clusterTopologyName":
-            out[k] = _dc(v)
-    return out
+def _top_spec(src: dict, skip: tuple, env: tuple[str, str], topology: tuple[str, str]) -> dict:
+    """The graph-level spec fields: ``envs``/``env`` and the topology profile name renamed."""
+    spec: dict = {}
+    for k, v in src.items():
+        if k in skip:
+            continue
+        if k == env[0]:
+            spec[env[1]] = _dc(v)
+        elif k == "topologyConstraint" and isinstance(v, dict):
+            spec[k] = _renamed(v, *topology)
+        else:
+            spec[k] = _dc(v)
+    return spec
 
 
 def _is_hub_payload(payload: dict) -> bool:
@@ -888,25 +1045,13 @@ def _is_hub_payload(payload: dict) -> bool:
 
 
 def _dgd_to_beta(obj: dict) -> dict:
-    out, meta = _copy_top(obj, BETA)
-    payload = _read_payload(meta, DGD_SPEC_ANNOTATION)
+    out, meta, payload = _open(obj, BETA, DGD_SPEC_ANNOTATION, _DGD_SCRUB)
     restored = payload if payload is not None and _is_hub_payload(payload) else None
-    _scrub(meta, (DGD_SPEC_ANNOTATION, DGD_STATUS_ANNOTATION))
     src = obj.get("spec") or {}
-    spec: dict = {}
+    spec = _top_spec(src, ("services", "pvcs"), ("envs", "env"), ("topologyProfile", "clusterTopologyName"))
     save: dict = {}
-    for k, v in src.items():
-        if k == "services":
-            continue
-        if k == "envs":
-            spec["env"] = _dc(v)
-        elif k == "pvcs":
-            if v:
-                save["pvcs"] = _dc(v)
-        elif k == "topologyConstraint" and isinstance(v, dict):
-            spec["topologyConstraint"] = _topology_to_beta(v)
-        else:
-            spec[k] = _dc(v)
+    if src.get("pvcs"):
+        save["pvcs"] = _dc(src["pvcs"])
     services = src.get("services")
     if isinstance(services, dict) and services:
         restored_comps = {c.get("name"): c for c in (restored or {}).get("components") or [] if isinstance(c, dict)}
@@ -937,34 +1082,16 @@ def _dgd_to_beta(obj: dict) -> dict:
         spec["components"] = comps
         if saved_services:
             save["services"] = saved_services
-    if "spec" in obj:
-        out["spec"] = spec if obj["spec"] is not None else None
-    if "status" in obj:
-        out["status"] = _status_to_beta(obj["status"])
-    if save:
-        _write_payload(meta, DGD_SPEC_ANNOTATION, save)
-    if meta or "metadata" in obj:
-        out["metadata"] = meta
-    return out
+    _write_raw(meta, DGD_STATUS_ANNOTATION, _status_save(obj.get("status")))
+    return _finish(obj, out, meta, spec, _status_to_beta, DGD_SPEC_ANNOTATION, save)
 
 
 def _dgd_to_alpha(obj: dict) -> dict:
-    out, meta = _copy_top(obj, ALPHA)
-    payload = _read_payload(meta, DGD_SPEC_ANNOTATION)
+    out, meta, payload = _open(obj, ALPHA, DGD_SPEC_ANNOTATION, _DGD_SCRUB)
     restored = payload if payload is not None and not _is_hub_payload(payload) else None
-    _scrub(meta, (DGD_SPEC_ANNOTATION, DGD_STATUS_ANNOTATION))
     src = obj.get("spec") or {}
-    spec: dict = {}
+    spec = _top_spec(src, ("components",), ("env", "envs"), ("clusterTopologyName", "topologyProfile"))
     save: dict = {}
-    for k, v in src.items():
-        if k == "components":
-            continue
-        if k == "env":
-            spec["envs"] = _dc(v)
-        elif k == "topologyConstraint" and isinstance(v, dict):
-            spec["topologyConstraint"] = _topology_to_alpha(v)
-        else:
-            spec[k] = _dc(v)
     comps = src.get("components")
     saved_services = (restored or {}).get("services") or {}
     if isinstance(comps, list) and comps:
@@ -979,7 +1106,7 @@ def _dgd_to_alpha(obj: dict) -> dict:
             sv = saved_services.get(name) if isinstance(saved_services, dict) else None
             svc = _comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
             if isinstance(sv, dict):
-                _svc_restore(svc, sv)
+                _svc_restore(svc, sv, comp)
                 if sv.get("serviceName") and not svc.get("serviceName"):
                     svc["serviceName"] = sv["serviceName"]
             services[name] = svc
@@ -998,59 +1125,140 @@ def _dgd_to_alpha(obj: dict) -> dict:
         for name, sv in saved_services.items():
             if sv is None and name not in (spec.get("services") or {}):
                 spec.setdefault("services", {})[name] = None
-    if "spec" in obj:
-        out["spec"] = spec if obj["spec"] is not None else None
-    if "status" in obj:
-        out["status"] = _status_to_alpha(obj["status"])
-    if save:
-        _write_payload(meta, DGD_SPEC_ANNOTATION, save)
-    if meta or "metadata" in obj:
-        out["metadata"] = meta
+    saved_status = _read_payload(obj.get("metadata") or {}, DGD_STATUS_ANNOTATION)
+
+    def status(st: Any) -> Any:
+        return _status_restore(_status_to_alpha(st), saved_status)
+
+    return _finish(obj, out, meta, spec, status, DGD_SPEC_ANNOTATION, save)
+
+
+def _status_convert(status: Any, replicas: tuple[str, str], updated: tuple[str, str], entry: Callable) -> Any:
+    """The DGD status with the per-component map (``replicas``) and ``rollingUpdate`` list renamed."""
+    if not isinstance(status, dict):
+        return _dc(status)
+    out = {}
+    for k, v in status.items():
+        if k == replicas[0] and isinstance(v, dict):
+            out[replicas[1]] = {name: entry(_dc(st) if isinstance(st, dict) else {}) for name, st in v.items()}
+        elif k == "rollingUpdate" and isinstance(v, dict):
+            out[k] = {(updated[1] if kk == updated[0] else kk): _dc(vv) for kk, vv in v.items()}
+        else:
+            out[k] = _dc(v)
     return out
+
+
+def _replica_status_to_beta(st: dict) -> dict:
+    cn = st.pop("componentName", None)
+    if not st.get("componentNames") and cn:
+        st["componentNames"] = [cn]
+    return st
+
+
+def _replica_status_to_alpha(st: dict) -> dict:
+    names = st.get("componentNames") or []
+    if names:
+        st["componentName"] = names[-1]
+    return st
+
+
+def _names_to_hub(st: dict) -> list:
+    """Upstream ``componentNamesToHub``."""
+    names = list(st.get("componentNames") or [])
+    return names or ([st["componentName"]] if st.get("componentName") else [])
+
+
+def _component_name_needs_preservation(st: Any) -> bool:
+    """Upstream ``serviceStatusComponentNameNeedsPreservation``."""
+    if not isinstance(st, dict):
+        return False
+    names = st.get("componentNames") or []
+    return names[-1] != st.get("componentName", "") if names else bool(st.get("componentName"))
+
+
+def _replica_save(st: dict) -> dict:
+    return {k: _dc(st[k]) for k in ("componentName", "componentNames") if k in st}
+
+
+def _restore_replica(st: Any, sv: Any) -> None:
+    """Upstream ``shouldRestoreSavedServiceReplicaStatus`` + the restore of both name fields."""
+    if not _component_name_needs_preservation(sv) or not isinstance(st, dict):
+        return
+    live_names = st.get("componentNames") or []
+    if live_names == _names_to_hub(sv) or (not sv.get("componentNames") and not live_names):
+        st.pop("componentNames", None)
+        st.pop("componentName", None)
+        st.update(_dc(sv))
+
+
+def _status_save(status: Any) -> dict:
+    """Upstream ``saveDGDAlphaOnlyStatus``: componentName/componentNames the hub list cannot carry."""
+    services = status.get("services") if isinstance(status, dict) else None
+    saved = {name: _replica_save(st) for name, st in (services or {}).items() if _component_name_needs_preservation(st)}
+    return {"services": saved} if saved else {}
+
+
+def _status_restore(status: Any, saved: dict | None) -> Any:
+    """Upstream ``restoreDGDAlphaOnlyStatusFromSaved``."""
+    services = status.get("services") if isinstance(status, dict) else None
+    for name, st in (services or {}).items():
+        _restore_replica(st, ((saved or {}).get("services") or {}).get(name))
+    return status
+
+
+def _dcd_status_to_beta(status: Any) -> Any:
+    """Upstream ``ConvertFromDynamoComponentDeploymentStatus``: ``service`` -> ``component``, no podSelector."""
+    if not isinstance(status, dict):
+        return _dc(status)
+    out = {k: _dc(v) for k, v in status.items() if k not in ("service", "podSelector")}
+    if isinstance(status.get("service"), dict):
+        out["component"] = _replica_status_to_beta(_dc(status["service"]))
+    return out
+
+
+def _dcd_status_to_alpha(status: Any, saved: dict | None) -> Any:
+    """Upstream ``ConvertToDynamoComponentDeploymentStatus`` + ``restoreDCDAlphaOnlyStatusFromSaved``."""
+    if not isinstance(status, dict):
+        return _dc(status)
+    out = {k: _dc(v) for k, v in status.items() if k != "component"}
+    if isinstance(status.get("component"), dict):
+        out["service"] = _replica_status_to_alpha(_dc(status["component"]))
+        _restore_replica(out["service"], (saved or {}).get("service"))
+    selector = (saved or {}).get("podSelector")
+    if not out.get("podSelector") and selector:
+        out["podSelector"] = _dc(selector)
+    return out
+
+
+def _dcd_status_save(status: Any) -> dict:
+    """Upstream ``saveDCDAlphaOnlyStatus``."""
+    if not isinstance(status, dict):
+        return {}
+    save: dict = {}
+    if status.get("podSelector"):
+        save["podSelector"] = _dc(status["podSelector"])
+    if _component_name_needs_preservation(status.get("service")):
+        save["service"] = _replica_save(status["service"])
+    return save
+
+
+def _write_raw(meta: dict, key: str, data: dict) -> None:
+    """A status payload: upstream's raw status shape, no version envelope."""
+    if data:
+        anns = meta.setdefault("annotations", {})
+        anns[key] = json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 def _status_to_beta(status: Any) -> Any:
-    if not isinstance(status, dict):
-        return _dc(status)
-    out = {}
-    for k, v in status.items():
-        if k == "services" and isinstance(v, dict):
-            comps = {}
-            for name, st in v.items():
-                st = _dc(st) if isinstance(st, dict) else {}
-                cn = st.pop("componentName", None)
-                if not st.get("componentNames") and cn:
-                    st["componentNames"] = [cn]
-                comps[name] = st
-            out["components"] = comps
-        elif k == "rollingUpdate" and isinstance(v, dict):
-            ru = {("updatedComponents" if kk == "updatedServices" else kk): _dc(vv) for kk, vv in v.items()}
-            out[k] = ru
-        else:
-            out[k] = _dc(v)
-    return out
+    return _status_convert(
+        status, ("services", "components"), ("updatedServices", "updatedComponents"), _replica_status_to_beta
+    )
 
 
 def _status_to_alpha(status: Any) -> Any:
-    if not isinstance(status, dict):
-        return _dc(status)
-    out = {}
-    for k, v in status.items():
-        if k == "components" and isinstance(v, dict):
-            svcs = {}
-            for name, st in v.items():
-                st = _dc(st) if isinstance(st, dict) else {}
-                names = st.get("componentNames") or []
-                if names:
-                    st["componentName"] = names[-1]
-                svcs[name] = st
-            out["services"] = svcs
-        elif k == "rollingUpdate" and isinstance(v, dict):
-            ru = {("updatedServices" if kk == "updatedComponents" else kk): _dc(vv) for kk, vv in v.items()}
-            out[k] = ru
-        else:
-            out[k] = _dc(v)
-    return out
+    return _status_convert(
+        status, ("components", "services"), ("updatedComponents", "updatedServices"), _replica_status_to_alpha
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1059,37 +1267,34 @@ def _status_to_alpha(status: Any) -> Any:
 _DCD_ONLY = ("backendFramework",)
 
 
+def _dcd_only(src: dict) -> dict:
+    return {k: _dc(src[k]) for k in _DCD_ONLY if k in src}
+
+
 def _dcd_to_beta(obj: dict) -> dict:
-    out, meta = _copy_top(obj, BETA)
-    payload = _read_payload(meta, DCD_SPEC_ANNOTATION)
-    _scrub(meta, (DCD_SPEC_ANNOTATION, DCD_STATUS_ANNOTATION))
+    out, meta, payload = _open(obj, BETA, DCD_SPEC_ANNOTATION, _DCD_SCRUB)
     src = obj.get("spec") or {}
     name = src.get("serviceName") or meta.get("name")
     comp = _svc_to_comp(name, {k: v for k, v in src.items() if k not in _DCD_ONLY})
     if payload and isinstance(payload.get("component"), dict):
         _comp_restore(comp, payload["component"])
-    spec: dict = {}
-    for k in _DCD_ONLY:
-        if k in src:
-            spec[k] = _dc(src[k])
-    spec.update(comp)
+    spec = {**_dcd_only(src), **comp}
     save = _svc_save({k: v for k, v in src.items() if k not in _DCD_ONLY}, name)
     save.pop("serviceName", None)
-    if "spec" in obj:
-        out["spec"] = spec if obj["spec"] is not None else None
-    if "status" in obj:
-        out["status"] = _dc(obj["status"])
-    if save:
-        _write_payload(meta, DCD_SPEC_ANNOTATION, {"service": save})
-    if meta or "metadata" in obj:
-        out["metadata"] = meta
-    return out
+    payload_out: dict = {"service": save} if save else {}
+    if not src.get("serviceName") and meta.get("name") and comp.get("name") == meta.get("name"):
+        # upstream dcdEmptyServiceNameNeedsSave: the name was defaulted from metadata.name
+        payload_out["emptyServiceName"] = True
+    hub_origin = isinstance((payload or {}).get("component"), dict)
+    if not hub_origin and comp.get("podTemplate") is not None and not payload_out:
+        # upstream generatedPodTemplateSave: an alpha-origin DCD whose podTemplate was generated
+        payload_out["service"] = {}
+    _write_raw(meta, DCD_STATUS_ANNOTATION, _dcd_status_save(obj.get("status")))
+    return _finish(obj, out, meta, spec, _dcd_status_to_beta, DCD_SPEC_ANNOTATION, payload_out)
 
 
 def _dcd_to_alpha(obj: dict) -> dict:
-    out, meta = _copy_top(obj, ALPHA)
-    payload = _read_payload(meta, DCD_SPEC_ANNOTATION)
-    _scrub(meta, (DCD_SPEC_ANNOTATION, DCD_STATUS_ANNOTATION))
+    out, meta, payload = _open(obj, ALPHA, DCD_SPEC_ANNOTATION, _DCD_SCRUB)
     src = obj.get("spec") or {}
     comp = {k: v for k, v in src.items() if k not in _DCD_ONLY}
     sv = (payload or {}).get("service") if payload else None
@@ -1097,23 +1302,18 @@ def _dcd_to_alpha(obj: dict) -> dict:
     if comp.get("name"):
         svc["serviceName"] = comp["name"]
     if isinstance(sv, dict):
-        _svc_restore(svc, sv)
-    spec: dict = {}
-    for k in _DCD_ONLY:
-        if k in src:
-            spec[k] = _dc(src[k])
-    spec.update(svc)
+        _svc_restore(svc, sv, comp)
+    if (payload or {}).get("emptyServiceName") and svc.get("serviceName") == meta.get("name"):
+        svc.pop("serviceName")
+    spec = {**_dcd_only(src), **svc}
     cs = _comp_save(comp, svc)
     cs.pop("name", None)
-    if "spec" in obj:
-        out["spec"] = spec if obj["spec"] is not None else None
-    if "status" in obj:
-        out["status"] = _dc(obj["status"])
-    if cs:
-        _write_payload(meta, DCD_SPEC_ANNOTATION, {"component": cs})
-    if meta or "metadata" in obj:
-        out["metadata"] = meta
-    return out
+    saved_status = _read_payload(obj.get("metadata") or {}, DCD_STATUS_ANNOTATION)
+
+    def status(st: Any) -> Any:
+        return _dcd_status_to_alpha(st, saved_status)
+
+    return _finish(obj, out, meta, spec, status, DCD_SPEC_ANNOTATION, {"component": cs} if cs else None)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1132,6 +1332,7 @@ _RETIRED_DGDR_ANNOTATIONS = (
     "nvidia.com/dgdr-deployment-status",
     "nvidia.com/dgdr-profiling-job-name",
 )
+_DGDR_SCRUB = (DGDR_SPEC_ANNOTATION, DGDR_STATUS_ANNOTATION, *_RETIRED_DGDR_ANNOTATIONS)
 _PROFILER = "profiler"
 _OPT_TYPES = ("latency", "throughput")
 _SPOKE_DGDR_KEYS = ("enableGpuDiscovery", "profilingConfig", "deploymentOverrides")
@@ -1229,10 +1430,8 @@ def _is_zero(obj: Any) -> bool:
 
 
 def _dgdr_to_beta(obj: dict) -> dict:
-    out, meta = _copy_top(obj, BETA)
-    payload = _read_payload(meta, DGDR_SPEC_ANNOTATION)
+    out, meta, payload = _open(obj, BETA, DGDR_SPEC_ANNOTATION, _DGDR_SCRUB)
     restored = payload if payload is not None and not any(k in payload for k in _SPOKE_DGDR_KEYS) else None
-    _scrub(meta, (DGDR_SPEC_ANNOTATION, DGDR_STATUS_ANNOTATION) + _RETIRED_DGDR_ANNOTATIONS)
     src = obj.get("spec") or {}
     dst: dict = {}
     save: dict = {}
@@ -1337,15 +1536,7 @@ def _dgdr_to_beta(obj: dict) -> dict:
             dst.setdefault("features", {}).setdefault("mocker", {"enabled": False})
         if restored.get("searchStrategy"):
             dst["searchStrategy"] = restored["searchStrategy"]
-    if "spec" in obj:
-        out["spec"] = dst if obj["spec"] is not None else None
-    if "status" in obj:
-        out["status"] = _dc(obj["status"])
-    if save:
-        _write_payload(meta, DGDR_SPEC_ANNOTATION, save)
-    if meta or "metadata" in obj:
-        out["metadata"] = meta
-    return out
+    return _finish(obj, out, meta, dst, _dc, DGDR_SPEC_ANNOTATION, save)
 
 
 def _merge_hub_only_job(live: dict, restored: dict) -> dict:
@@ -1374,10 +1565,8 @@ def _merge_hub_only_job(live: dict, restored: dict) -> dict:
 
 
 def _dgdr_to_alpha(obj: dict) -> dict:
-    out, meta = _copy_top(obj, ALPHA)
-    payload = _read_payload(meta, DGDR_SPEC_ANNOTATION)
+    out, meta, payload = _open(obj, ALPHA, DGDR_SPEC_ANNOTATION, _DGDR_SCRUB)
     restored = payload if payload is not None and any(k in payload for k in _SPOKE_DGDR_KEYS) else None
-    _scrub(meta, (DGDR_SPEC_ANNOTATION, DGDR_STATUS_ANNOTATION) + _RETIRED_DGDR_ANNOTATIONS)
     src = obj.get("spec") or {}
     dst: dict = {"model": src.get("model", "")}
     if src.get("runtimeVersionOverride"):
@@ -1481,12 +1670,4 @@ def _dgdr_to_alpha(obj: dict) -> dict:
         save["features"] = {"mocker": {"enabled": False}}
     if src.get("searchStrategy"):
         save["searchStrategy"] = src["searchStrategy"]
-    if "spec" in obj:
-        out["spec"] = dst if obj["spec"] is not None else None
-    if "status" in obj:
-        out["status"] = _dc(obj["status"])
-    if save:
-        _write_payload(meta, DGDR_SPEC_ANNOTATION, save)
-    if meta or "metadata" in obj:
-        out["metadata"] = meta
-    return out
+    return _finish(obj, out, meta, dst, _dc, DGDR_SPEC_ANNOTATION, save)

@@ -60,9 +60,13 @@ def pod_spec_defaults(spec: dict[str, Any]) -> None:
     for c in (spec.get("containers") or []) + (spec.get("initContainers") or []):
         _container(c)
     for v in spec.get("volumes") or []:
-        for key in ("configMap", "secret"):
+        for key in ("configMap", "secret", "downwardAPI"):
             if isinstance(v.get(key), dict):
                 v[key].setdefault("defaultMode", 420)
+        if isinstance(v.get("downwardAPI"), dict):
+            for item in v["downwardAPI"].get("items") or []:
+                if isinstance(item.get("fieldRef"), dict):
+                    item["fieldRef"].setdefault("apiVersion", "v1")
 
 
 def apply_server_defaults(obj: dict[str, Any]) -> dict[str, Any]:

@@ -223,14 +223,41 @@ def propagate_dgd_annotations(dgd: Mapping[str, Any], component: dict[str, Any])
             pt["metadata"]["annotations"][key] = dgd_ann[key]
 
 
-def apply_dgd_template_defaults(component: dict[str, Any], dgd: Mapping[str, Any]) -> None:
-    """``applyDGDTemplateDefaults`` (graph env, DGD annotation propagation, spec metadata)."""
+def runtime_init_container(pt: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The reserved ``runtime`` init container that selects Dynamo sidecar mode (``GetDynamoSidecar``)."""
+    for c in (pt.get("spec") or {}).get("initContainers") or []:
+        if isinstance(c, dict) and c.get("name") == "runtime":
+            return c
+    return None
+
+
+def apply_dgd_template_defaults(
+    component: dict[str, Any], dgd: Mapping[str, Any], topology_domains: list[str] | None = None,
+) -> None:
+    """``applyDGDTemplateDefaults``: graph env, kvTransferPolicy (workers), DGD annotation
+    propagation, DGD spec metadata as low priority.
+
+    Dynamo sidecar mode (newest upstream ``component_dynamo_sidecar_test.go``
+    ``TestNativeSidecarRendering``): graph env goes to ``main`` *and* the ``runtime`` init
+    container; the kvTransferPolicy env and topology mount go to the ``runtime`` init container
+    (the Dynamo container) instead of ``main``.
+    """
+    from . import _kvtransfer as kv
+
     spec = dgd.get("spec") or {}
     if spec.get("env"):
         pt = ensure_pod_template(component)
         main = ensure_main_container(pt)
         main["env"] = merge_envs(spec["env"], main.get("env"))
-        component["_graphEnv"] = copy.deepcopy(spec["env"])
+        runtime = runtime_init_container(pt)
+        if runtime is not None:
+            runtime["env"] = merge_envs(spec["env"], runtime.get("env"))
+    if kv.applies_to(component, dgd):
+        kvt = kv.kv_transfer_policy(dgd) or {}
+        pt = ensure_pod_template(component)
+        target = runtime_init_container(pt) or ensure_main_container(pt)
+        kv.apply_to_container(target, kvt)
+        kv.apply_volume(pt.setdefault("spec", {}), kvt, topology_domains)
     propagate_dgd_annotations(dgd, component)
     pt = ensure_pod_template(component)
     pt["metadata"]["annotations"] = merge_low_priority(pt["metadata"]["annotations"], spec.get("annotations")) or {}
@@ -260,7 +287,11 @@ def prune_empty_metadata(component: dict[str, Any]) -> None:
 
 
 def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> list[dict[str, Any]]:
-    """DGD → child DCDs, in ``spec.components`` order."""
+    """DGD → child DCDs, in ``spec.components`` order (``generateSingleDCD``)."""
+    from . import _kvtransfer as kv
+    from ._alphacompat import dcd_compat_annotations
+    from ._depconfig import apply_dyn_deployment_config
+
     backend = backend_for_generated_dcds(dgd)
     meta = dgd.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
@@ -271,6 +302,11 @@ def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> l
         comp = copy.deepcopy(comp_in)
         name = str(comp.get("name", ""))
         ctype = str(comp.get("type") or "")
+        resource_name = dcd_name(dgd_name, name, ctype, worker_hash)
+        # applyDGDComponentAlphaCompatibilityToDCD, then the topology-source keys are dropped
+        annotations = dcd_compat_annotations(dgd, name, resource_name, namespace, backend)
+        for key in kv.TOPOLOGY_SOURCE_ANNOTATION_KEYS:
+            annotations.pop(key, None)
         dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
         labels: dict[str, str] = {}
         labels.update(((comp.get("podTemplate") or {}).get("metadata") or {}).get("labels") or {})
@@ -287,23 +323,25 @@ def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> l
         if ctype == "epp":
             pt = ensure_pod_template(comp)
             pt["metadata"]["annotations"].setdefault(ANN_ISTIO_INJECT, "false")
-        apply_dgd_template_defaults(comp, dgd)
+        apply_dgd_template_defaults(comp, dgd, None)  # no topology domains for DCDs (Grove only)
+        if kv.applies_to(comp, dgd):
+            kv.apply_topology_annotations(annotations, kv.kv_transfer_policy(dgd))
         if ctype == "planner":
             ensure_pod_template(comp).setdefault("spec", {})["serviceAccountName"] = "planner-serviceaccount"
         prune_empty_metadata(comp)
-        comp.pop("_graphEnv", None)
         dcd_spec: dict[str, Any] = {}
         if backend:
             dcd_spec["backendFramework"] = backend
         dcd_spec.update(comp)
-        out.append({
+        dcd_meta: dict[str, Any] = {"name": resource_name, "namespace": namespace, "labels": labels}
+        if annotations:
+            dcd_meta["annotations"] = annotations
+        dcd = {
             "apiVersion": "nvidia.com/v1beta1",
             "kind": "DynamoComponentDeployment",
-            "metadata": {
-                "name": dcd_name(dgd_name, name, ctype, worker_hash),
-                "namespace": namespace,
-                "labels": labels,
-            },
+            "metadata": dcd_meta,
             "spec": dcd_spec,
-        })
+        }
+        apply_dyn_deployment_config(dcd)
+        out.append(dcd)
     return out

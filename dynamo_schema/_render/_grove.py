@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
+from . import _kvtransfer as kv
+from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
 from ._graph import (
     LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
@@ -71,7 +73,8 @@ def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, nam
     dgd_name = str((dgd.get("metadata") or {}).get("name", ""))
     ctype = str(component.get("type") or "")
     dyn_ns = compute_dynamo_namespace(bool(component.get("globalDynamoNamespace")), namespace, dgd_name)
-    sub = ctype if ctype in ("prefill", "decode") else ""
+    alpha = dgd_alpha_component(dgd, name)  # getDGDComponentAlphaSubComponentType
+    sub = str(alpha.get("subComponentType") or "") if alpha is not None else (ctype if ctype in ("prefill", "decode") else "")
 
     def system(labels: dict[str, str]) -> None:
         labels[LABEL_SELECTOR] = dcd_name(dgd_name, name, None, "")
@@ -93,6 +96,7 @@ def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, nam
     if ((dgd.get("metadata") or {}).get("annotations") or {}).get(ANN_ENABLE_METRICS) != "false":
         labels[LABEL_METRICS] = "true"
     labels.update((dgd.get("spec") or {}).get("labels") or {})
+    labels.update((alpha or {}).get("labels") or {})
     labels.update(pod_template_labels(component))
     system(labels)
     wh = pod_template_labels(component).get(LABEL_WORKER_HASH)
@@ -104,10 +108,16 @@ def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, nam
     return labels
 
 
-def _annotations(component: Mapping[str, Any], dgd: Mapping[str, Any]) -> dict[str, str]:
+def _annotations(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str) -> dict[str, str]:
+    """``generateAnnotations`` plus the topology-source handling of ``buildCliqueForRole``."""
     ann: dict[str, str] = {}
     ann.update((dgd.get("spec") or {}).get("annotations") or {})
+    ann.update(dgd_alpha_annotations(dgd, name))
     ann.update(pod_template_annotations(component))
+    for key in kv.TOPOLOGY_SOURCE_ANNOTATION_KEYS:
+        ann.pop(key, None)
+    if kv.applies_to(component, dgd):
+        kv.apply_topology_annotations(ann, kv.kv_transfer_policy(dgd))
     return ann
 
 
@@ -170,6 +180,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
         template["topologyConstraint"] = spec_tc
 
     disc = discovery_backend(options.discovery_backend, dgd_ann)
+    topology_domains = kv.resolve_grove_domains(dgd, options.cluster_topology_domains)
     cliques: list[dict[str, Any]] = []
     groups: list[dict[str, Any]] = []
     explicit = False
@@ -195,7 +206,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
         names: list[str] = []
         for role_name, role, replicas in roles:
             rendered = copy.deepcopy(comp)
-            apply_dgd_template_defaults(rendered, dgd)
+            apply_dgd_template_defaults(rendered, dgd, topology_domains)
             pod = generate_pod_spec(PodRequest(
                 component=rendered, component_type=ctype, backend=backend, dgd_name=dgd_name, namespace=namespace,
                 role=role, nodes=n, deployer="grove", service_name=name, options=options, path=path,
@@ -208,7 +219,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
             clique: dict[str, Any] = {
                 "name": role_name.lower(),
                 "labels": _labels(comp, dgd, name, namespace, disc),
-                "annotations": _annotations(comp, dgd),
+                "annotations": _annotations(comp, dgd, name),
                 "spec": {"roleName": role_name.lower(), "replicas": replicas, "minAvailable": min_available, "podSpec": pod},
             }
             if not pcsg:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .._diagnostics import Diagnostic, DynamoSchemaError
@@ -41,6 +42,11 @@ class RenderOptions:
     # Worker-hash algorithm override (``_workerhash.ALGORITHMS``); None: the one of
     # ``operator_version`` (``_workerhash.select_algorithm``).
     worker_hash_algorithm: str | None = None
+    # Grove ClusterTopologyBinding levels the operator would read from the cluster for
+    # ``spec.experimental.kvTransferPolicy.clusterTopologyName``: binding name → ordered level
+    # domains (``resolveGroveClusterTopologyDomains``). None: no cluster access (rendering such a
+    # DGD on Grove fails with the operator's "requires a Kubernetes client" error).
+    cluster_topology_domains: Mapping[str, tuple[str, ...]] | None = None
 
 
 class RenderError(DynamoSchemaError):

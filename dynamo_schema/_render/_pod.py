@@ -423,6 +423,53 @@ def build_context(req: PodRequest) -> Ctx:
     )
 
 
+RUNTIME = "runtime"
+
+
+def dynamo_sidecar_base_container(ctx: Ctx) -> dict[str, Any]:
+    """``dynamoSidecarBaseContainer`` (newest upstream ``component_dynamo_sidecar.go``): the
+    common container without a command (the image entrypoint), ``restartPolicy: Always``, only the
+    ``system`` port, ``DYN_SYSTEM_ENABLED``/``DYN_SYSTEM_PORT`` (+ worker suffix) and its own probes."""
+    c = common_container(ctx)
+    c["name"] = RUNTIME
+    c.pop("command", None)
+    for env in c["env"]:
+        if env.get("name") == "CONTAINER_NAME":
+            env["value"] = RUNTIME
+    c["restartPolicy"] = "Always"
+    c["ports"] = [{"name": "system", "containerPort": 9090, "protocol": "TCP"}]
+    c["env"] += [
+        {"name": "DYN_SYSTEM_ENABLED", "value": "true"},
+        {"name": "DYN_SYSTEM_PORT", "value": "9090"},
+    ]
+    if ctx.worker_hash:
+        c["env"].append({"name": "DYN_NAMESPACE_WORKER_SUFFIX", "value": ctx.worker_hash})
+    c["startupProbe"] = _http_probe("/live", "system", periodSeconds=2, timeoutSeconds=1, failureThreshold=30)
+    c["livenessProbe"] = _http_probe("/live", "system", periodSeconds=5, timeoutSeconds=4, failureThreshold=3)
+    c["readinessProbe"] = _http_probe("/health", "system", periodSeconds=5, timeoutSeconds=4, failureThreshold=3)
+    return c
+
+
+def _validate_dynamo_sidecar(comp: Mapping[str, Any], runtime: Mapping[str, Any], req: PodRequest) -> None:
+    """``ValidateDynamoSidecar`` as rendering runs it (field errors aggregated as ``ToAggregate`` prints them)."""
+    from .._gofmt import go_quote
+
+    init = ((comp.get("podTemplate") or {}).get("spec") or {}).get("initContainers") or []
+    index = next(i for i, c in enumerate(init) if isinstance(c, Mapping) and c.get("name") == RUNTIME)
+    base = f"spec.podTemplate.spec.initContainers[{index}]"
+    detail = f"component {go_quote(str(comp.get('name') or ''))} with a runtime init container"
+    errors: list[str] = []
+    if not is_worker_type(str(comp.get("type") or "")):
+        errors.append(f"{base}.name: Forbidden: is supported only for worker, prefill, and decode components")
+    if runtime.get("restartPolicy") != "Always":
+        errors.append(f"{base}.restartPolicy: Invalid value: {go_quote(str(runtime.get('restartPolicy') or ''))}: must be Always for {detail}")
+    if comp.get("multinode") is not None:
+        errors.append(f"spec.multinode: Forbidden: is not currently supported for {detail}; support is planned for a future release")
+    if errors:
+        msg = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+        raise RenderError(msg, req.path, rule="render.dynamo-sidecar")
+
+
 def _runtime_init_container(user_pt_spec: Mapping[str, Any]) -> dict[str, Any] | None:
     for c in user_pt_spec.get("initContainers") or []:
         if isinstance(c, Mapping) and c.get("name") == "runtime":
@@ -436,13 +483,15 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     ctx = build_context(req)
     annotations = pod_template_annotations(comp)
     user_spec = copy.deepcopy((comp.get("podTemplate") or {}).get("spec") or {})
-    runtime_init = _runtime_init_container(user_spec) if is_worker_type(req.component_type) else None
+    runtime_init = _runtime_init_container(user_spec)
 
     container = base_container(ctx)
     user_main = main_container(comp)
     if runtime_init is not None:
         # Dynamo sidecar mode: the Dynamo defaults go onto the `runtime` init container; `main`
-        # keeps the user's engine launch config and probes (published DCD reference).
+        # keeps the user's engine launch config and probes, without Dynamo or standard env
+        # (component_dynamo_sidecar_test.go TestNativeSidecarRendering).
+        _validate_dynamo_sidecar(comp, runtime_init, req)
         container = {"name": MAIN}
         if user_main is not None:
             container = copy.deepcopy(user_main)
@@ -457,7 +506,8 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
             raise RenderError("volumeMount.name is required", req.path)
         if not m.get("mountPath"):
             raise RenderError(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
-    container["env"] = merge_envs(standard_env(req.options), container.get("env"))
+    if runtime_init is None:
+        container["env"] = merge_envs(standard_env(req.options), container.get("env"))
     frontend_sidecar_mounts = copy.deepcopy(container.get("volumeMounts") or [])
 
     _backends.update_container(container, req)
@@ -477,18 +527,17 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     pod["containers"] = [container] + sidecars
 
     if runtime_init is not None:
-        rt = base_container(ctx)
-        rt.pop("command", None)  # the runtime image's own entrypoint unless the user sets one
+        rt = dynamo_sidecar_base_container(ctx)
         rt_user = copy.deepcopy(runtime_init)
         rt_env = rt.get("env") or []
         mergo_override(rt, rt_user)
-        rt["env"] = merge_envs(standard_env(req.options), merge_envs(rt_env, rt_user.get("env")))
-        graph_env = comp.get("_graphEnv") or []
-        if graph_env:
-            rt["env"] = merge_envs(graph_env, rt["env"])
-        rt["name"] = "runtime"
-        rt["restartPolicy"] = runtime_init.get("restartPolicy") or "Always"
-        pod["initContainers"] = [rt if (c.get("name") == "runtime") else c for c in pod.get("initContainers") or []]
+        rt["env"] = merge_envs(rt_env, rt_user.get("env"))
+        for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+            if rt_user.get(probe) is not None:
+                rt[probe] = copy.deepcopy(rt_user[probe])
+        rt["env"] = merge_envs(standard_env(req.options), rt["env"])
+        rt["name"] = RUNTIME
+        pod["initContainers"] = [rt if (c.get("name") == RUNTIME) else c for c in pod.get("initContainers") or []]
 
     if comp.get("frontendSidecar") is not None:
         _frontend_sidecar(pod, str(comp["frontendSidecar"]), ctx, req.options, frontend_sidecar_mounts, req.path)

@@ -18,6 +18,7 @@ from .._consts import (
     LABEL_COMPONENT_TYPE,
 )
 from .._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
+from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations, dcd_preserved_labels
 from ._graph import (
     LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
@@ -26,6 +27,7 @@ from ._graph import (
     LABEL_WORKER_HASH,
     component_backend,
 )
+from ._kvtransfer import TOPOLOGY_SOURCE_ANNOTATION_KEYS
 from ._names import (
     compute_dynamo_namespace,
     is_worker_type,
@@ -50,7 +52,7 @@ LABEL_DISCOVERY_ENABLED = "nvidia.com/dynamo-discovery-enabled"
 ANN_MAX_SURGE = "nvidia.com/deployment-rolling-update-max-surge"
 ANN_MAX_UNAVAILABLE = "nvidia.com/deployment-rolling-update-max-unavailable"
 ANN_DEPLOYMENT_STRATEGY = "nvidia.com/deployment-strategy"
-TOPOLOGY_SOURCE_KEYS: tuple[str, ...] = ()
+TOPOLOGY_SOURCE_KEYS: tuple[str, ...] = TOPOLOGY_SOURCE_ANNOTATION_KEYS
 
 
 def _spec(dcd: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,6 +81,10 @@ def dcd_parent_name(dcd: Mapping[str, Any]) -> str:
 
 
 def dcd_dynamo_namespace(dcd: Mapping[str, Any], namespace: str) -> str:
+    """``GetDCDDynamoNamespace``: the preserved alpha ``dynamoNamespace``, the label, else computed."""
+    alpha = dcd_alpha_spec(dcd)
+    if alpha is not None and alpha.get("dynamoNamespace") is not None:
+        return str(alpha["dynamoNamespace"])
     labels = (dcd.get("metadata") or {}).get("labels") or {}
     if labels.get(LABEL_NAMESPACE):
         return str(labels[LABEL_NAMESPACE])
@@ -87,7 +93,11 @@ def dcd_dynamo_namespace(dcd: Mapping[str, Any], namespace: str) -> str:
 
 
 def dcd_sub_component_type(dcd: Mapping[str, Any]) -> str:
-    """The v1alpha1 compatibility view: a v1beta1 prefill/decode is alpha worker + sub-type."""
+    """``GetDCDSubComponentType``: the v1alpha1 view (a v1beta1 prefill/decode is alpha worker +
+    sub-type; a preserved alpha ``subComponentType`` is restored from ``nvidia.com/dcd-spec``)."""
+    alpha = dcd_alpha_spec(dcd)
+    if alpha is not None:
+        return str(alpha.get("subComponentType") or "")
     t = _spec(dcd).get("type")
     return str(t) if t in ("prefill", "decode") else ""
 
@@ -118,6 +128,7 @@ def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str) -> dict[str, str]:
     spec = _spec(dcd)
     object_labels = dict((dcd.get("metadata") or {}).get("labels") or {})
     labels = dict(object_labels)
+    labels.update(dcd_preserved_labels(dcd))
     labels.update(pod_template_labels(spec))
     model = (spec.get("modelRef") or {}).get("name")
     if model:
@@ -138,12 +149,21 @@ def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str) -> dict[str, str]:
 
 
 def dcd_kube_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
+    """``GetDCDKubeAnnotations``: preserved alpha annotations, podTemplate annotations, base model;
+    minus the origin version; topology-source keys only from the DCD metadata."""
     spec = _spec(dcd)
-    ann = pod_template_annotations(spec)
+    ann = dcd_preserved_annotations(dcd)
+    ann.update(pod_template_annotations(spec))
     model = (spec.get("modelRef") or {}).get("name")
     if model:
         ann[ANN_BASE_MODEL] = str(model)
     ann.pop(ANN_ORIGIN_VERSION, None)
+    for key in TOPOLOGY_SOURCE_KEYS:
+        ann.pop(key, None)
+    meta_ann = (dcd.get("metadata") or {}).get("annotations") or {}
+    for key in TOPOLOGY_SOURCE_KEYS:
+        if meta_ann.get(key):
+            ann[key] = str(meta_ann[key])
     return ann
 
 

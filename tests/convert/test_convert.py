@@ -75,22 +75,16 @@ def test_corpus_round_trip(doc: dict) -> None:
         assert ("services" in spec) == (mid["apiVersion"] == "nvidia.com/v1alpha1") or not spec
 
 
+def _dgd(api: str, spec: dict) -> dict:
+    return {"apiVersion": f"nvidia.com/{api}", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"}, "spec": spec}
+
+
 def _alpha(services: dict, **spec: Any) -> dict:
-    return {
-        "apiVersion": "nvidia.com/v1alpha1",
-        "kind": "DynamoGraphDeployment",
-        "metadata": {"name": "g"},
-        "spec": {**spec, "services": services},
-    }
+    return _dgd("v1alpha1", {**spec, "services": services})
 
 
 def _beta(components: list, **spec: Any) -> dict:
-    return {
-        "apiVersion": "nvidia.com/v1beta1",
-        "kind": "DynamoGraphDeployment",
-        "metadata": {"name": "g"},
-        "spec": {**spec, "components": components},
-    }
+    return _dgd("v1beta1", {**spec, "components": components})
 
 
 def test_services_map_becomes_sorted_component_list() -> None:
@@ -272,12 +266,20 @@ def test_dcd_name_defaults_from_metadata() -> None:
 # deploy/operator/api/v1alpha1/dynamographdeploymentrequest_conversion_test.go)
 
 
-def _alpha_dgdr() -> dict:
+def _dgdr(api: str, name: str, spec: dict) -> dict:
     return {
-        "apiVersion": "nvidia.com/v1alpha1",
+        "apiVersion": f"nvidia.com/{api}",
         "kind": "DynamoGraphDeploymentRequest",
-        "metadata": {"name": "test-dgdr", "namespace": "default"},
-        "spec": {
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": spec,
+    }
+
+
+def _alpha_dgdr() -> dict:
+    return _dgdr(
+        "v1alpha1",
+        "test-dgdr",
+        {
             "model": "meta-llama/Llama-3.1-8B",
             "backend": "vllm",
             "runtimeVersionOverride": "1.2.3",
@@ -309,15 +311,14 @@ def _alpha_dgdr() -> dict:
             "enableGpuDiscovery": True,
             "deploymentOverrides": {"name": "my-dgd", "namespace": "prod", "labels": {"team": "ml"}},
         },
-    }
+    )
 
 
 def _beta_dgdr() -> dict:
-    return {
-        "apiVersion": "nvidia.com/v1beta1",
-        "kind": "DynamoGraphDeploymentRequest",
-        "metadata": {"name": "hub-dgdr", "namespace": "default"},
-        "spec": {
+    return _dgdr(
+        "v1beta1",
+        "hub-dgdr",
+        {
             "model": "Qwen/Qwen3-32B",
             "backend": "vllm",
             "autoApply": False,
@@ -328,7 +329,7 @@ def _beta_dgdr() -> dict:
             "modelCache": {"pvcName": "qwen-pvc", "pvcModelPath": "qwen3-32b", "pvcMountPath": "/models"},
             "features": {"mocker": {"enabled": True}, "planner": {"enable_load_scaling": False}},
         },
-    }
+    )
 
 
 def test_dgdr_convert_to_spec_fields() -> None:

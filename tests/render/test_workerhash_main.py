@@ -211,8 +211,6 @@ def test_ignores_alpha_only_non_rollout_fields(change: dict[str, Any]) -> None:
     assert h(changed) == h(base)
 
 
-@pytest.mark.xfail(strict=True, reason="preserved v1alpha1 labels/annotations (nvidia.com/dgd-spec) are not applied by "
-                   "our DGD→DCD generation (applyDGDComponentAlphaCompatibilityToDCD / GetDCDPreservedAlpha*)")
 @pytest.mark.parametrize("field", ["annotations", "labels"])
 def test_tracks_preserved_alpha_resource_metadata(field: str) -> None:
     from dynamo_schema._convert import to_v1beta1
@@ -517,16 +515,7 @@ def test_legacy_v1_extra_pod_spec_marshal() -> None:
         assert go_marshal(encode(value, "AlphaExtraPodSpec")) == want
 
 
-_CONVERT_GAPS = {
-    "resources requests limits claims": "dynamo_schema._convert loses resources.requests.gpuType in the v1alpha1 → v1beta1 → v1alpha1 round trip",
-    "multiple compilation cache volume mounts": "dynamo_schema._convert keeps only the first useAsCompilationCache volume mount",
-}
-
-
-@pytest.mark.parametrize("name,services,want", [
-    pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason=_CONVERT_GAPS[c[0]])) if c[0] in _CONVERT_GAPS else c
-    for c in LEGACY_GOLDENS
-], ids=[c[0] for c in LEGACY_GOLDENS])
+@pytest.mark.parametrize("name,services,want", LEGACY_GOLDENS, ids=[c[0] for c in LEGACY_GOLDENS])
 def test_legacy_v1_after_v1beta1_round_trip(name: str, services: dict[str, Any] | None, want: str) -> None:
     # TestComputeDGDWorkersSpecHashConversionRoundTripStableSubset: v1alpha1 → v1beta1, then the
     # v1 hash of the v1beta1 DGD (converted back, as ComputeLegacyAlphaDGDWorkersSpecHash does)

@@ -1,0 +1,91 @@
+"""v1alpha1 compatibility metadata that DGD → DCD generation and rendering apply.
+
+Upstream (reference revision 2a6da14c): ``internal/dynamo/graph.go``
+``applyDGDComponentAlphaCompatibilityToDCD`` (the DGD is converted to v1alpha1, the component's
+alpha shared spec is wrapped in a v1alpha1 DCD and converted back to v1beta1; the resulting
+annotations (the private ``nvidia.com/dcd-spec`` payload) are copied onto the generated DCD),
+``getDGDAlphaComponent``/``getDGDComponentAlphaLabels``/``getDGDComponentAlphaAnnotations``
+(Grove ``generateLabels``/``generateAnnotations``), and ``internal/dynamo/v1beta1_helpers.go``
+``GetDCDPreservedAlphaLabels``/``GetDCDPreservedAlphaAnnotations``/``GetDCDSubComponentType``
+(``getDCDAlphaSharedSpec``: the DCD converted to v1alpha1). Conversion is
+``dynamo_schema._convert`` (imported lazily; a conversion failure means "no alpha view", as
+upstream's ``getDGDAlpha`` returns nil on error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
+DCD_SPEC_ANNOTATION = "nvidia.com/dcd-spec"
+
+
+def _annotations(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return (obj.get("metadata") or {}).get("annotations") or {}
+
+
+def dgd_alpha_component(dgd: Mapping[str, Any], component_name: str) -> dict[str, Any] | None:
+    """``getDGDAlphaComponent``: ``spec.services[name]`` of the DGD converted to v1alpha1."""
+    if dgd.get("apiVersion") == "nvidia.com/v1alpha1":
+        svc = ((dgd.get("spec") or {}).get("services") or {}).get(component_name)
+        return dict(svc) if isinstance(svc, Mapping) else None
+    try:
+        from .._convert import to_v1alpha1
+
+        alpha = to_v1alpha1(dict(dgd))
+    except Exception:  # noqa: BLE001 - upstream: getDGDAlpha returns nil when ConvertFrom fails
+        return None
+    svc = ((alpha.get("spec") or {}).get("services") or {}).get(component_name)
+    return dict(svc) if isinstance(svc, Mapping) else None
+
+
+def dgd_alpha_labels(dgd: Mapping[str, Any], component_name: str) -> dict[str, str]:
+    return dict((dgd_alpha_component(dgd, component_name) or {}).get("labels") or {})
+
+
+def dgd_alpha_annotations(dgd: Mapping[str, Any], component_name: str) -> dict[str, str]:
+    return dict((dgd_alpha_component(dgd, component_name) or {}).get("annotations") or {})
+
+
+def dcd_compat_annotations(
+    dgd: Mapping[str, Any], component_name: str, dcd_name: str, namespace: str, backend: str,
+) -> dict[str, str]:
+    """``applyDGDComponentAlphaCompatibilityToDCD``: the annotations of the alpha-carrier conversion."""
+    component = dgd_alpha_component(dgd, component_name)
+    if component is None:
+        return {}
+    from .._convert import to_v1beta1
+
+    spec: dict[str, Any] = {}
+    if backend:
+        spec["backendFramework"] = backend
+    spec.update(component)
+    carrier = to_v1beta1({
+        "apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+        "metadata": {"name": dcd_name, "namespace": namespace}, "spec": spec,
+    })
+    return {str(k): str(v) for k, v in _annotations(carrier).items()}
+
+
+def dcd_alpha_spec(dcd: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``getDCDAlphaSharedSpec``: the DCD converted to v1alpha1 (only a preserved payload adds to
+    what the v1beta1 spec already says, so DCDs without it take the fast path)."""
+    if DCD_SPEC_ANNOTATION not in _annotations(dcd):
+        return None
+    try:
+        from .._convert import to_v1alpha1
+
+        alpha = to_v1alpha1(dict(dcd))
+    except Exception:  # noqa: BLE001 - upstream: nil alpha spec on conversion errors
+        return None
+    spec = alpha.get("spec")
+    return dict(spec) if isinstance(spec, Mapping) else None
+
+
+def dcd_preserved_labels(dcd: Mapping[str, Any]) -> dict[str, str]:
+    return dict((dcd_alpha_spec(dcd) or {}).get("labels") or {})
+
+
+def dcd_preserved_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
+    return dict((dcd_alpha_spec(dcd) or {}).get("annotations") or {})

@@ -1,0 +1,479 @@
+"""kvTransferPolicy, DYN_DEPLOYMENT_CONFIG, v1alpha1 compatibility metadata and Dynamo sidecar mode.
+
+Expected values come from upstream tests (ai-dynamo/dynamo, ``deploy/operator/`` prefix omitted):
+reference revision 2a6da14c ``internal/dynamo/graph_test.go`` (named per test below) and, for
+sidecar mode (absent at the reference revision), the newest
+``internal/dynamo/component_dynamo_sidecar_test.go`` (``TestNativeSidecarRendering``,
+``TestGenerateBasePodSpecRejectsInvalidDynamoSidecar``, ``TestRuntimeContainerModeTransitions``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from dynamo_schema._render import RenderError, RenderOptions, render
+from dynamo_schema._render._graph import generate_dcds
+
+LABEL_KEY = "topology.kubernetes.io/zone"  # testTopologyLabelKey
+ANN_LABEL_KEY = "nvidia.com/topology-label-key"
+ANN_CLUSTER = "nvidia.com/topology-cluster-topology-name"
+
+
+def _dgd(components: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
+    return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment",
+            "metadata": {"name": "test-dgd", "namespace": "default"},
+            "spec": {"backendFramework": "vllm", "components": components, **spec}}
+
+
+def _kv(**policy: Any) -> dict[str, Any]:
+    return {"kvTransferPolicy": policy}
+
+
+WORKER = {"name": "worker", "type": "worker"}
+FRONTEND = {"name": "frontend", "type": "frontend"}
+
+
+def _by_name(dcds: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {d["spec"]["name"]: d for d in dcds}
+
+
+def _env(container: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e.get("value") for e in container.get("env") or []}
+
+
+def _pcs(objs: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(o for o in objs if o["kind"] == "PodCliqueSet")
+
+
+def _cliques(objs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {c["name"]: c for c in _pcs(objs)["spec"]["template"]["cliques"]}
+
+
+def _main(pod: dict[str, Any]) -> dict[str, Any]:
+    return next(c for c in pod["containers"] if c["name"] == "main")
+
+
+# ---------------------------------------------------------------- kvTransferPolicy
+
+
+def test_dcd_topology_label_annotation_on_workers_only() -> None:
+    # TestGenerateDynamoComponentsDeployments_AddsTopologyLabelAnnotationToWorkers
+    from dynamo_schema._render._workloads import dcd_kube_annotations
+
+    dgd = _dgd([WORKER, FRONTEND], experimental=_kv(labelKey=LABEL_KEY, domain="zone", enforcement="required"))
+    dcds = _by_name(generate_dcds(dgd, "abc12345", "default"))
+    worker, frontend = dcds["worker"], dcds["frontend"]
+    assert worker["metadata"]["annotations"][ANN_LABEL_KEY] == LABEL_KEY
+    assert dcd_kube_annotations(worker)[ANN_LABEL_KEY] == LABEL_KEY
+    assert ANN_LABEL_KEY not in (frontend["metadata"].get("annotations") or {})
+    assert ANN_LABEL_KEY not in dcd_kube_annotations(frontend)
+
+
+def test_dcd_cluster_topology_annotation() -> None:
+    # TestGenerateDynamoComponentsDeployments_AddsClusterTopologyAnnotationToWorkers
+    from dynamo_schema._render._workloads import dcd_kube_annotations
+
+    dgd = _dgd([WORKER, FRONTEND], experimental=_kv(clusterTopologyName="grove-topology", domain="rack",
+                                                    enforcement="required"))
+    dcds = _by_name(generate_dcds(dgd, "abc12345", "default"))
+    worker, frontend = dcds["worker"], dcds["frontend"]
+    assert worker["metadata"]["annotations"][ANN_CLUSTER] == "grove-topology"
+    assert dcd_kube_annotations(worker)[ANN_CLUSTER] == "grove-topology"
+    assert ANN_LABEL_KEY not in worker["metadata"]["annotations"]
+    assert ANN_LABEL_KEY not in dcd_kube_annotations(worker)
+    assert ANN_CLUSTER not in (frontend["metadata"].get("annotations") or {})
+    # the DCD path has no topology domains (graph.go passes nil): an item-less Downward API volume
+    vols = worker["spec"]["podTemplate"]["spec"]["volumes"]
+    assert vols == [{"name": "topology-labels", "downwardAPI": {}}]
+
+
+def test_dcd_no_annotation_without_label_key() -> None:
+    # TestGenerateDynamoComponentsDeployments_SkipsTopologyLabelAnnotationWithoutLabelKey
+    from dynamo_schema._render._workloads import dcd_kube_annotations
+
+    dgd = _dgd([WORKER], experimental=_kv(domain="zone", enforcement="required"))
+    worker = _by_name(generate_dcds(dgd, "abc12345", "default"))["worker"]
+    assert ANN_LABEL_KEY not in (worker["metadata"].get("annotations") or {})
+    assert ANN_LABEL_KEY not in dcd_kube_annotations(worker)
+    assert "DYN_KV_TRANSFER_DOMAIN" not in _env(worker["spec"].get("podTemplate", {}).get("spec", {}).get("containers", [{}])[0])
+
+
+def test_grove_required_policy_env_volume_and_annotation() -> None:
+    # TestGeneratePodSpecForComponent_KvTransferPolicyEnvVars "worker gets required ..." and
+    # TestGenerateGrovePodCliqueSet_AddsTopologyLabelAnnotationToWorkerCliques; volume/mount from
+    # component_worker.go TopologyLabelVolume/TopologyLabelVolumeMount.
+    dgd = _dgd([WORKER, FRONTEND], experimental=_kv(labelKey=LABEL_KEY, domain="zone", enforcement="required"))
+    cliques = _cliques(render(dgd, "grove", RenderOptions(namespace="default")))
+    worker, frontend = cliques["worker"], cliques["frontend"]
+    assert worker["annotations"][ANN_LABEL_KEY] == LABEL_KEY
+    assert ANN_LABEL_KEY not in (frontend.get("annotations") or {})
+    pod = worker["spec"]["podSpec"]
+    env = _env(_main(pod))
+    assert env["DYN_KV_TRANSFER_DOMAIN"] == "zone"
+    assert env["DYN_KV_TRANSFER_ENFORCEMENT"] == "required"
+    assert env["DYN_TOPOLOGY_ENABLED"] == "true"
+    assert env["DYN_TOPOLOGY_MOUNT_PATH"] == "/etc/dynamo/topology"
+    assert "DYN_KV_TRANSFER_PREFERRED_WEIGHT" not in env
+    assert {"name": "topology-labels", "mountPath": "/etc/dynamo/topology", "readOnly": True} in _main(pod)["volumeMounts"]
+    assert {"name": "topology-labels", "downwardAPI": {"items": [
+        {"path": "zone", "fieldRef": {"fieldPath": "metadata.labels['topology.kubernetes.io/zone']"}}]}} in pod["volumes"]
+    fenv = _env(_main(frontend["spec"]["podSpec"]))
+    assert "DYN_KV_TRANSFER_DOMAIN" not in fenv and "DYN_KV_TRANSFER_ENFORCEMENT" not in fenv
+
+
+def test_preferred_policy_weight() -> None:
+    # "worker gets preferred transfer policy env vars": PreferredWeight float32 0.85 → "0.85"
+    dgd = _dgd([WORKER], experimental=_kv(labelKey="nvidia.com/rack", domain="rack", enforcement="preferred",
+                                          preferredWeight=0.85))
+    env = _env(_main(_cliques(render(dgd, "grove", RenderOptions(namespace="default")))["worker"]["spec"]["podSpec"]))
+    assert env["DYN_KV_TRANSFER_DOMAIN"] == "rack"
+    assert env["DYN_KV_TRANSFER_ENFORCEMENT"] == "preferred"
+    assert env["DYN_KV_TRANSFER_PREFERRED_WEIGHT"] == "0.85"
+
+
+def test_policy_env_overrides_user_env() -> None:
+    # "worker policy env vars override user-supplied transfer and topology env vars"
+    worker = {"name": "worker", "type": "worker", "podTemplate": {"spec": {"containers": [{"name": "main", "env": [
+        {"name": "DYN_KV_TRANSFER_DOMAIN", "value": "wrong-domain"},
+        {"name": "DYN_KV_TRANSFER_ENFORCEMENT", "value": "preferred"},
+        {"name": "DYN_TOPOLOGY_MOUNT_PATH", "value": "/tmp/wrong-topology"},
+        {"name": "USER_ENV", "value": "user"}]}]}}}
+    dgd = _dgd([worker], env=[{"name": "DYN_KV_TRANSFER_PREFERRED_WEIGHT", "value": "1"},
+                              {"name": "DYN_TOPOLOGY_ENABLED", "value": "false"},
+                              {"name": "GLOBAL_ENV", "value": "global"}],
+               experimental=_kv(labelKey=LABEL_KEY, domain="zone", enforcement="required"))
+    env = _env(_main(_cliques(render(dgd, "grove", RenderOptions(namespace="default")))["worker"]["spec"]["podSpec"]))
+    assert env["DYN_KV_TRANSFER_DOMAIN"] == "zone"
+    assert env["DYN_KV_TRANSFER_ENFORCEMENT"] == "required"
+    assert "DYN_KV_TRANSFER_PREFERRED_WEIGHT" not in env
+    assert env["DYN_TOPOLOGY_ENABLED"] == "true"
+    assert env["DYN_TOPOLOGY_MOUNT_PATH"] == "/etc/dynamo/topology"
+    assert env["GLOBAL_ENV"] == "global"
+    assert env["USER_ENV"] == "user"
+
+
+def test_grove_cluster_topology_domains() -> None:
+    # TestGenerateGrovePodCliqueSet_ProjectsClusterTopologyDomainsToWorkerCliques (the binding
+    # "grove-topology" has levels zone, rack)
+    dgd = _dgd([WORKER, FRONTEND], experimental=_kv(clusterTopologyName="grove-topology", domain="rack",
+                                                    enforcement="required"))
+    options = RenderOptions(namespace="default", cluster_topology_domains={"grove-topology": ("zone", "rack")})
+    worker = _cliques(render(dgd, "grove", options))["worker"]
+    assert worker["annotations"][ANN_CLUSTER] == "grove-topology"
+    assert ANN_LABEL_KEY not in worker["annotations"]
+    env = _env(worker["spec"]["podSpec"]["containers"][0])
+    assert env["DYN_KV_TRANSFER_DOMAIN"] == "rack"
+    assert env["DYN_TOPOLOGY_ENABLED"] == "true"
+    assert "DYN_TOPOLOGY_DOMAIN" not in env
+    items = {i["path"]: i["fieldRef"]["fieldPath"] for v in worker["spec"]["podSpec"]["volumes"]
+             if v["name"] == "topology-labels" for i in v["downwardAPI"]["items"]}
+    assert items == {"zone": "metadata.labels['nvidia.com/dynamo-topology.zone']",
+                     "rack": "metadata.labels['nvidia.com/dynamo-topology.rack']"}
+
+
+@pytest.mark.parametrize("bindings,message", [
+    (None, 'spec.experimental.kvTransferPolicy.clusterTopologyName "grove-topology" requires a Kubernetes client '
+           "to read ClusterTopologyBinding"),
+    ({}, 'spec.experimental.kvTransferPolicy.clusterTopologyName "grove-topology" references a ClusterTopologyBinding '
+         "resource that was not found"),
+    ({"grove-topology": ("zone", "host")}, 'spec.experimental.kvTransferPolicy.domain "rack" does not exist in '
+                                          'ClusterTopologyBinding "grove-topology"; available domains: [zone host]'),
+])
+def test_grove_cluster_topology_errors(bindings: Any, message: str) -> None:
+    # resolveGroveClusterTopologyDomains error strings (graph.go)
+    dgd = _dgd([WORKER], experimental=_kv(clusterTopologyName="grove-topology", domain="rack"))
+    with pytest.raises(RenderError) as exc:
+        render(dgd, "grove", RenderOptions(namespace="default", cluster_topology_domains=bindings))
+    assert str(exc.value.diagnostics[0].message) == message
+
+
+def test_kv_policy_changes_worker_hash() -> None:
+    # the policy is baked into the worker DCDs the hash is computed from (applyDGDTemplateDefaults)
+    from dynamo_schema._render import worker_hash
+
+    base = _dgd([WORKER])
+    with_policy = _dgd([WORKER], experimental=_kv(labelKey=LABEL_KEY, domain="zone"))
+    assert worker_hash(base) != worker_hash(with_policy)
+
+
+def test_topology_metadata_from_converted_alpha_dgd() -> None:
+    # TestTopologyLabelMetadataFromConvertedAlphaDGD
+    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._render._workloads import dcd_kube_annotations, dcd_kube_labels
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+             "metadata": {"name": "test-dgd", "namespace": "default"},
+             "spec": {"backendFramework": "vllm",
+                      "annotations": {ANN_LABEL_KEY: "wrong-from-dgd-spec"},
+                      "labels": {"nvidia.com/dynamo-graph-deployment-name": "wrong-from-dgd-spec",
+                                 "nvidia.com/dynamo-component": "wrong-from-dgd-spec"},
+                      "services": {
+                          "prefill": {"componentType": "worker", "subComponentType": "prefill",
+                                      "annotations": {ANN_LABEL_KEY: "wrong-from-alpha-service"},
+                                      "labels": {"nvidia.com/dynamo-graph-deployment-name": "wrong-from-alpha-service",
+                                                 "nvidia.com/dynamo-component": "wrong-from-alpha-service"},
+                                      "extraPodMetadata": {
+                                          "annotations": {ANN_LABEL_KEY: "wrong-from-extra-metadata"},
+                                          "labels": {"nvidia.com/dynamo-graph-deployment-name": "wrong-from-extra-metadata",
+                                                     "nvidia.com/dynamo-component": "wrong-from-extra-metadata"}}},
+                          "frontend": {"componentType": "frontend"}},
+                      "experimental": {"kvTransferPolicy": {"labelKey": LABEL_KEY, "domain": "zone",
+                                                            "enforcement": "required"}}}}
+    beta = to_v1beta1(alpha)
+    dcds = _by_name(generate_dcds(beta, "abc12345", "default"))
+    prefill, frontend = dcds["prefill"], dcds["frontend"]
+    assert prefill["metadata"]["annotations"][ANN_LABEL_KEY] == LABEL_KEY
+    assert dcd_kube_annotations(prefill)[ANN_LABEL_KEY] == LABEL_KEY
+    labels = dcd_kube_labels(prefill, "default")
+    assert labels["nvidia.com/dynamo-graph-deployment-name"] == "test-dgd"
+    assert labels["nvidia.com/dynamo-component"] == "prefill"
+    assert ANN_LABEL_KEY not in (frontend["metadata"].get("annotations") or {})
+    assert ANN_LABEL_KEY not in dcd_kube_annotations(frontend)
+
+    cliques = _cliques(render(beta, "grove", RenderOptions(namespace="default")))
+    assert cliques["prefill"]["annotations"][ANN_LABEL_KEY] == LABEL_KEY
+    assert cliques["prefill"]["labels"]["nvidia.com/dynamo-graph-deployment-name"] == "test-dgd"
+    assert cliques["prefill"]["labels"]["nvidia.com/dynamo-component"] == "prefill"
+    assert ANN_LABEL_KEY not in (cliques["frontend"].get("annotations") or {})
+
+
+# ---------------------------------------------------------------- DYN_DEPLOYMENT_CONFIG
+
+
+def test_deployment_config_frontend_port_and_resources() -> None:
+    # graph_test.go "Test GenerateDynamoComponentsDeployments with config from DYN_DEPLOYMENT_CONFIG env var"
+    raw = '{"service1":{"port":8080,"ServiceArgs":{"Workers":2, "Resources":{"CPU":"2", "Memory":"2Gi", "GPU":"2"}}}}'
+    dgd = _dgd([{"name": "service1", "type": "frontend", "replicas": 3},
+                {"name": "service2", "type": "worker", "replicas": 3}],
+               env=[{"name": "DYN_DEPLOYMENT_CONFIG", "value": raw}])
+    dcds = _by_name(generate_dcds(dgd, "abc12345", "default"))
+    s1 = dcds["service1"]["spec"]
+    main = s1["podTemplate"]["spec"]["containers"][0]
+    assert _env(main)["DYN_DEPLOYMENT_CONFIG"] == (
+        '{"service1":{"ServiceArgs":{"Resources":{"CPU":"2","GPU":"2","Memory":"2Gi"},"Workers":2},"port":8000}}')
+    want = {"cpu": "2", "memory": "2Gi", "nvidia.com/gpu": "2"}
+    assert main["resources"] == {"requests": want, "limits": want}
+    assert s1["replicas"] == 3  # Workers only fills an unset replica count
+    s2 = dcds["service2"]["spec"]
+    assert _env(s2["podTemplate"]["spec"]["containers"][0])["DYN_DEPLOYMENT_CONFIG"] == raw
+    assert not s2["podTemplate"]["spec"]["containers"][0].get("resources")
+
+
+def test_deployment_config_renamed_frontend_falls_back_to_frontend_key() -> None:
+    # TestApplyDynDeploymentConfig_FallsBackToFrontendConfigKeyForRenamedFrontend
+    from dynamo_schema._render._depconfig import apply_dyn_deployment_config
+
+    dcd: dict[str, Any] = {"metadata": {"name": "router", "namespace": "default"},
+           "spec": {"backendFramework": "vllm", "name": "router", "type": "frontend", "podTemplate": {"spec": {
+               "containers": [{"name": "main", "env": [{"name": "DYN_DEPLOYMENT_CONFIG", "value":
+                   '{"Frontend":{"ServiceArgs":{"Resources":{"CPU":"2","Memory":"2Gi","GPU":"1"}}}}'}]}]}}}}
+    apply_dyn_deployment_config(dcd)
+    main = dcd["spec"]["podTemplate"]["spec"]["containers"][0]
+    assert main["resources"]["requests"] == {"cpu": "2", "memory": "2Gi", "nvidia.com/gpu": "1"}
+    assert main["env"][0]["value"] == '{"Frontend":{"ServiceArgs":{"Resources":{"CPU":"2","GPU":"1","Memory":"2Gi"}},"port":8000}}'
+
+
+def test_deployment_config_changes_worker_hash() -> None:
+    from dynamo_schema._render import worker_hash
+
+    cfg = '{"worker":{"ServiceArgs":{"Resources":{"CPU":"4"}}}}'
+    base = _dgd([WORKER], env=[{"name": "DYN_DEPLOYMENT_CONFIG", "value": "{}"}])
+    with_resources = _dgd([WORKER], env=[{"name": "DYN_DEPLOYMENT_CONFIG", "value": cfg}])
+    assert worker_hash(base) != worker_hash(with_resources)
+    worker = _by_name(generate_dcds(with_resources, "x", "default"))["worker"]
+    assert worker["spec"]["podTemplate"]["spec"]["containers"][0]["resources"] == {
+        "requests": {"cpu": "4"}, "limits": {"cpu": "4"}}
+
+
+# ---------------------------------------------------------------- v1alpha1 compatibility metadata
+
+
+def test_generated_dcd_keeps_alpha_compatibility_fields() -> None:
+    # graph_test.go: GenerateDynamoComponentsDeployments of a converted v1alpha1 DGD keeps
+    # dynamoNamespace, subComponentType, annotations and labels (GetDCD* helpers)
+    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._render._alphacompat import dcd_preserved_annotations, dcd_preserved_labels
+    from dynamo_schema._render._workloads import dcd_dynamo_namespace, dcd_sub_component_type
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+             "metadata": {"name": "test-dgd", "namespace": "default"},
+             "spec": {"services": {"frontend": {
+                 "serviceName": "frontend", "dynamoNamespace": "custom-ns", "componentType": "frontend",
+                 "subComponentType": "legacy-sub", "annotations": {"legacy-annotation": "kept"},
+                 "labels": {"legacy-label": "kept"},
+                 "ingress": {"enabled": True, "host": "legacy.example", "ingressControllerClassName": "nginx"}}}}}
+    dcd = generate_dcds(to_v1beta1(alpha), "", "default")[0]
+    assert dcd_dynamo_namespace(dcd, "default") == "custom-ns"
+    assert dcd_sub_component_type(dcd) == "legacy-sub"
+    assert dcd_preserved_annotations(dcd) == {"legacy-annotation": "kept"}
+    assert dcd_preserved_labels(dcd) == {"legacy-label": "kept"}
+
+
+def test_preserved_alpha_metadata_reaches_workloads() -> None:
+    # GetDCDKubeLabels / GetDCDKubeAnnotations (Deployment pod template) and generateLabels /
+    # generateAnnotations (Grove cliques) merge the preserved alpha labels/annotations.
+    from dynamo_schema._convert import to_v1beta1
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+             "metadata": {"name": "test-dgd", "namespace": "default"},
+             "spec": {"backendFramework": "vllm", "services": {"worker": {
+                 "componentType": "worker", "labels": {"legacy-label": "kept"},
+                 "annotations": {"legacy-annotation": "kept"}}}}}
+    beta = to_v1beta1(alpha)
+    deployment = next(o for o in render(beta, "kubernetes", RenderOptions(namespace="default"))
+                      if o["kind"] == "Deployment")
+    meta = deployment["spec"]["template"]["metadata"]
+    assert meta["labels"]["legacy-label"] == "kept"
+    assert meta["annotations"]["legacy-annotation"] == "kept"
+    clique = _cliques(render(beta, "grove", RenderOptions(namespace="default")))["worker"]
+    assert clique["labels"]["legacy-label"] == "kept"
+    assert clique["annotations"]["legacy-annotation"] == "kept"
+
+
+# ---------------------------------------------------------------- Dynamo sidecar mode
+
+
+def _sidecar_dgd(ctype: str = "worker") -> dict[str, Any]:
+    engine = {"name": "main", "image": "vllm/vllm-openai:latest", "command": ["vllm-rs"], "args": ["serve", "model"],
+              "resources": {"limits": {"nvidia.com/gpu": "1"}}, "env": [{"name": "GLOBAL", "value": "engine"}]}
+    component = {
+        "name": "worker", "type": ctype, "frontendSidecar": "frontend",
+        "compilationCache": {"pvcName": "cache", "mountPath": "/cache"},
+        "podTemplate": {
+            "metadata": {"annotations": {"nvidia.com/dynamo-kube-discovery-mode": "container"}},
+            "spec": {
+                "containers": [engine, {"name": "frontend", "image": "frontend:1.5.0",
+                                        "env": [{"name": "ETCD_ENDPOINTS", "value": "frontend-etcd:2379"}]}],
+                "initContainers": [{"name": "setup", "image": "setup:latest"}, {
+                    "name": "runtime", "image": "runtime:1.5.0", "restartPolicy": "Always",
+                    "env": [{"name": "GLOBAL", "value": "runtime"},
+                            {"name": "DYN_KV_TRANSFER_ENFORCEMENT", "value": "preferred"}],
+                    "startupProbe": {"exec": {"command": ["true"]}}}]}}}
+    return _dgd([component], env=[{"name": "GLOBAL", "value": "default"}, {"name": "SHARED", "value": "value"}],
+                experimental=_kv(labelKey="topology.example/zone", domain="zone", enforcement="required"))
+
+
+@pytest.mark.parametrize("ctype", ["worker", "prefill", "decode"])
+def test_native_sidecar_rendering(ctype: str) -> None:
+    # TestNativeSidecarRendering (newest upstream component_dynamo_sidecar_test.go)
+    options = RenderOptions(namespace="test", nats_address="nats://nats:4222", etcd_address="http://etcd:2379")
+    dgd = _sidecar_dgd(ctype)
+    clique = _cliques(render(dgd, "grove", options))["worker"]
+    pod = clique["spec"]["podSpec"]
+    assert pod["initContainers"][0] == {"name": "setup", "image": "setup:latest", "resources": {}}
+    runtime = pod["initContainers"][1]
+    assert runtime["name"] == "runtime"
+    assert "command" not in runtime
+    assert runtime["startupProbe"] == {"exec": {"command": ["true"]}}
+    assert runtime["readinessProbe"]["httpGet"]["path"] == "/health"
+    assert [p["name"] for p in runtime["ports"]] == ["system"]
+    env = _env(runtime)
+    assert env["CONTAINER_NAME"] == "runtime"
+    assert env["NATS_SERVER"] == "nats://nats:4222"
+    assert env["ETCD_ENDPOINTS"] == "http://etcd:2379"
+    assert env["DYN_COMPONENT"] == ctype
+    assert env["GLOBAL"] == "runtime"
+    assert env["SHARED"] == "value"
+    assert env["DYN_NAMESPACE_WORKER_SUFFIX"] == clique["labels"]["nvidia.com/dynamo-worker-hash"]
+    assert env["DYN_KV_TRANSFER_ENFORCEMENT"] == "required"
+    for key in ("DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", "DYN_HEALTH_CHECK_ENABLED", "NIXL_TELEMETRY_ENABLE",
+                "DYN_FORWARDPASS_METRIC_PORT", "VLLM_CACHE_ROOT"):
+        assert key not in env
+    names = [e["name"] for e in runtime["env"]]
+    assert names == sorted(names) and len(names) == len(set(names))
+    assert {"name": "topology-labels", "mountPath": "/etc/dynamo/topology", "readOnly": True} in runtime["volumeMounts"]
+    assert {"name": "cache", "mountPath": "/cache"} not in runtime["volumeMounts"]
+    assert runtime["resources"] == {}
+
+    main = _main(pod)
+    assert main["command"] == ["vllm-rs"] and main["args"] == ["serve", "model"]
+    assert main["resources"] == {"limits": {"nvidia.com/gpu": "1"}}
+    for key in ("startupProbe", "livenessProbe", "readinessProbe", "ports"):
+        assert key not in main
+    menv = _env(main)
+    assert menv["GLOBAL"] == "engine"
+    for key in ("DYN_NAMESPACE", "NATS_SERVER", "ETCD_ENDPOINTS"):
+        assert key not in menv
+    assert {"name": "topology-labels", "mountPath": "/etc/dynamo/topology", "readOnly": True} not in main["volumeMounts"]
+    assert {"name": "cache", "mountPath": "/cache"} in main["volumeMounts"]
+    assert len(main["volumeMounts"]) >= 2
+
+    frontend = next(c for c in pod["containers"] if c["name"] == "frontend")
+    assert frontend.get("readinessProbe")
+    fenv = _env(frontend)
+    # (newest upstream also sets CONTAINER_NAME=frontend here; the reference revision's
+    # getCommonContainer writes "main", which this renderer keeps for the frontend sidecar)
+    assert fenv["NATS_SERVER"] == "nats://nats:4222"
+    assert fenv["ETCD_ENDPOINTS"] == "frontend-etcd:2379"
+
+    # materialized DCDs keep the graph env and the policy on the runtime init container
+    dcd = generate_dcds(_sidecar_dgd(ctype), "abc12345", "test")[0]
+    rt = next(c for c in dcd["spec"]["podTemplate"]["spec"]["initContainers"] if c["name"] == "runtime")
+    assert _env(rt)["SHARED"] == "value"
+    assert _env(rt)["DYN_KV_TRANSFER_ENFORCEMENT"] == "required"
+    assert {"name": "topology-labels", "mountPath": "/etc/dynamo/topology", "readOnly": True} in rt["volumeMounts"]
+
+
+def test_sidecar_runtime_version_for_hash_follows_runtime_image() -> None:
+    # TestNativeSidecarRendering / TestRuntimeContainerModeTransitions: resolvedRuntimeVersionForHash
+    # uses the runtime init container image, independently of the engine tag
+    from dynamo_schema._render import worker_hash
+    from dynamo_schema._render._workerhash import resolved_runtime_version_for_hash
+
+    comp = _sidecar_dgd()["spec"]["components"][0]
+    assert resolved_runtime_version_for_hash(comp) == "1.5.0"
+    newer = copy.deepcopy(comp)
+    newer["podTemplate"]["spec"]["initContainers"][1]["image"] = "runtime:1.6.0"
+    assert resolved_runtime_version_for_hash(newer) == "1.6.0"
+    a, b = _sidecar_dgd(), _sidecar_dgd()
+    b["spec"]["components"][0]["podTemplate"]["spec"]["initContainers"][1]["image"] = "runtime:1.6.0"
+    assert worker_hash(a) != worker_hash(b)
+
+
+@pytest.mark.parametrize("ctype,restart,multinode,message", [
+    ("frontend", "Always", None,
+     "spec.podTemplate.spec.initContainers[0].name: Forbidden: is supported only for worker, prefill, and decode components"),
+    ("worker", None, None,
+     'spec.podTemplate.spec.initContainers[0].restartPolicy: Invalid value: "": must be Always for component "worker" '
+     "with a runtime init container"),
+    ("worker", "Always", {"nodeCount": 2},
+     'spec.multinode: Forbidden: is not currently supported for component "worker" with a runtime init container; '
+     "support is planned for a future release"),
+])
+def test_invalid_dynamo_sidecar(ctype: str, restart: str | None, multinode: Any, message: str) -> None:
+    # TestGenerateBasePodSpecRejectsInvalidDynamoSidecar
+    from dynamo_schema._render._pod import PodRequest, generate_pod_spec
+
+    runtime: dict[str, Any] = {"name": "runtime", "image": "runtime:1.6.0"}
+    if restart:
+        runtime["restartPolicy"] = restart
+    component: dict[str, Any] = {"name": "worker", "type": ctype, "podTemplate": {"spec": {
+        "containers": [{"name": "main", "image": "engine:1.6.0"}], "initContainers": [runtime]}}}
+    if multinode:
+        component["multinode"] = multinode
+    with pytest.raises(RenderError) as exc:
+        generate_pod_spec(PodRequest(component=component, component_type=ctype, backend="vllm", dgd_name="test",
+                                     namespace="test", role="main", nodes=1, deployer="grove", service_name="worker",
+                                     options=RenderOptions(namespace="test")))
+    assert exc.value.diagnostics[0].message == message
+
+
+# ---------------------------------------------------------------- runtime gates
+
+
+@pytest.mark.parametrize("image,failure,canary", [
+    ("worker:1.5.0", 3, "true"), ("worker:1.4.9", 1, "false"), ("worker:latest", 1, "false")])
+def test_worker_runtime_gates(image: str, failure: int, canary: str) -> None:
+    # newest upstream component_worker.go: IncreasedWorkerFailureThreshold / CanaryHealthChecks
+    # (features/runtime/gates.go: both 1.5.0) pick liveness failureThreshold 3 and
+    # DYN_HEALTH_CHECK_ENABLED=strconv.FormatBool(enabled)
+    dgd = _dgd([{"name": "worker", "type": "worker",
+                 "podTemplate": {"spec": {"containers": [{"name": "main", "image": image}]}}}])
+    if image.endswith(":latest"):
+        dgd["spec"]["components"][0]["runtimeVersionOverride"] = "1.4.0"
+    main = _main(_cliques(render(dgd, "grove", RenderOptions(namespace="default")))["worker"]["spec"]["podSpec"])
+    assert main["livenessProbe"]["failureThreshold"] == failure
+    assert _env(main)["DYN_HEALTH_CHECK_ENABLED"] == canary
