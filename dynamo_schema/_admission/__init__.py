@@ -116,7 +116,10 @@ Covered elsewhere (schema ``_structural.py`` / CEL ``_cel.py``): rules 1–8 (co
 names, case-insensitive uniqueness, at most one EPP, eppConfig only on epp, minAvailable ≤ replicas,
 EPPConfig one-of, GMS/checkpoint/KvTransferPolicy CEL). Not implemented because the reference code
 has no such rule: 22, 28, 29, 31, 34, 38, 39, 41, 58 (roles, role templates, the EPP runtime-version
-contract, rollingUpdate budgets, LPX, Dynamo sidecar mode, EPP ratchet), 59. Rules 60–64 run on
+contract, rollingUpdate budgets, LPX, Dynamo sidecar mode, EPP ratchet), 59, and rule 45 bullets 2–3
+(checkpoint component type: at 2a6da14c ``validateComponentCheckpointConfig`` checks only the gate and
+the job; rule 22's ``ElasticEPRayPoC`` gate does not exist in ``internal/features/gates.go`` there).
+``tests/admission/test_branch_gaps.py`` pins both as accepted. Rules 60–64 run on
 the v1alpha1 compatibility view rebuilt by ``dynamo_schema._convert.to_v1alpha1`` (skipped when the
 converter is unavailable); their paths point into that alpha view (``spec.services.<name>...``).
 """
