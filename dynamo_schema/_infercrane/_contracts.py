@@ -103,9 +103,24 @@ def workload_empty(w: dict[str, Any]) -> bool:
     return not w.get("image") and not w.get("command") and not w.get("protocol")
 
 
+#: Characters Go's ``strings.TrimSpace`` removes (``unicode.IsSpace``); Python's ``str.strip()`` would
+#: also remove U+001C..U+001F.
+_GO_SPACE = " \t\n\v\f\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def go_trim_space(value: str) -> str:
+    """Go ``strings.TrimSpace``."""
+    return value.strip(_GO_SPACE)
+
+
+def go_len(value: str) -> int:
+    """Go ``len(string)``: the UTF-8 byte count, not the number of characters."""
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
 def validate_image(image: str) -> bool:
     """``runtimecontract.ValidateImage``: OCI reference pinned by ``@sha256:<64 lowercase hex>``."""
-    return len(image) <= 512 and bool(_DIGEST_RE.match(image.strip()))
+    return go_len(image) <= 512 and bool(_DIGEST_RE.fullmatch(go_trim_space(image)))
 
 
 IMAGE_NOT_PINNED = "must be an OCI reference pinned by @sha256:<64 lowercase hex characters>"
@@ -113,7 +128,7 @@ IMAGE_NOT_PINNED = "must be an OCI reference pinned by @sha256:<64 lowercase hex
 
 def _valid_probe_path(value: str) -> bool:
     return (
-        len(value) <= 256
+        go_len(value) <= 256
         and value.startswith("/")
         and not value.startswith("//")
         and not any(c in value for c in "?#\r\n")
@@ -123,15 +138,15 @@ def _valid_probe_path(value: str) -> bool:
 def workload_validate(w: dict[str, Any]) -> Problem:
     """``Workload.Validate()`` (newest): first problem, path relative to the workload."""
     image = w.get("image") or ""
-    if len(image) > 512:
+    if go_len(image) > 512:
         return ("workload.image must not exceed 512 characters", ("image",))
     if not validate_image(image):
         return ("workload.image: " + IMAGE_NOT_PINNED, ("image",))
     command = w.get("command") or []
-    if len(command) == 0 or len(command) > 128 or not str(command[0]).strip():
+    if len(command) == 0 or len(command) > 128 or not go_trim_space(str(command[0])):
         return ("workload.command must contain executable argv", ("command",))
     for index, arg in enumerate(command):
-        if len(arg) > 4096:
+        if go_len(arg) > 4096:
             return ("workload.command arguments must not exceed 4096 characters", ("command", index))
         if "\x00" in arg:
             return ("workload.command cannot contain NUL bytes", ("command", index))

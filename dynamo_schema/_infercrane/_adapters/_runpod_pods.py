@@ -80,7 +80,7 @@ def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = N
     if not r.has_workload and r.runtime in ("", "vllm"):
         r.workload = c.vllm_workload()
     if not r.has_workload:
-        raise adapter_error(name, "native RunPod Pods require an immutable OCI workload", ("runtime", "workload"))
+        raise adapter_error(name, "native RunPod Pods require an immutable custom OCI workload", ("runtime", "workload"))
     problem = c.workload_validate(r.workload)
     if problem:
         raise adapter_error(name, problem[0], ("runtime", "workload") + problem[1])
