@@ -77,6 +77,10 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
         schema = _schemas.for_object(api, kind)
         if schema is not None:
             diags = _structural.validate(obj, schema, strict=True)
+            if kind == "PodCliqueSet" and not diags:
+                from ._grove_webhook import validate_pcs
+
+                diags = validate_pcs(obj)  # what Grove's webhook would refuse, the cluster would too
         else:
             diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
         for d in diags:

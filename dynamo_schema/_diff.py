@@ -289,29 +289,10 @@ def _forbidden(rule: str, path: Path, detail: str) -> Diagnostic:
 
 
 def grove_default(pcs: dict[str, Any]) -> dict[str, Any]:
-    """The Grove defaults that matter for the update rules (CRD defaults and the defaulting webhook,
-    grove.md §3): ``cliqueStartupType`` AnyOrder, clique ``replicas`` 0 → 1 and ``minAvailable`` =
-    ``replicas``, scaling group ``replicas`` and ``minAvailable`` 1."""
-    out = json.loads(json.dumps(pcs))
-    spec = out.get("spec") if isinstance(out, dict) else None
-    tmpl = spec.get("template") if isinstance(spec, dict) and isinstance(spec.get("template"), dict) else None
-    if tmpl is None:
-        return out
-    tmpl.setdefault("cliqueStartupType", "CliqueStartupTypeAnyOrder")
-    for clique in _as_list(tmpl.get("cliques")):
-        cs = _as_dict(clique).get("spec")
-        if isinstance(cs, dict):
-            if not cs.get("replicas"):
-                cs["replicas"] = 1
-            if cs.get("minAvailable") is None:
-                cs["minAvailable"] = cs["replicas"]
-    for pcsg in _as_list(tmpl.get("podCliqueScalingGroups")):
-        if isinstance(pcsg, dict):
-            if pcsg.get("replicas") is None:
-                pcsg["replicas"] = 1
-            if pcsg.get("minAvailable") is None:
-                pcsg["minAvailable"] = 1
-    return out
+    """The PodCliqueSet as Grove's webhooks see it (CRD defaults and the defaulting webhook)."""
+    from ._grove_webhook import grove_defaults
+
+    return grove_defaults(pcs)
 
 
 def _required_domain(tc: dict[str, Any] | None) -> str:

@@ -175,6 +175,26 @@ def _to_alpha_diag(d: Diagnostic, alpha: dict[str, Any], beta: dict[str, Any] | 
     return replace(d, path=mapped, message=f"{d.field}: {d.message}")
 
 
+def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[Diagnostic]:
+    """PodCliqueSet and LeaderWorkerSet: our typed models' schemas, and Grove's create-time webhook.
+
+    Other kinds of these groups (PodClique, PodGang…) have no bundled schema: reported by the caller.
+    """
+    from . import _schemas, _structural
+
+    schema = _schemas.for_object(str(data.get("apiVersion")), str(data.get("kind")))
+    if schema is None:
+        return [Diagnostic("schema.unknown-kind", ("kind",),
+                           f'no matches for kind "{data.get("kind")}" in version "{data.get("apiVersion")}"')]
+    pruned, diags = _structural.prune_nulls(data, schema)
+    diags = list(diags) + _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
+        from ._grove_webhook import validate_pcs
+
+        diags += validate_pcs(pruned)
+    return diags
+
+
 def apply_over(live: Any, last: Any, new: Any) -> Any:
     """``kubectl apply`` of ``new`` over the ``live`` object last applied as ``last`` (the three-way JSON
     merge patch used for custom resources): maps are merged, lists and scalars replaced, a field the user
@@ -313,6 +333,8 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
             return finish(check_update(data, options.old, options)[0])
         diags, _ = check_nvidia(data, options)
         return finish(diags)
+    if group in ("grove.io", "leaderworkerset.x-k8s.io"):
+        return finish(check_workload_kind(data, options))
     from . import _k8s_schemas
 
     k8s = _k8s_schemas.validate(data, version=options.kubernetes_version, strict=options.strict)
