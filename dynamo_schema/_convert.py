@@ -14,21 +14,28 @@ dynamocomponentdeployment,shared_spec}_conversion.go`` and ``deploy/operator/api
   ``enabled`` flags <-> presence (``scalingAdapter``, ``experimental.{gpuMemoryService,failover}``);
   ``frontendSidecar`` spec <-> container ``sidecar-frontend`` + ``frontendSidecar: sidecar-frontend``.
 
-What the target cannot represent goes into the sparse private annotation ``nvidia.com/dgd-spec``
-(DGD) / ``nvidia.com/dcd-spec`` (DCD) as ``{"version": 1, "spec": {...}}`` holding only
-source-version leaves that a plain round trip loses, plus the origin of main-container fields.
-Restoring fills only destination fields the live source cannot represent (absent leaves); a
-represented field always comes from the live source. Inputs are never mutated. Whole-struct
-rules after upstream: ``resources`` whose native list cannot say them back (``gpuType``, empty
-items; ``resourcesNeedPreservation``), every ``volumeMounts`` entry when more than one is a
-compilation cache (``volumeMountsRoundTripThroughHub``), ``sharedMemory`` the scalar cannot hold
-(``sharedMemoryNeedsPreservation``); each is restored only while the live hub still matches. The
-status side keeps ``componentName``/``componentNames`` and the DCD ``podSelector`` in
-``nvidia.com/dgd-status`` / ``nvidia.com/dcd-status`` (upstream's raw status shape); a DCD whose
-name was defaulted from ``metadata.name`` is marked ``emptyServiceName``.
+What the target cannot represent goes into the private annotations ``nvidia.com/dgd-spec``
+(DGD) / ``nvidia.com/dcd-spec`` (DCD). Alpha -> beta (the payload on every DCD the operator
+generates, ``applyDGDComponentAlphaCompatibilityToDCD``) writes upstream's bytes: ``preservation.go``
+``marshalPreservedSpec`` = Go ``json.Marshal`` of ``{"version":1,"spec":<typed sparse v1alpha1 spec>,
+"rawJSON":[...]}``, the spec holding what ``saveSharedAlphaOnlySpec`` / ``saveSharedMainContainerOrigins``
+save (Go field order, ``omitempty``, value-typed structs always written, HTML-safe escapes), the DCD
+``{"path":"serviceName","nil":true}`` record when the name was defaulted from ``metadata.name``
+(``marshalDCDSpokeSpec``), the DGD ``{pvcs, services{name: save|null}}`` (``marshalDGDSpokeSpec``).
+Reading accepts that shape and this module's earlier one. Restoring fills only destination fields the
+live source cannot represent (absent leaves); a represented field always comes from the live source.
+Inputs are never mutated. Whole-struct rules after upstream: ``resources`` whose native list cannot
+say them back (``gpuType``, empty items; ``resourcesNeedPreservation``), every ``volumeMounts`` entry
+when more than one is a compilation cache (``volumeMountsRoundTripThroughHub``), ``sharedMemory`` the
+scalar cannot hold (``sharedMemoryNeedsPreservation``); each is restored only while the live hub still
+matches. The status side keeps ``componentName``/``componentNames`` and the DCD ``podSelector`` in
+``nvidia.com/dgd-status`` / ``nvidia.com/dcd-status`` as upstream's ``setJSONAnnOnObj`` of the typed
+v1alpha1 status struct writes them (``"conditions":null``, zero ``replicas``...).
 
-Not ported leaf-for-leaf: upstream's exact spec payload bytes, quantity canonicalisation and the
-eppConfig raw-parameter records.
+Not ported byte for byte: the beta -> alpha hub saves (``marshalDCDHubSpec`` / ``marshalDGDHubSpec``:
+this module writes ``{"spec":{"component(s)":...},"version":1}``), quantity canonicalisation inside
+saved main-container resources, and the eppConfig raw-parameter records. Go zero values read back as
+absent (``enabled: false`` of a saved disabled scalingAdapter is restored explicitly).
 """
 
 from __future__ import annotations
@@ -667,7 +674,7 @@ def _merge_mount_origins(preserved: list, current: list, preserved_main: list) -
     return out
 
 
-def _origin_restore(live: dict, saved: dict) -> None:
+def _origin_restore(live: dict, saved: dict, hub_main: dict | None = None) -> None:
     """Upstream ``restoreMainContainerFieldOrigins``: re-split a field only if it is unchanged."""
     origins = saved.get("mainContainerOrigins") or {}
     for field, entry in origins.items():
@@ -680,6 +687,7 @@ def _origin_restore(live: dict, saved: dict) -> None:
         if "main" in entry:
             view["extraPodSpec"] = {"mainContainer": {in_main: entry["main"]}}
         live_value, saved_value = _semantic_main(live).get(field), _semantic_main(view).get(field)
+        live_value_full = live_value
         if field == "volumeMounts":
             # upstream volumeMountOriginsMatchNative over withoutCompilationCacheMounts: only
             # name + mountPath are comparable, and cache mounts are matched by compilationCache
@@ -696,7 +704,20 @@ def _origin_restore(live: dict, saved: dict) -> None:
             live.pop(dedicated, None)
         eps = live.setdefault("extraPodSpec", {})
         mc = eps.setdefault("mainContainer", {})
-        if "main" in entry:
+        if "main" in entry and field == "volumeMounts" and isinstance(entry["main"], list):
+            # only name + mountPath were compared: the live mount keeps its other leaves (a Go
+            # save drops a false readOnly)
+            live_mounts = {(m.get("name"), m.get("mountPath")): m for m in live_value_full or []
+                           if isinstance(m, dict)}
+            for m in (hub_main or {}).get("volumeMounts") or []:
+                if isinstance(m, dict):
+                    key = (m.get("name"), m.get("mountPath"))
+                    live_mounts[key] = {**live_mounts.get(key, {}), **m}
+            mc[in_main] = [
+                _dc({**m, **live_mounts.get((m.get("name"), m.get("mountPath")), {})}) if isinstance(m, dict) else m
+                for m in entry["main"]
+            ]
+        elif "main" in entry:
             mc[in_main] = _dc(entry["main"])
         else:
             mc.pop(in_main, None)
@@ -888,7 +909,7 @@ def _svc_restore(live: dict, saved: dict, comp: dict) -> None:
     _restore_shared_memory(live, saved)
     _restore_cache_mounts(live, saved, comp)
     _restore_resources(live, saved, _main_of(comp) is not None)
-    _origin_restore(live, saved)
+    _origin_restore(live, saved, _main_of(comp))
     _restore_env_from_secret(live, saved)
     _fill(live, _strip_origin({k: v for k, v in saved.items() if k not in ("frontendSidecar", "sharedMemory")}))
 
@@ -1071,7 +1092,7 @@ def _dgd_to_beta(obj: dict) -> dict:
             if rc:
                 _comp_restore(comp, rc)
             comp = {"name": name, **{k: v for k, v in comp.items() if k != "name"}}
-            sv = _svc_save(svc, name, include_origin_splits=restored is None)
+            sv = _upstream_spoke_save(svc, restored is None)
             if svc.get("serviceName") and svc.get("serviceName") != name:
                 sv["serviceName"] = svc["serviceName"]
             else:
@@ -1082,8 +1103,10 @@ def _dgd_to_beta(obj: dict) -> dict:
         spec["components"] = comps
         if saved_services:
             save["services"] = saved_services
+    if save:
+        meta["annotations"] = {**(meta.get("annotations") or {}), DGD_SPEC_ANNOTATION: _dgd_spoke_annotation(save)}
     _write_raw(meta, DGD_STATUS_ANNOTATION, _status_save(obj.get("status")))
-    return _finish(obj, out, meta, spec, _status_to_beta, DGD_SPEC_ANNOTATION, save)
+    return _finish(obj, out, meta, spec, _status_to_beta, DGD_SPEC_ANNOTATION, None)
 
 
 def _dgd_to_alpha(obj: dict) -> dict:
@@ -1104,6 +1127,8 @@ def _dgd_to_alpha(obj: dict) -> dict:
             if name in services:
                 raise ConversionError(f'component "{name}": duplicate component name "{name}" in spec.components')
             sv = saved_services.get(name) if isinstance(saved_services, dict) else None
+            if isinstance(sv, dict):
+                sv = _spoke_to_internal(sv)
             svc = _comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
             if isinstance(sv, dict):
                 _svc_restore(svc, sv, comp)
@@ -1121,7 +1146,11 @@ def _dgd_to_alpha(obj: dict) -> dict:
             save["components"] = saved_comps
     if isinstance(restored, dict):
         if not spec.get("pvcs") and restored.get("pvcs"):
-            spec["pvcs"] = _dc(restored["pvcs"])
+            # Go writes the value-typed PVC.size as "0" when unset
+            spec["pvcs"] = [
+                {k: v for k, v in p.items() if not (k == "size" and v == "0")} if isinstance(p, dict) else p
+                for p in _drop_nulls(restored["pvcs"])
+            ]
         for name, sv in saved_services.items():
             if sv is None and name not in (spec.get("services") or {}):
                 spec.setdefault("services", {})[name] = None
@@ -1188,7 +1217,8 @@ def _restore_replica(st: Any, sv: Any) -> None:
     if live_names == _names_to_hub(sv) or (not sv.get("componentNames") and not live_names):
         st.pop("componentNames", None)
         st.pop("componentName", None)
-        st.update(_dc(sv))
+        # only the two name fields are saved (upstream's typed save also writes zero replicas)
+        st.update(_replica_save({k: v for k, v in sv.items() if k not in ("componentName", "componentNames") or v}))
 
 
 def _status_save(status: Any) -> dict:
@@ -1242,11 +1272,43 @@ def _dcd_status_save(status: Any) -> dict:
     return save
 
 
+def _go_replica_save(st: dict) -> dict:
+    """``json.Marshal`` field order of a saved v1alpha1 ``ServiceReplicaStatus`` (only the two name
+    fields are set; ``componentKind``/``componentName``/``replicas``/``updatedReplicas`` have no
+    ``omitempty``)."""
+    out: dict = {"componentKind": "", "componentName": st.get("componentName") or ""}
+    if st.get("componentNames"):
+        out["componentNames"] = list(st["componentNames"])
+    out["replicas"] = 0
+    out["updatedReplicas"] = 0
+    return out
+
+
+def _go_status_save(key: str, data: dict) -> dict:
+    """The saved status as upstream's typed v1alpha1 status struct marshals it: DCD
+    ``{observedGeneration?, conditions (no omitempty: null), podSelector?, service?}``, DGD
+    ``{observedGeneration?, state (no omitempty), conditions?, services?, ...}``."""
+    if key == DCD_STATUS_ANNOTATION:
+        out: dict = {"conditions": None}
+        if data.get("podSelector"):
+            out["podSelector"] = {k: data["podSelector"][k] for k in sorted(data["podSelector"])}
+        if isinstance(data.get("service"), dict):
+            out["service"] = _go_replica_save(data["service"])
+        return out
+    out = {"state": ""}
+    services = data.get("services") or {}
+    if services:
+        out["services"] = {name: _go_replica_save(services[name]) for name in sorted(services)}
+    return out
+
+
 def _write_raw(meta: dict, key: str, data: dict) -> None:
-    """A status payload: upstream's raw status shape, no version envelope."""
+    """A status payload: upstream's typed status struct (``setJSONAnnOnObj``), no version envelope."""
     if data:
+        from ._gofmt import go_json
+
         anns = meta.setdefault("annotations", {})
-        anns[key] = json.dumps(data, separators=(",", ":"), sort_keys=True)
+        anns[key] = go_json(_go_status_save(key, data))
 
 
 def _status_to_beta(status: Any) -> Any:
@@ -1259,6 +1321,378 @@ def _status_to_alpha(status: Any) -> Any:
     return _status_convert(
         status, ("components", "services"), ("updatedComponents", "updatedServices"), _replica_status_to_alpha
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# upstream's typed spoke save (``saveSharedAlphaOnlySpec``) and its exact bytes
+# (``marshalPreservedSpec``: ``{"version":1,"spec":<v1alpha1 DCD spec>,"rawJSON":[...]}``)
+
+_PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH = "serviceName"
+_PROMOTED_SUBTYPES = ("prefill", "decode")
+
+
+def _ensure_main(save: dict) -> dict:
+    """``ensureExtraPodSpecMainContainer``."""
+    eps = save.get("extraPodSpec")
+    if not isinstance(eps, dict):
+        eps = save["extraPodSpec"] = {}
+    main = eps.get("mainContainer")
+    if not isinstance(main, dict):
+        main = eps["mainContainer"] = {}
+    return main
+
+
+def _eps_pod_spec_zero(eps: dict) -> bool:
+    return not any(not _empty(v) for k, v in eps.items() if k != "mainContainer")
+
+
+def _eps_needs_preservation(eps: Any) -> bool:
+    """``extraPodSpecNeedsPreservation``: zero, or only the main container's name."""
+    if not isinstance(eps, dict):
+        return False
+    main = eps.get("mainContainer")
+    main_rest = {k: v for k, v in (main or {}).items() if k != "name"} if isinstance(main, dict) else {}
+    if _eps_pod_spec_zero(eps) and all(_empty(v) for v in main_rest.values()):
+        return True
+    return False
+
+
+def _frontend_sidecar_conflict(svc: dict) -> bool:
+    """``alphaFrontendSidecarConflictNeedsPreservation``."""
+    eps = svc.get("extraPodSpec")
+    return svc.get("frontendSidecar") is not None and isinstance(eps, dict) and any(
+        isinstance(c, dict) and c.get("name") == FRONTEND_SIDECAR for c in eps.get("containers") or []
+    )
+
+
+def _origins_need_save(svc: dict) -> bool:
+    """``sharedMainContainerFieldOriginsNeedSave``."""
+    main = (svc.get("extraPodSpec") or {}).get("mainContainer")
+    if not isinstance(main, dict):
+        return False
+    return bool(main.get("name")) or any(
+        not _empty(main.get(f)) for f in ("env", "resources", "volumeMounts", "livenessProbe", "readinessProbe")
+    )
+
+
+def _upstream_spoke_save(svc: dict, include_origin_splits: bool) -> dict:
+    """Upstream ``saveSharedAlphaOnlySpec`` on a v1alpha1 shared spec (plain dict, unordered)."""
+    save: dict = {}
+    sub = svc.get("subComponentType")
+    if sub and not (svc.get("componentType") == "worker" and sub in _PROMOTED_SUBTYPES):
+        save["subComponentType"] = sub
+    for key in ("dynamoNamespace", "autoscaling", "ingress"):
+        if svc.get(key) is not None:
+            save[key] = _dc(svc[key])
+    for key in ("annotations", "labels"):
+        if svc.get(key):
+            save[key] = _dc(svc[key])
+    if svc.get("envFromSecret") is not None:
+        save["envFromSecret"] = svc["envFromSecret"]
+    if _resources_need_preservation(svc.get("resources")):
+        save["resources"] = _dc(svc["resources"])
+    if svc.get("volumeMounts") and _cache_mount_count(svc.get("volumeMounts")) > 1:
+        save["volumeMounts"] = _dc(svc["volumeMounts"])
+    if _shm_needs_preservation(svc.get("sharedMemory")):
+        save["sharedMemory"] = _dc(svc["sharedMemory"])
+    epm = svc.get("extraPodMetadata")
+    if isinstance(epm, dict) and not epm.get("annotations") and not epm.get("labels"):
+        save["extraPodMetadata"] = _dc(epm)
+    if _eps_needs_preservation(svc.get("extraPodSpec")) or _frontend_sidecar_conflict(svc):
+        save["extraPodSpec"] = _dc(svc["extraPodSpec"])
+    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
+        v = svc.get(key)
+        if isinstance(v, dict) and not v.get("enabled"):
+            save[key] = _dc(v)
+        if key == "scalingAdapter" and svc.get("frontendSidecar") is not None:
+            save["frontendSidecar"] = _dc(svc["frontendSidecar"])
+    if include_origin_splits or save or _origins_need_save(svc):
+        main = (svc.get("extraPodSpec") or {}).get("mainContainer")
+        if isinstance(main, dict):
+            if main.get("name"):
+                _ensure_main(save)["name"] = main["name"]
+            pairs = (("envs", "env"), ("envFromSecret", "envFrom"), ("resources", "resources"),
+                     ("volumeMounts", "volumeMounts"), ("livenessProbe", "livenessProbe"),
+                     ("readinessProbe", "readinessProbe"))
+            for dedicated, in_main in pairs:
+                if dedicated in ("envs", "volumeMounts"):
+                    hit = bool(svc.get(dedicated)) or bool(main.get(in_main))
+                elif dedicated == "resources":
+                    hit = svc.get(dedicated) is not None or not _empty(main.get(in_main))
+                else:
+                    hit = svc.get(dedicated) is not None or not _empty(main.get(in_main))
+                if not hit:
+                    continue
+                if svc.get(dedicated) is not None:
+                    save[dedicated] = _dc(svc[dedicated])
+                else:
+                    save.pop(dedicated, None)
+                if main.get(in_main) is not None:
+                    _ensure_main(save)[in_main] = _dc(main[in_main])
+                else:
+                    _ensure_main(save).pop(in_main, None)
+    return save
+
+
+# Go struct layouts of the types a spoke save can hold (k8s.io/api core/v1 v0.36, api/v1alpha1):
+# "name:code" with code "" generic (sorted keys for objects), "m" string map (sorted), "z" a
+# non-pointer scalar (its zero value is omitted), "p" a pointer (written whenever present),
+# "!" prefix = no omitempty, "[T" a list of T, otherwise a struct name below. A value-typed struct
+# field (Container.resources, SharedMemorySpec.size) is always written.
+_GO_TYPES: dict[str, tuple[str, ...]] = {
+    "Spec": ("backendFramework:z", "providerOverride:", "annotations:m", "labels:m", "serviceName:z",
+             "componentType:z", "subComponentType:z", "runtimeVersionOverride:z", "dynamoNamespace:p",
+             "globalDynamoNamespace:z", "resources:Resources", "autoscaling:Autoscaling", "envs:[EnvVar",
+             "envFromSecret:p", "volumeMounts:[AlphaVolumeMount", "ingress:Ingress", "modelRef:",
+             "sharedMemory:SharedMemory", "extraPodMetadata:ExtraPodMetadata", "extraPodSpec:ExtraPodSpec",
+             "livenessProbe:Probe", "readinessProbe:Probe", "replicas:p", "minAvailable:p", "multinode:",
+             "scalingAdapter:ScalingAdapter", "eppConfig:", "frontendSidecar:FrontendSidecar", "checkpoint:",
+             "topologyConstraint:", "gpuMemoryService:GPUMemoryService", "failover:Failover"),
+    "Resources": ("requests:ResourceItem", "limits:ResourceItem", "claims:[ResourceClaim"),
+    "ResourceItem": ("cpu:z", "memory:z", "gpu:z", "gpuType:z", "custom:m"),
+    "PVC": ("create:p", "name:p", "storageClass:z", "!size:", "volumeAccessMode:z"),
+    "Autoscaling": ("enabled:z", "minReplicas:z", "maxReplicas:z", "behavior:", "metrics:"),
+    "AlphaVolumeMount": ("name:z", "mountPoint:z", "useAsCompilationCache:z"),
+    "Ingress": ("enabled:z", "host:z", "useVirtualService:z", "virtualServiceGateway:p", "hostPrefix:p",
+                "annotations:m", "labels:m", "tls:", "hostSuffix:p", "ingressControllerClassName:p"),
+    "SharedMemory": ("disabled:z", "!size:"),
+    "ExtraPodMetadata": ("annotations:m", "labels:m"),
+    "ScalingAdapter": ("enabled:z",),
+    "FrontendSidecar": ("!image:", "args:", "envFromSecret:p", "envs:[EnvVar"),
+    "GPUMemoryService": ("!enabled:", "mode:z", "deviceClassName:z", "extraClientContainers:", "extraClientPods:"),
+    "Failover": ("!enabled:", "mode:z", "numShadows:z"),
+    "PodSpec": ("volumes:", "initContainers:[Container", "containers:[Container", "ephemeralContainers:",
+                "restartPolicy:z", "terminationGracePeriodSeconds:p", "activeDeadlineSeconds:p", "dnsPolicy:z",
+                "nodeSelector:m", "serviceAccountName:z", "serviceAccount:z", "automountServiceAccountToken:p",
+                "nodeName:z", "hostNetwork:z", "hostPID:z", "hostIPC:z", "shareProcessNamespace:p",
+                "securityContext:", "imagePullSecrets:", "hostname:z", "subdomain:z", "affinity:",
+                "schedulerName:z", "tolerations:", "hostAliases:", "priorityClassName:z", "priority:p",
+                "dnsConfig:", "readinessGates:", "runtimeClassName:p", "enableServiceLinks:p",
+                "preemptionPolicy:p", "overhead:m", "topologySpreadConstraints:", "setHostnameAsFQDN:p", "os:",
+                "hostUsers:p", "schedulingGates:", "resourceClaims:", "resources:", "hostnameOverride:p",
+                "workloadRef:"),
+    "Container": ("!name:", "image:z", "command:", "args:", "workingDir:z", "ports:[ContainerPort",
+                  "envFrom:[EnvFromSource", "env:[EnvVar", "!resources:ResourceRequirements", "resizePolicy:",
+                  "restartPolicy:p", "restartPolicyRules:", "volumeMounts:[VolumeMount", "volumeDevices:",
+                  "livenessProbe:Probe", "readinessProbe:Probe", "startupProbe:Probe", "lifecycle:",
+                  "terminationMessagePath:z", "terminationMessagePolicy:z", "imagePullPolicy:z",
+                  "securityContext:", "stdin:z", "stdinOnce:z", "tty:z"),
+    "ResourceRequirements": ("limits:m", "requests:m", "claims:[ResourceClaim"),
+    "ResourceClaim": ("!name:", "request:z"),
+    "EnvVar": ("!name:", "value:z", "valueFrom:EnvVarSource"),
+    "EnvVarSource": ("fieldRef:ObjectFieldSelector", "resourceFieldRef:ResourceFieldSelector",
+                     "configMapKeyRef:KeySelector", "secretKeyRef:KeySelector", "fileKeyRef:"),
+    "ObjectFieldSelector": ("apiVersion:z", "!fieldPath:"),
+    "ResourceFieldSelector": ("containerName:z", "!resource:", "!divisor:"),
+    "KeySelector": ("name:z", "!key:", "optional:p"),
+    "EnvFromSource": ("prefix:z", "configMapRef:RefOptional", "secretRef:RefOptional"),
+    "RefOptional": ("name:z", "optional:p"),
+    "ContainerPort": ("name:z", "hostPort:z", "!containerPort:", "protocol:z", "hostIP:z"),
+    "VolumeMount": ("!name:", "readOnly:z", "recursiveReadOnly:p", "!mountPath:", "subPath:z",
+                    "mountPropagation:p", "subPathExpr:z"),
+    "Probe": ("exec:", "httpGet:HTTPGet", "tcpSocket:TCPSocket", "grpc:GRPC", "initialDelaySeconds:z",
+              "timeoutSeconds:z", "periodSeconds:z", "successThreshold:z", "failureThreshold:z",
+              "terminationGracePeriodSeconds:p"),
+    "HTTPGet": ("path:z", "!port:", "host:z", "scheme:z", "httpHeaders:"),
+    "TCPSocket": ("!port:", "host:z"),
+    "GRPC": ("!port:", "!service:"),
+}
+_GO_ZERO = {"size": "0", "divisor": "0", "port": 0, "containerPort": 0, "enabled": False, "service": None}
+
+
+def _go_generic(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _go_generic(v[k]) for k in sorted(v, key=str)}
+    if isinstance(v, list):
+        return [_go_generic(x) for x in v]
+    return v
+
+
+def _go_value(v: Any, code: str) -> Any:
+    if v is None:
+        return None
+    if code.startswith("["):
+        return [_go_value(x, code[1:]) for x in v] if isinstance(v, list) else _go_generic(v)
+    if code in ("", "z", "p", "m"):
+        return _go_generic(v)
+    if code == "ExtraPodSpec":
+        return _go_extra_pod_spec(v)
+    return _go_struct(v, code)
+
+
+def _go_struct(v: Any, type_name: str) -> Any:
+    """``json.Marshal`` of a Go struct given as a dict: declared order, omitempty applied."""
+    if not isinstance(v, dict):
+        return _go_generic(v)
+    out: dict = {}
+    for spec in _GO_TYPES[type_name]:
+        always = spec.startswith("!")
+        name, code = spec.lstrip("!").split(":", 1)
+        if name not in v or v[name] is None:
+            if always:
+                out[name] = None if name == "service" else _go_value(
+                    _GO_ZERO.get(name, {} if code in _GO_TYPES else ""), code)
+            continue
+        x = v[name]
+        if not always and _go_omitted(x, code):
+            continue
+        out[name] = _go_value(x, code)
+    return out
+
+
+def _go_omitted(x: Any, code: str) -> bool:
+    """``omitempty``: a zero non-pointer scalar, an empty map/slice/string; a present pointer or
+    struct is always written."""
+    if code == "z":
+        return not x and not isinstance(x, dict)
+    if code == "p" or code in _GO_TYPES or code == "ExtraPodSpec":
+        return False
+    return isinstance(x, (list, str, dict)) and not x and not (code == "" and isinstance(x, dict))
+
+
+def _go_extra_pod_spec(v: Any) -> Any:
+    """``ExtraPodSpec.MarshalJSON`` (api/v1alpha1/common.go): the inline PodSpec fields without
+    ``containers``, then ``containers`` with omitempty, then ``mainContainer``."""
+    if not isinstance(v, dict):
+        return _go_generic(v)
+    out: dict = {}
+    pod = {k: x for k, x in v.items() if k != "mainContainer"}
+    if pod:
+        enc = _go_struct(pod, "PodSpec")
+        containers = enc.pop("containers", None)
+        out.update(enc)
+        if containers:
+            out["containers"] = containers
+    if v.get("mainContainer") is not None:
+        out["mainContainer"] = _go_struct(v["mainContainer"], "Container")
+    return out
+
+
+def _go_alpha_spec(save: dict) -> dict:
+    """``json.Marshal`` of a sparse v1alpha1 ``DynamoComponentDeploymentSpec``
+    (``backendFramework`` first, then the inline shared spec)."""
+    return _go_struct(save, "Spec")
+
+
+def _dgd_spoke_annotation(save: dict) -> str:
+    """``marshalDGDSpokeSpec``: a sparse v1alpha1 ``DynamoGraphDeploymentSpec`` (``pvcs``, then the
+    ``services`` map with sorted keys; a nil service is ``null``) in the version envelope."""
+    from ._gofmt import go_json
+
+    spec: dict = {}
+    if save.get("pvcs"):
+        spec["pvcs"] = [_go_struct(p, "PVC") for p in save["pvcs"]]
+    services = save.get("services") or {}
+    if services:
+        spec["services"] = {
+            n: None if services[n] is None else _go_struct(services[n], "Spec") for n in sorted(services)
+        }
+    return go_json({"version": 1, "spec": spec})
+
+
+def _spoke_annotation(save: dict, empty_service_name: bool) -> str:
+    """``marshalDCDSpokeSpec``: the envelope upstream writes into ``nvidia.com/dcd-spec``."""
+    from ._gofmt import go_json
+
+    env: dict = {"version": 1, "spec": _go_alpha_spec(save)}
+    if empty_service_name:
+        env["rawJSON"] = [{"path": _PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, "nil": True}]
+    return go_json(env)
+
+
+_SPOKE_FIELDS = frozenset(
+    ("subComponentType", "dynamoNamespace", "autoscaling", "ingress", "annotations", "labels", "envFromSecret",
+     "resources", "volumeMounts", "sharedMemory", "extraPodMetadata", "extraPodSpec", "scalingAdapter",
+     "frontendSidecar", "gpuMemoryService", "failover", "envs", "livenessProbe", "readinessProbe")
+)
+
+
+def _read_spoke(meta: dict) -> tuple[dict | None, bool]:
+    """The DCD spoke payload as this module's internal save (``service`` leaves, origins) plus the
+    empty-serviceName marker; reads upstream's typed envelope and this module's older shape."""
+    raw = (meta.get("annotations") or {}).get(DCD_SPEC_ANNOTATION)
+    if not isinstance(raw, str) or not raw:
+        return None, False
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None, False
+    if not isinstance(data, dict):
+        return None, False
+    spec = data.get("spec") if "spec" in data else data
+    if not isinstance(spec, dict):
+        return None, False
+    if "service" in spec or "emptyServiceName" in spec:  # this module's earlier payload
+        sv = spec.get("service")
+        return (sv if isinstance(sv, dict) else None), bool(spec.get("emptyServiceName"))
+    empty_name = any(
+        isinstance(r, dict) and r.get("path") == _PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH and r.get("nil")
+        for r in data.get("rawJSON") or []
+    )
+    return _spoke_to_internal(spec), empty_name
+
+
+def _drop_nulls(v: Any) -> Any:
+    """Go's ``null`` for a nil pointer/slice (``GRPCAction.service``, ...) is an absent field here."""
+    if isinstance(v, dict):
+        return {k: _drop_nulls(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list):
+        return [_drop_nulls(x) for x in v]
+    return v
+
+
+def _spoke_to_internal(spec: dict) -> dict:
+    """Upstream's typed spoke save -> the internal save ``_svc_restore`` consumes."""
+    if "mainContainerOrigins" in spec:  # this module's earlier internal shape
+        return spec
+    spec = _drop_nulls(spec)
+    out: dict = {}
+    if spec.get("serviceName"):
+        out["serviceName"] = spec["serviceName"]
+    for key in ("subComponentType", "dynamoNamespace", "autoscaling", "ingress", "annotations", "labels",
+                "envFromSecret", "sharedMemory", "extraPodMetadata", "scalingAdapter", "frontendSidecar",
+                "gpuMemoryService", "failover"):
+        if key in spec:
+            out[key] = _dc(spec[key])
+    if isinstance(out.get("scalingAdapter"), dict) and "enabled" not in out["scalingAdapter"]:
+        # saved only when disabled; Go's omitempty drops the false
+        out["scalingAdapter"]["enabled"] = False
+    shm = out.get("sharedMemory")
+    if isinstance(shm, dict) and shm.get("size") == "0":
+        # Go writes the value-typed SharedMemorySpec.size as "0" when unset
+        out["sharedMemory"] = {k: v for k, v in shm.items() if k != "size"}
+    if _resources_need_preservation(spec.get("resources")):
+        out["resources"] = _dc(spec["resources"])
+    if _cache_mount_count(spec.get("volumeMounts")) > 1:
+        out["volumeMounts"] = _dc(spec["volumeMounts"])
+    eps = spec.get("extraPodSpec")
+    main = eps.get("mainContainer") if isinstance(eps, dict) else None
+    if isinstance(main, dict):
+        origins: dict = {}
+        for field, (dedicated, in_main) in _SPLIT_FIELDS.items():
+            entry: dict = {}
+            if dedicated in spec:
+                entry["dedicated"] = _dc(spec[dedicated])
+            if not _empty(main.get(in_main)):
+                entry["main"] = _dc(main[in_main])
+            if entry:
+                origins[field] = entry
+        if origins:
+            out["mainContainerOrigins"] = origins
+    if isinstance(eps, dict):
+        rest = {k: _dc(v) for k, v in eps.items() if k != "mainContainer"}
+        for key in ("containers", "initContainers"):
+            # Go writes the value-typed Container.resources as {} for every container
+            for c in rest.get(key) or []:
+                if isinstance(c, dict) and c.get("resources") == {}:
+                    del c["resources"]
+        if isinstance(main, dict):
+            mc = {k: _dc(v) for k, v in main.items()
+                  if k != "envFrom" and not (k in ("resources", "name") and not v)}
+            if mc or not rest:
+                rest["mainContainer"] = mc
+        out["extraPodSpec"] = rest
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1279,31 +1713,31 @@ def _dcd_to_beta(obj: dict) -> dict:
     if payload and isinstance(payload.get("component"), dict):
         _comp_restore(comp, payload["component"])
     spec = {**_dcd_only(src), **comp}
-    save = _svc_save({k: v for k, v in src.items() if k not in _DCD_ONLY}, name)
-    save.pop("serviceName", None)
-    payload_out: dict = {"service": save} if save else {}
-    if not src.get("serviceName") and meta.get("name") and comp.get("name") == meta.get("name"):
-        # upstream dcdEmptyServiceNameNeedsSave: the name was defaulted from metadata.name
-        payload_out["emptyServiceName"] = True
     hub_origin = isinstance((payload or {}).get("component"), dict)
-    if not hub_origin and comp.get("podTemplate") is not None and not payload_out:
-        # upstream generatedPodTemplateSave: an alpha-origin DCD whose podTemplate was generated
-        payload_out["service"] = {}
+    save = _upstream_spoke_save({k: v for k, v in src.items() if k not in _DCD_ONLY}, not hub_origin)
+    # upstream dcdEmptyServiceNameNeedsSave: the name was defaulted from metadata.name
+    empty_name = bool(not src.get("serviceName") and meta.get("name") and comp.get("name") == meta.get("name"))
+    # upstream generatedPodTemplateSave: an alpha-origin DCD whose podTemplate was generated
+    generated = not hub_origin and comp.get("podTemplate") is not None
+    if generated or empty_name or save:
+        meta["annotations"] = {**(meta.get("annotations") or {}),
+                               DCD_SPEC_ANNOTATION: _spoke_annotation(save, empty_name)}
     _write_raw(meta, DCD_STATUS_ANNOTATION, _dcd_status_save(obj.get("status")))
-    return _finish(obj, out, meta, spec, _dcd_status_to_beta, DCD_SPEC_ANNOTATION, payload_out)
+    return _finish(obj, out, meta, spec, _dcd_status_to_beta, DCD_SPEC_ANNOTATION, None)
 
 
 def _dcd_to_alpha(obj: dict) -> dict:
-    out, meta, payload = _open(obj, ALPHA, DCD_SPEC_ANNOTATION, _DCD_SCRUB)
+    src_meta = obj.get("metadata")
+    sv, empty_name = _read_spoke(src_meta if isinstance(src_meta, dict) else {})
+    out, meta, _payload = _open(obj, ALPHA, DCD_SPEC_ANNOTATION, _DCD_SCRUB)
     src = obj.get("spec") or {}
     comp = {k: v for k, v in src.items() if k not in _DCD_ONLY}
-    sv = (payload or {}).get("service") if payload else None
     svc = _comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
     if comp.get("name"):
         svc["serviceName"] = comp["name"]
     if isinstance(sv, dict):
         _svc_restore(svc, sv, comp)
-    if (payload or {}).get("emptyServiceName") and svc.get("serviceName") == meta.get("name"):
+    if empty_name and svc.get("serviceName") == meta.get("name"):
         svc.pop("serviceName")
     spec = {**_dcd_only(src), **svc}
     cs = _comp_save(comp, svc)

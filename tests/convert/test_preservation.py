@@ -222,7 +222,9 @@ def test_single_cache_mount_needs_no_payload() -> None:
 def test_shared_memory_struct_round_trips(shm: dict, hub_size: str | None) -> None:
     hub, back = _round_trip(_worker(sharedMemory=copy.deepcopy(shm)))
     assert hub["spec"]["components"][0].get("sharedMemorySize") == hub_size
-    assert back["spec"]["services"]["worker"]["sharedMemory"] == shm
+    # upstream saves the struct typed: SharedMemorySpec{} and {size: 0} are the same Go value and
+    # both marshal as {"size":"0"}; the restore reads that zero size as absent
+    assert back["spec"]["services"]["worker"]["sharedMemory"] == ({} if shm == {"size": "0"} else shm)
 
 
 def test_edited_shared_memory_size_wins() -> None:
@@ -352,7 +354,10 @@ def test_dcd_omitted_service_name_origin_does_not_override_hub_edit() -> None:
     src = _alpha_dcd({"backendFramework": "sglang", "componentType": "worker"})
     hub = to_v1beta1(src)
     assert hub["spec"]["name"] == "default-name"
-    assert _payload(hub, DCD_SPEC_ANNOTATION).get("emptyServiceName") is True
+    # marshalDCDSpokeSpec: empty typed save + the serviceName nil record
+    assert hub["metadata"]["annotations"][DCD_SPEC_ANNOTATION] == (
+        '{"version":1,"spec":{},"rawJSON":[{"path":"serviceName","nil":true}]}'
+    )
     assert "serviceName" not in to_v1alpha1(hub)["spec"]
     hub["spec"]["name"] = "live-edit"
     assert to_v1alpha1(hub)["spec"]["serviceName"] == "live-edit"
@@ -380,10 +385,12 @@ def test_dcd_status_pod_selector_and_component_name() -> None:
         "observedGeneration": 2,
         "component": {"componentKind": "Deployment", "componentNames": ["default-name"], "replicas": 1},
     }
-    assert json.loads(hub["metadata"]["annotations"][DCD_STATUS_ANNOTATION]) == {
-        "podSelector": {"app": "w"},
-        "service": {"componentName": "default-name"},
-    }
+    # upstream setJSONAnnOnObj of the typed v1alpha1 DynamoComponentDeploymentStatus save:
+    # conditions has no omitempty (null), ServiceReplicaStatus writes its non-omitempty zeros
+    assert hub["metadata"]["annotations"][DCD_STATUS_ANNOTATION] == (
+        '{"conditions":null,"podSelector":{"app":"w"},"service":{"componentKind":"",'
+        '"componentName":"default-name","replicas":0,"updatedReplicas":0}}'
+    )
     assert to_v1alpha1(hub)["status"] == status
 
 
@@ -401,9 +408,12 @@ def test_dgd_status_component_name_round_trip() -> None:
     hub = to_v1beta1(src)
     assert hub["status"]["components"]["w"] == {"componentKind": "Deployment", "componentNames": ["g-w"], "replicas": 1}
     # saveDGDAlphaOnlyStatus keeps only names the hub list cannot express
-    assert json.loads(hub["metadata"]["annotations"][DGD_STATUS_ANNOTATION]) == {
-        "services": {"w": {"componentName": "g-w"}, "x": {"componentName": "a", "componentNames": ["a", "b"]}}
-    }
+    # typed v1alpha1 DynamoGraphDeploymentStatus save: state has no omitempty, map keys sorted
+    assert hub["metadata"]["annotations"][DGD_STATUS_ANNOTATION] == (
+        '{"state":"","services":{'
+        '"w":{"componentKind":"","componentName":"g-w","replicas":0,"updatedReplicas":0},'
+        '"x":{"componentKind":"","componentName":"a","componentNames":["a","b"],"replicas":0,"updatedReplicas":0}}}'
+    )
     assert to_v1alpha1(hub)["status"] == status
     # a live hub change wins over the preserved names
     hub["status"]["components"]["w"]["componentNames"] = ["g-w-2"]
