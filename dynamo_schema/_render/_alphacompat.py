@@ -10,11 +10,20 @@ annotations (the private ``nvidia.com/dcd-spec`` payload) are copied onto the ge
 (``getDCDAlphaSharedSpec``: the DCD converted to v1alpha1). Conversion is
 ``dynamo_schema._convert`` (imported lazily; a conversion failure means "no alpha view", as
 upstream's ``getDGDAlpha`` returns nil on error).
+
+One render asks for the alpha view of the same DGD once per component (DCD generation, the worker
+hash, the Grove labels and annotations) and for the alpha spec of the same DCD several times; the
+answer only depends on the object's content, so ``alpha_view`` memoizes it per object: keyed on
+the identity of the very object (held, so its id cannot be reused) and validated by a type- and
+order-exact content fingerprint (``marshal``), so a mutated dict is converted again. Every caller
+gets a fresh deep copy, as a fresh conversion would give it.
 """
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
@@ -31,9 +40,7 @@ def dgd_alpha_component(dgd: Mapping[str, Any], component_name: str) -> dict[str
         svc = ((dgd.get("spec") or {}).get("services") or {}).get(component_name)
         return dict(svc) if isinstance(svc, Mapping) else None
     try:
-        from .._convert import to_v1alpha1
-
-        alpha = to_v1alpha1(dict(dgd))
+        alpha = alpha_view(dgd)
     except Exception:  # noqa: BLE001 - upstream: getDGDAlpha returns nil when ConvertFrom fails
         return None
     svc = ((alpha.get("spec") or {}).get("services") or {}).get(component_name)
@@ -74,9 +81,7 @@ def dcd_alpha_spec(dcd: Mapping[str, Any]) -> dict[str, Any] | None:
     if DCD_SPEC_ANNOTATION not in _annotations(dcd):
         return None
     try:
-        from .._convert import to_v1alpha1
-
-        alpha = to_v1alpha1(dict(dcd))
+        alpha = alpha_view(dcd)
     except Exception:  # noqa: BLE001 - upstream: nil alpha spec on conversion errors
         return None
     spec = alpha.get("spec")
@@ -89,3 +94,29 @@ def dcd_preserved_labels(dcd: Mapping[str, Any]) -> dict[str, str]:
 
 def dcd_preserved_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
     return dict((dcd_alpha_spec(dcd) or {}).get("annotations") or {})
+
+
+# ---------------------------------------------------------------- the conversion, once per content
+# Rendering one DGD asks for its v1alpha1 view once per component and again for the worker hash. The
+# conversion is a pure function of the object's content, so it is cached by content: the key is the
+# object's exact serialization (marshal version 2 keeps types — True is not 1 — and key order), and
+# every caller gets a fresh copy.
+
+
+@lru_cache(maxsize=16)
+def _alpha_bytes(content: bytes) -> bytes:
+    from .._convert import to_v1alpha1
+
+    return marshal.dumps(to_v1alpha1(marshal.loads(content)), 2)
+
+
+def alpha_view(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """``to_v1alpha1(dict(obj))`` (exceptions propagate), computed once per distinct content."""
+    try:
+        content = marshal.dumps(dict(obj), 2)
+    except ValueError:  # not plain data: convert without the cache
+        from .._convert import to_v1alpha1
+
+        return to_v1alpha1(dict(obj))
+    result: dict[str, Any] = marshal.loads(_alpha_bytes(content))
+    return result

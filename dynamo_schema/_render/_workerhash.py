@@ -323,8 +323,8 @@ def compute_legacy_v1_hash(dgd: Mapping[str, Any]) -> str:
     to v1alpha1, as ``ComputeLegacyAlphaDGDWorkersSpecHash`` of operator 1.2/1.3 does)."""
     alpha: Mapping[str, Any] = dgd
     if dgd.get("apiVersion") != "nvidia.com/v1alpha1":
-        from .._convert import to_v1alpha1
+        from ._alphacompat import alpha_view
 
-        alpha = to_v1alpha1(dict(dgd))
+        alpha = alpha_view(dgd)  # the same conversion the DCD generation of this DGD uses
     data = go_marshal(legacy_v1_hash_input(alpha)).encode("utf-8")
     return hashlib.sha256(data).hexdigest()[:8]

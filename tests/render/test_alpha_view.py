@@ -1,0 +1,40 @@
+"""The cached v1alpha1 view used while rendering equals a direct conversion, whatever happens between calls."""
+
+from __future__ import annotations
+
+import copy
+
+from dynamo_schema._convert import to_v1alpha1
+from dynamo_schema._render._alphacompat import alpha_view
+
+DGD = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "x"},
+       "spec": {"components": [{"name": "w", "type": "worker", "replicas": 1,
+                                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "i:1.5.0"}]}}}]}}
+
+
+def test_equals_direct_conversion() -> None:
+    assert alpha_view(DGD) == to_v1alpha1(copy.deepcopy(DGD))
+
+
+def test_mutated_object_is_converted_again() -> None:
+    dgd = copy.deepcopy(DGD)
+    first = alpha_view(dgd)
+    dgd["spec"]["components"][0]["replicas"] = 3
+    second = alpha_view(dgd)
+    assert second != first
+    assert second == to_v1alpha1(copy.deepcopy(dgd))
+
+
+def test_true_and_one_are_different_content() -> None:
+    a = copy.deepcopy(DGD)
+    b = copy.deepcopy(DGD)
+    a["spec"]["components"][0]["globalDynamoNamespace"] = True
+    b["spec"]["components"][0]["globalDynamoNamespace"] = 1
+    assert alpha_view(a) == to_v1alpha1(copy.deepcopy(a))
+    assert alpha_view(b) == to_v1alpha1(copy.deepcopy(b))
+
+
+def test_each_call_returns_an_independent_copy() -> None:
+    one = alpha_view(DGD)
+    one["spec"]["services"].clear()
+    assert alpha_view(DGD) == to_v1alpha1(copy.deepcopy(DGD))
