@@ -47,6 +47,7 @@ from typing import Any, Callable
 from ._consts import GPU_RESOURCE
 from ._consts import V1ALPHA1 as ALPHA
 from ._consts import V1BETA1 as BETA
+from ._golayout import encode as go_encode
 
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
 DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
@@ -1272,43 +1273,16 @@ def _dcd_status_save(status: Any) -> dict:
     return save
 
 
-def _go_replica_save(st: dict) -> dict:
-    """``json.Marshal`` field order of a saved v1alpha1 ``ServiceReplicaStatus`` (only the two name
-    fields are set; ``componentKind``/``componentName``/``replicas``/``updatedReplicas`` have no
-    ``omitempty``)."""
-    out: dict = {"componentKind": "", "componentName": st.get("componentName") or ""}
-    if st.get("componentNames"):
-        out["componentNames"] = list(st["componentNames"])
-    out["replicas"] = 0
-    out["updatedReplicas"] = 0
-    return out
-
-
-def _go_status_save(key: str, data: dict) -> dict:
-    """The saved status as upstream's typed v1alpha1 status struct marshals it: DCD
-    ``{observedGeneration?, conditions (no omitempty: null), podSelector?, service?}``, DGD
-    ``{observedGeneration?, state (no omitempty), conditions?, services?, ...}``."""
-    if key == DCD_STATUS_ANNOTATION:
-        out: dict = {"conditions": None}
-        if data.get("podSelector"):
-            out["podSelector"] = {k: data["podSelector"][k] for k in sorted(data["podSelector"])}
-        if isinstance(data.get("service"), dict):
-            out["service"] = _go_replica_save(data["service"])
-        return out
-    out = {"state": ""}
-    services = data.get("services") or {}
-    if services:
-        out["services"] = {name: _go_replica_save(services[name]) for name in sorted(services)}
-    return out
-
-
 def _write_raw(meta: dict, key: str, data: dict) -> None:
     """A status payload: upstream's typed status struct (``setJSONAnnOnObj``), no version envelope."""
     if data:
         from ._gofmt import go_json
 
         anns = meta.setdefault("annotations", {})
-        anns[key] = go_json(_go_status_save(key, data))
+        # the typed v1alpha1 status struct: DCD ``{conditions: null, podSelector?, service?}``,
+        # DGD ``{state: "", services?}`` (a saved ServiceReplicaStatus holds only its two names)
+        layout = "AlphaDCDStatus" if key == DCD_STATUS_ANNOTATION else "AlphaDGDStatus"
+        anns[key] = go_json(go_encode(data, layout))
 
 
 def _status_to_beta(status: Any) -> Any:
@@ -1434,144 +1408,10 @@ def _upstream_spoke_save(svc: dict, include_origin_splits: bool) -> dict:
     return save
 
 
-# Go struct layouts of the types a spoke save can hold (k8s.io/api core/v1 v0.36, api/v1alpha1):
-# "name:code" with code "" generic (sorted keys for objects), "m" string map (sorted), "z" a
-# non-pointer scalar (its zero value is omitted), "p" a pointer (written whenever present),
-# "!" prefix = no omitempty, "[T" a list of T, otherwise a struct name below. A value-typed struct
-# field (Container.resources, SharedMemorySpec.size) is always written.
-_GO_TYPES: dict[str, tuple[str, ...]] = {
-    "Spec": ("backendFramework:z", "providerOverride:", "annotations:m", "labels:m", "serviceName:z",
-             "componentType:z", "subComponentType:z", "runtimeVersionOverride:z", "dynamoNamespace:p",
-             "globalDynamoNamespace:z", "resources:Resources", "autoscaling:Autoscaling", "envs:[EnvVar",
-             "envFromSecret:p", "volumeMounts:[AlphaVolumeMount", "ingress:Ingress", "modelRef:",
-             "sharedMemory:SharedMemory", "extraPodMetadata:ExtraPodMetadata", "extraPodSpec:ExtraPodSpec",
-             "livenessProbe:Probe", "readinessProbe:Probe", "replicas:p", "minAvailable:p", "multinode:",
-             "scalingAdapter:ScalingAdapter", "eppConfig:", "frontendSidecar:FrontendSidecar", "checkpoint:",
-             "topologyConstraint:", "gpuMemoryService:GPUMemoryService", "failover:Failover"),
-    "Resources": ("requests:ResourceItem", "limits:ResourceItem", "claims:[ResourceClaim"),
-    "ResourceItem": ("cpu:z", "memory:z", "gpu:z", "gpuType:z", "custom:m"),
-    "PVC": ("create:p", "name:p", "storageClass:z", "!size:", "volumeAccessMode:z"),
-    "Autoscaling": ("enabled:z", "minReplicas:z", "maxReplicas:z", "behavior:", "metrics:"),
-    "AlphaVolumeMount": ("name:z", "mountPoint:z", "useAsCompilationCache:z"),
-    "Ingress": ("enabled:z", "host:z", "useVirtualService:z", "virtualServiceGateway:p", "hostPrefix:p",
-                "annotations:m", "labels:m", "tls:", "hostSuffix:p", "ingressControllerClassName:p"),
-    "SharedMemory": ("disabled:z", "!size:"),
-    "ExtraPodMetadata": ("annotations:m", "labels:m"),
-    "ScalingAdapter": ("enabled:z",),
-    "FrontendSidecar": ("!image:", "args:", "envFromSecret:p", "envs:[EnvVar"),
-    "GPUMemoryService": ("!enabled:", "mode:z", "deviceClassName:z", "extraClientContainers:", "extraClientPods:"),
-    "Failover": ("!enabled:", "mode:z", "numShadows:z"),
-    "PodSpec": ("volumes:", "initContainers:[Container", "containers:[Container", "ephemeralContainers:",
-                "restartPolicy:z", "terminationGracePeriodSeconds:p", "activeDeadlineSeconds:p", "dnsPolicy:z",
-                "nodeSelector:m", "serviceAccountName:z", "serviceAccount:z", "automountServiceAccountToken:p",
-                "nodeName:z", "hostNetwork:z", "hostPID:z", "hostIPC:z", "shareProcessNamespace:p",
-                "securityContext:", "imagePullSecrets:", "hostname:z", "subdomain:z", "affinity:",
-                "schedulerName:z", "tolerations:", "hostAliases:", "priorityClassName:z", "priority:p",
-                "dnsConfig:", "readinessGates:", "runtimeClassName:p", "enableServiceLinks:p",
-                "preemptionPolicy:p", "overhead:m", "topologySpreadConstraints:", "setHostnameAsFQDN:p", "os:",
-                "hostUsers:p", "schedulingGates:", "resourceClaims:", "resources:", "hostnameOverride:p",
-                "workloadRef:"),
-    "Container": ("!name:", "image:z", "command:", "args:", "workingDir:z", "ports:[ContainerPort",
-                  "envFrom:[EnvFromSource", "env:[EnvVar", "!resources:ResourceRequirements", "resizePolicy:",
-                  "restartPolicy:p", "restartPolicyRules:", "volumeMounts:[VolumeMount", "volumeDevices:",
-                  "livenessProbe:Probe", "readinessProbe:Probe", "startupProbe:Probe", "lifecycle:",
-                  "terminationMessagePath:z", "terminationMessagePolicy:z", "imagePullPolicy:z",
-                  "securityContext:", "stdin:z", "stdinOnce:z", "tty:z"),
-    "ResourceRequirements": ("limits:m", "requests:m", "claims:[ResourceClaim"),
-    "ResourceClaim": ("!name:", "request:z"),
-    "EnvVar": ("!name:", "value:z", "valueFrom:EnvVarSource"),
-    "EnvVarSource": ("fieldRef:ObjectFieldSelector", "resourceFieldRef:ResourceFieldSelector",
-                     "configMapKeyRef:KeySelector", "secretKeyRef:KeySelector", "fileKeyRef:"),
-    "ObjectFieldSelector": ("apiVersion:z", "!fieldPath:"),
-    "ResourceFieldSelector": ("containerName:z", "!resource:", "!divisor:"),
-    "KeySelector": ("name:z", "!key:", "optional:p"),
-    "EnvFromSource": ("prefix:z", "configMapRef:RefOptional", "secretRef:RefOptional"),
-    "RefOptional": ("name:z", "optional:p"),
-    "ContainerPort": ("name:z", "hostPort:z", "!containerPort:", "protocol:z", "hostIP:z"),
-    "VolumeMount": ("!name:", "readOnly:z", "recursiveReadOnly:p", "!mountPath:", "subPath:z",
-                    "mountPropagation:p", "subPathExpr:z"),
-    "Probe": ("exec:", "httpGet:HTTPGet", "tcpSocket:TCPSocket", "grpc:GRPC", "initialDelaySeconds:z",
-              "timeoutSeconds:z", "periodSeconds:z", "successThreshold:z", "failureThreshold:z",
-              "terminationGracePeriodSeconds:p"),
-    "HTTPGet": ("path:z", "!port:", "host:z", "scheme:z", "httpHeaders:"),
-    "TCPSocket": ("!port:", "host:z"),
-    "GRPC": ("!port:", "!service:"),
-}
-_GO_ZERO = {"size": "0", "divisor": "0", "port": 0, "containerPort": 0, "enabled": False, "service": None}
-
-
-def _go_generic(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _go_generic(v[k]) for k in sorted(v, key=str)}
-    if isinstance(v, list):
-        return [_go_generic(x) for x in v]
-    return v
-
-
-def _go_value(v: Any, code: str) -> Any:
-    if v is None:
-        return None
-    if code.startswith("["):
-        return [_go_value(x, code[1:]) for x in v] if isinstance(v, list) else _go_generic(v)
-    if code in ("", "z", "p", "m"):
-        return _go_generic(v)
-    if code == "ExtraPodSpec":
-        return _go_extra_pod_spec(v)
-    return _go_struct(v, code)
-
-
-def _go_struct(v: Any, type_name: str) -> Any:
-    """``json.Marshal`` of a Go struct given as a dict: declared order, omitempty applied."""
-    if not isinstance(v, dict):
-        return _go_generic(v)
-    out: dict = {}
-    for spec in _GO_TYPES[type_name]:
-        always = spec.startswith("!")
-        name, code = spec.lstrip("!").split(":", 1)
-        if name not in v or v[name] is None:
-            if always:
-                out[name] = None if name == "service" else _go_value(
-                    _GO_ZERO.get(name, {} if code in _GO_TYPES else ""), code)
-            continue
-        x = v[name]
-        if not always and _go_omitted(x, code):
-            continue
-        out[name] = _go_value(x, code)
-    return out
-
-
-def _go_omitted(x: Any, code: str) -> bool:
-    """``omitempty``: a zero non-pointer scalar, an empty map/slice/string; a present pointer or
-    struct is always written."""
-    if code == "z":
-        return not x and not isinstance(x, dict)
-    if code == "p" or code in _GO_TYPES or code == "ExtraPodSpec":
-        return False
-    return isinstance(x, (list, str, dict)) and not x and not (code == "" and isinstance(x, dict))
-
-
-def _go_extra_pod_spec(v: Any) -> Any:
-    """``ExtraPodSpec.MarshalJSON`` (api/v1alpha1/common.go): the inline PodSpec fields without
-    ``containers``, then ``containers`` with omitempty, then ``mainContainer``."""
-    if not isinstance(v, dict):
-        return _go_generic(v)
-    out: dict = {}
-    pod = {k: x for k, x in v.items() if k != "mainContainer"}
-    if pod:
-        enc = _go_struct(pod, "PodSpec")
-        containers = enc.pop("containers", None)
-        out.update(enc)
-        if containers:
-            out["containers"] = containers
-    if v.get("mainContainer") is not None:
-        out["mainContainer"] = _go_struct(v["mainContainer"], "Container")
-    return out
-
-
 def _go_alpha_spec(save: dict) -> dict:
     """``json.Marshal`` of a sparse v1alpha1 ``DynamoComponentDeploymentSpec``
     (``backendFramework`` first, then the inline shared spec)."""
-    return _go_struct(save, "Spec")
+    return go_encode(save, "AlphaDCDSpec")
 
 
 def _dgd_spoke_annotation(save: dict) -> str:
@@ -1579,15 +1419,8 @@ def _dgd_spoke_annotation(save: dict) -> str:
     ``services`` map with sorted keys; a nil service is ``null``) in the version envelope."""
     from ._gofmt import go_json
 
-    spec: dict = {}
-    if save.get("pvcs"):
-        spec["pvcs"] = [_go_struct(p, "PVC") for p in save["pvcs"]]
-    services = save.get("services") or {}
-    if services:
-        spec["services"] = {
-            n: None if services[n] is None else _go_struct(services[n], "Spec") for n in sorted(services)
-        }
-    return go_json({"version": 1, "spec": spec})
+    spec = {k: save[k] for k in ("pvcs", "services") if save.get(k)}
+    return go_json({"version": 1, "spec": go_encode(spec, "AlphaDGDSpec")})
 
 
 def _spoke_annotation(save: dict, empty_service_name: bool) -> str:

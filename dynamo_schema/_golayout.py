@@ -1,0 +1,426 @@
+"""Go struct layouts and a ``json.Marshal``-equivalent encoder for the types we write byte-exactly.
+
+One table serves the renderer (worker hashes) and the converter (preservation annotations).
+Each Go type maps to its fields in Go declaration order, each written ``"[!]name:code"``:
+
+* ``!`` prefix: the JSON tag has no ``omitempty``;
+* ``s`` / ``i`` / ``b``: a non-pointer string / integer / bool (zero ``""`` / ``0`` / ``false``,
+  dropped by ``omitempty`` when zero);
+* ``p``: a pointer to a scalar (written whenever set, even ``""``/``0``/``false``; ``null`` when
+  nil and not ``omitempty``);
+* ``m``: a ``map[string]…`` (keys sorted; ``omitempty`` drops an empty map);
+* ``q`` / ``*q``: a value / pointer ``resource.Quantity`` (canonical form; a value Quantity is a
+  struct, so ``omitempty`` never drops it and its zero is ``"0"``); ``qm``: a ``ResourceList``;
+* ``io``: an ``intstr.IntOrString`` value (zero ``0``); ``json``: an ``apiextensionsv1.JSON``
+  value (raw JSON; its zero marshals as ``null``);
+* ``[X``: a slice of ``X`` (``omitempty`` drops an empty slice; nil without it is ``null``);
+  ``{X``: a ``map[string]X`` (keys sorted, values encoded as ``X``; ``omitempty`` as for ``m``);
+* ``T`` / ``*T``: a value / pointer struct of layout ``T`` (a value struct is always written;
+  a pointer is written whenever set, even ``{}``);
+* empty code: a type not modelled here (objects with sorted keys; ``omitempty`` drops nil,
+  ``""`` and ``[]``, never a present object, number or bool).
+
+Sources: ``k8s.io/api/core/v1`` and ``k8s.io/apimachinery`` ``meta/v1`` types, dynamo
+``deploy/operator/api/v1beta1`` (``DynamoComponentDeploymentSpec`` and friends) and
+``deploy/operator/api/v1alpha1`` (the ``Alpha*`` layouts). Types that are not listed fall back to
+sorted keys.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_UP, Decimal
+from functools import cache
+from typing import Any
+
+from ._gofmt import go_json
+from ._quantity import go_trim_space, split_quantity
+
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    # k8s.io/api core/v1 + apimachinery meta/v1
+    "PodTemplateSpec": ("metadata:ObjectMeta", "spec:PodSpec"),
+    "ObjectMeta": (
+        "name:s", "generateName:s", "namespace:s", "selfLink:s", "uid:s", "resourceVersion:s", "generation:i",
+        "creationTimestamp:", "deletionTimestamp:", "deletionGracePeriodSeconds:p", "labels:m", "annotations:m",
+        "ownerReferences:", "finalizers:", "managedFields:",
+    ),
+    "PodSpec": (
+        "volumes:[Volume", "initContainers:[Container", "!containers:[Container", "ephemeralContainers:",
+        "restartPolicy:s", "terminationGracePeriodSeconds:p", "activeDeadlineSeconds:p", "dnsPolicy:s",
+        "nodeSelector:m", "serviceAccountName:s", "serviceAccount:s", "automountServiceAccountToken:p",
+        "nodeName:s", "hostNetwork:b", "hostPID:b", "hostIPC:b", "shareProcessNamespace:p",
+        "securityContext:*PodSecurityContext", "imagePullSecrets:[LocalObjectReference", "hostname:s",
+        "subdomain:s", "affinity:*Affinity", "schedulerName:s", "tolerations:[Toleration", "hostAliases:",
+        "priorityClassName:s", "priority:p", "dnsConfig:", "readinessGates:", "runtimeClassName:p",
+        "enableServiceLinks:p", "preemptionPolicy:p", "overhead:qm", "topologySpreadConstraints:[TopologySpreadConstraint",
+        "setHostnameAsFQDN:p", "os:", "hostUsers:p", "schedulingGates:", "resourceClaims:",
+        "resources:*ResourceRequirements", "hostnameOverride:p", "schedulingGroup:",
+    ),
+    "Container": (
+        "!name:s", "image:s", "command:", "args:", "workingDir:s", "ports:[ContainerPort", "envFrom:[EnvFromSource",
+        "env:[EnvVar", "resources:ResourceRequirements", "resizePolicy:", "restartPolicy:p",
+        "restartPolicyRules:", "volumeMounts:[VolumeMount", "volumeDevices:", "livenessProbe:*Probe",
+        "readinessProbe:*Probe", "startupProbe:*Probe", "lifecycle:*Lifecycle", "terminationMessagePath:s",
+        "terminationMessagePolicy:s", "imagePullPolicy:s", "securityContext:*SecurityContext", "stdin:b",
+        "stdinOnce:b", "tty:b",
+    ),
+    "ResourceRequirements": ("limits:qm", "requests:qm", "claims:[ResourceClaim"),
+    "ResourceClaim": ("!name:s", "request:s"),
+    "EnvVar": ("!name:s", "value:s", "valueFrom:*EnvVarSource"),
+    "EnvVarSource": (
+        "fieldRef:*ObjectFieldSelector", "resourceFieldRef:*ResourceFieldSelector",
+        "configMapKeyRef:*KeySelector", "secretKeyRef:*KeySelector", "fileKeyRef:",
+    ),
+    "ObjectFieldSelector": ("apiVersion:s", "!fieldPath:s"),
+    "ResourceFieldSelector": ("containerName:s", "!resource:s", "divisor:q"),
+    # ConfigMapKeySelector / SecretKeySelector (LocalObjectReference inline, then key, optional)
+    "KeySelector": ("name:s", "!key:s", "optional:p"),
+    "EnvFromSource": ("prefix:s", "configMapRef:*RefOptional", "secretRef:*RefOptional"),
+    # ConfigMapEnvSource / SecretEnvSource
+    "RefOptional": ("name:s", "optional:p"),
+    "ContainerPort": ("name:s", "hostPort:i", "!containerPort:i", "protocol:s", "hostIP:s"),
+    "VolumeMount": (
+        "!name:s", "readOnly:b", "recursiveReadOnly:p", "!mountPath:s", "subPath:s", "mountPropagation:p",
+        "subPathExpr:s",
+    ),
+    "Volume": (
+        "!name:s", "hostPath:", "emptyDir:*EmptyDir", "gcePersistentDisk:", "awsElasticBlockStore:", "gitRepo:",
+        "secret:*SecretVolume", "nfs:", "iscsi:", "glusterfs:", "persistentVolumeClaim:*PVCVolume", "rbd:",
+        "flexVolume:", "cinder:", "cephfs:", "flocker:", "downwardAPI:*DownwardAPIVolume", "fc:", "azureFile:",
+        "configMap:*ConfigMapVolume", "vsphereVolume:", "quobyte:", "azureDisk:", "photonPersistentDisk:",
+        "projected:", "portworxVolume:", "scaleIO:", "storageos:", "csi:", "ephemeral:", "image:",
+    ),
+    "EmptyDir": ("medium:s", "sizeLimit:*q"),
+    "DownwardAPIVolume": ("items:[DownwardAPIVolumeFile", "defaultMode:p"),
+    "DownwardAPIVolumeFile": (
+        "!path:s", "fieldRef:*ObjectFieldSelector", "resourceFieldRef:*ResourceFieldSelector", "mode:p",
+    ),
+    "SecretVolume": ("secretName:s", "items:[KeyToPath", "defaultMode:p", "optional:p"),
+    "ConfigMapVolume": ("name:s", "items:[KeyToPath", "defaultMode:p", "optional:p"),
+    "PVCVolume": ("!claimName:s", "readOnly:b"),
+    "Probe": (
+        "exec:", "httpGet:*HTTPGet", "tcpSocket:*TCPSocket", "grpc:*GRPC", "initialDelaySeconds:i",
+        "timeoutSeconds:i", "periodSeconds:i", "successThreshold:i", "failureThreshold:i",
+        "terminationGracePeriodSeconds:p",
+    ),
+    "HTTPGet": ("path:s", "!port:io", "host:s", "scheme:s", "httpHeaders:[HTTPHeader"),
+    "TCPSocket": ("!port:io", "host:s"),
+    "GRPC": ("!port:i", "!service:p"),
+    "HTTPHeader": ("!name:s", "!value:s"),
+    "Toleration": ("key:s", "operator:s", "value:s", "effect:s", "tolerationSeconds:p"),
+    "PodSecurityContext": (
+        "seLinuxOptions:", "windowsOptions:", "runAsUser:p", "runAsGroup:p", "runAsNonRoot:p",
+        "supplementalGroups:", "supplementalGroupsPolicy:p", "fsGroup:p", "sysctls:", "fsGroupChangePolicy:p",
+        "seccompProfile:", "appArmorProfile:", "seLinuxChangePolicy:p",
+    ),
+    "SecurityContext": (
+        "capabilities:", "privileged:p", "seLinuxOptions:", "windowsOptions:", "runAsUser:p", "runAsGroup:p",
+        "runAsNonRoot:p", "readOnlyRootFilesystem:p", "allowPrivilegeEscalation:p", "procMount:p",
+        "seccompProfile:", "appArmorProfile:",
+    ),
+    "Affinity": ("nodeAffinity:*NodeAffinity", "podAffinity:*PodAffinity", "podAntiAffinity:*PodAffinity"),
+    "NodeAffinity": (
+        "requiredDuringSchedulingIgnoredDuringExecution:*NodeSelector",
+        "preferredDuringSchedulingIgnoredDuringExecution:[PreferredSchedulingTerm",
+    ),
+    "NodeSelector": ("!nodeSelectorTerms:[NodeSelectorTerm",),
+    "NodeSelectorTerm": ("matchExpressions:[NodeSelectorRequirement", "matchFields:[NodeSelectorRequirement"),
+    "NodeSelectorRequirement": ("!key:s", "!operator:s", "values:"),
+    "PreferredSchedulingTerm": ("!weight:i", "!preference:NodeSelectorTerm"),
+    # PodAntiAffinity has the same layout as PodAffinity
+    "PodAffinity": (
+        "requiredDuringSchedulingIgnoredDuringExecution:[PodAffinityTerm",
+        "preferredDuringSchedulingIgnoredDuringExecution:[WeightedPodAffinityTerm",
+    ),
+    "PodAffinityTerm": (
+        "labelSelector:*LabelSelector", "namespaces:", "!topologyKey:s", "namespaceSelector:*LabelSelector",
+        "matchLabelKeys:", "mismatchLabelKeys:",
+    ),
+    "WeightedPodAffinityTerm": ("!weight:i", "!podAffinityTerm:PodAffinityTerm"),
+    "LabelSelector": ("matchLabels:m", "matchExpressions:[LabelSelectorRequirement"),
+    "LabelSelectorRequirement": ("!key:s", "!operator:s", "values:"),
+    "TopologySpreadConstraint": (
+        "!maxSkew:i", "!topologyKey:s", "!whenUnsatisfiable:s", "labelSelector:*LabelSelector", "minDomains:p",
+        "nodeAffinityPolicy:p", "nodeTaintsPolicy:p", "matchLabelKeys:",
+    ),
+    "KeyToPath": ("!key:s", "!path:s", "mode:p"),
+    "LocalObjectReference": ("name:s",),
+    "Lifecycle": ("postStart:*LifecycleHandler", "preStop:*LifecycleHandler", "stopSignal:p"),
+    "LifecycleHandler": ("exec:", "httpGet:*HTTPGet", "tcpSocket:*TCPSocket", "sleep:"),
+    # nvidia.com/v1beta1 (deploy/operator/api/v1beta1/{dynamocomponentdeployment_types,common}.go);
+    # v1alpha1 MultinodeSpec has the same layout
+    "MultinodeSpec": ("!nodeCount:i", "leader:*MultinodeRoleSpec", "worker:*MultinodeRoleSpec"),
+    "MultinodeRoleSpec": ("providerOverride:*ProviderOverride",),
+    "ProviderOverride": ("!apiVersion:s", "target:s", "!value:json"),
+    "CompilationCacheConfig": ("!pvcName:s", "mountPath:s"),
+    "DynamoComponentDeploymentSpec": (
+        "backendFramework:s", "providerOverride:*ProviderOverride", "!name:s", "type:s",
+        "runtimeVersionOverride:s", "globalDynamoNamespace:b", "podTemplate:*PodTemplateSpec", "replicas:p",
+        "minAvailable:p", "multinode:*MultinodeSpec", "sharedMemorySize:*q", "modelRef:*ModelReference",
+        "scalingAdapter:*ScalingAdapter", "eppConfig:*EPPConfig", "frontendSidecar:p",
+        "compilationCache:*CompilationCacheConfig", "topologyConstraint:*TopologyConstraint",
+        "experimental:*ExperimentalSpec",
+    ),
+    "ModelReference": ("!name:s", "revision:s"),
+    "ScalingAdapter": (),
+    "EPPConfig": ("configMapRef:*KeySelector", "config:"),
+    "TopologyConstraint": ("!packDomain:s",),
+    "ExperimentalSpec": (
+        "gpuMemoryService:*GPUMemoryServiceSpec", "failover:*FailoverSpec", "grove:*GroveSpec",
+        "checkpoint:*ComponentCheckpointConfig",
+    ),
+    "GPUMemoryServiceSpec": ("mode:s", "deviceClassName:s", "extraClientContainers:", "extraClientPods:[GMSClientPodSpec"),
+    "GMSClientPodSpec": ("!name:s", "!podTemplate:PodTemplateSpec"),
+    "FailoverSpec": ("mode:s", "numShadows:i"),
+    "GroveSpec": ("forceScalingGroup:b",),
+    "ComponentCheckpointConfig": (
+        "!enabled:b", "mode:s", "startupPolicy:s", "deletionPolicy:s", "checkpointRef:p",
+        "identity:*DynamoCheckpointIdentity", "targetContainerName:s", "job:*ComponentCheckpointJobConfig",
+    ),
+    "DynamoCheckpointIdentity": (
+        "!model:s", "!backendFramework:s", "dynamoVersion:s", "tensorParallelSize:i", "pipelineParallelSize:i",
+        "dtype:s", "maxModelLen:i", "extraParameters:m",
+    ),
+    "ComponentCheckpointJobConfig": ("gmsClientContainers:", "podTemplate:*PodTemplateSpec"),
+    # nvidia.com/v1alpha1 (deploy/operator/api/v1alpha1/{dynamocomponentdeployment_types,common}.go)
+    "AlphaDCDSpec": ("backendFramework:s", "...AlphaSharedSpec"),
+    "AlphaSharedSpec": (
+        "providerOverride:*ProviderOverride", "annotations:m", "labels:m", "serviceName:s", "componentType:s",
+        "subComponentType:s", "runtimeVersionOverride:s", "dynamoNamespace:p", "globalDynamoNamespace:b",
+        "resources:*AlphaResources", "autoscaling:*AlphaAutoscaling", "envs:[EnvVar", "envFromSecret:p",
+        "volumeMounts:[AlphaVolumeMount", "ingress:*AlphaIngress", "modelRef:*ModelReference",
+        "sharedMemory:*AlphaSharedMemorySpec", "extraPodMetadata:*AlphaExtraPodMetadata",
+        "extraPodSpec:*AlphaExtraPodSpec", "livenessProbe:*Probe", "readinessProbe:*Probe", "replicas:p",
+        "minAvailable:p", "multinode:*MultinodeSpec", "scalingAdapter:*AlphaScalingAdapter",
+        "eppConfig:*EPPConfig", "frontendSidecar:*AlphaFrontendSidecarSpec", "checkpoint:*AlphaCheckpointConfig",
+        "topologyConstraint:*TopologyConstraint", "gpuMemoryService:*AlphaGPUMemoryServiceSpec",
+        "failover:*AlphaFailoverSpec",
+    ),
+    "AlphaResources": ("requests:*AlphaResourceItem", "limits:*AlphaResourceItem", "claims:[ResourceClaim"),
+    "AlphaResourceItem": ("cpu:s", "memory:s", "gpu:s", "gpuType:s", "custom:m"),
+    "AlphaAutoscaling": ("enabled:b", "minReplicas:i", "maxReplicas:i", "behavior:", "metrics:"),
+    "AlphaIngress": (
+        "enabled:b", "host:s", "useVirtualService:b", "virtualServiceGateway:p", "hostPrefix:p", "annotations:m",
+        "labels:m", "tls:", "hostSuffix:p", "ingressControllerClassName:p",
+    ),
+    "AlphaVolumeMount": ("name:s", "mountPoint:s", "useAsCompilationCache:b"),
+    "AlphaSharedMemorySpec": ("disabled:b", "size:q"),
+    "AlphaExtraPodMetadata": ("annotations:m", "labels:m"),
+    "AlphaScalingAdapter": ("enabled:b",),
+    "AlphaFrontendSidecarSpec": ("!image:s", "args:", "envFromSecret:p", "envs:[EnvVar"),
+    "AlphaCheckpointConfig": (
+        "enabled:b", "mode:s", "startupPolicy:s", "deletionPolicy:s", "checkpointRef:p",
+        "identity:*DynamoCheckpointIdentity", "targetContainerName:s", "job:*ComponentCheckpointJobConfig",
+    ),
+    "AlphaGPUMemoryServiceSpec": (
+        "!enabled:b", "mode:s", "deviceClassName:s", "extraClientContainers:", "extraClientPods:[GMSClientPodSpec",
+    ),
+    "AlphaFailoverSpec": ("!enabled:b", "mode:s", "numShadows:i"),
+    "AlphaPVC": ("create:p", "name:p", "storageClass:s", "size:q", "volumeAccessMode:s"),
+    "AlphaDGDSpec": (
+        "providerOverride:*ProviderOverride", "annotations:m", "labels:m", "priorityClassName:s",
+        "pvcs:[AlphaPVC", "services:{*AlphaSharedSpec", "envs:[EnvVar", "backendFramework:s", "restart:",
+        "topologyConstraint:", "experimental:",
+    ),
+    "AlphaServiceReplicaStatus": (
+        "!componentKind:s", "!componentName:s", "componentNames:[s", "runtimeNamespace:s", "!replicas:i",
+        "!updatedReplicas:i", "readyReplicas:p", "availableReplicas:p", "scheduledReplicas:p",
+    ),
+    "AlphaDCDStatus": (
+        "observedGeneration:i", "!conditions:[", "podSelector:m", "service:*AlphaServiceReplicaStatus",
+    ),
+    "AlphaDGDStatus": (
+        "observedGeneration:i", "!state:s", "conditions:", "services:{AlphaServiceReplicaStatus", "restart:",
+        "checkpoints:", "rollingUpdate:", "placement:",
+    ),
+}
+# Aliases kept for callers: the same Go layout under another name.
+LAYOUTS["BetaMultinodeSpec"] = LAYOUTS["MultinodeSpec"]
+
+# ``ExtraPodSpec`` (v1alpha1) has its own ``MarshalJSON``; it counts as a struct.
+_CUSTOM = frozenset({"AlphaExtraPodSpec"})
+_SCALAR_ZERO: dict[str, Any] = {"s": "", "i": 0, "b": False, "q": "0", "io": 0}
+
+
+@cache
+def fields(type_name: str) -> tuple[tuple[str, bool, str], ...]:
+    """``(json name, omitempty, code)`` of each field of ``type_name``, inline structs expanded."""
+    out: list[tuple[str, bool, str]] = []
+    for spec in LAYOUTS[type_name]:
+        if spec.startswith("..."):
+            out.extend(fields(spec[3:]))
+            continue
+        name, code = spec.lstrip("!").split(":", 1)
+        out.append((name, not spec.startswith("!"), code))
+    return tuple(out)
+
+
+def is_struct(code: str) -> bool:
+    """``code`` names a (value or pointer) struct layout."""
+    base = code[1:] if code.startswith("*") else code
+    return base in LAYOUTS or base in _CUSTOM
+
+
+def zero(code: str) -> Any:
+    """What ``json.Marshal`` writes for a field of ``code`` left at its Go zero value."""
+    if code in _SCALAR_ZERO:
+        return _SCALAR_ZERO[code]
+    if code in LAYOUTS or code in _CUSTOM:
+        return encode({}, code)
+    if code == "":
+        return ""
+    return None  # pointers, slices, maps: nil
+
+
+def _omitted(value: Any, code: str) -> bool:
+    """``omitempty`` applied to a present, non-nil value."""
+    if code in ("s", "i", "b"):
+        return not value and not isinstance(value, dict)
+    if code in ("m", "qm") or code[:1] in ("[", "{"):
+        return isinstance(value, (list, dict, str)) and not value
+    if code == "":
+        return isinstance(value, (list, str)) and not value
+    return False  # pointers (written even when they point at a zero), value structs, quantities
+
+
+def encode(value: Any, code: str | None) -> Any:
+    """``value`` (as decoded from YAML/JSON) turned into an ordered structure whose
+    :func:`go_marshal` is Go's ``json.Marshal`` of the typed value."""
+    if value is None:
+        return None
+    if code is None or code == "":
+        return generic(value)
+    if code.startswith("*"):
+        return encode(value, code[1:])
+    if code.startswith("["):
+        return [encode(v, code[1:]) for v in value] if isinstance(value, list) else generic(value)
+    if code.startswith("{"):
+        return {k: encode(value[k], code[1:]) for k in sorted(value, key=str)} if isinstance(value, dict) \
+            else generic(value)
+    if code.startswith("list:"):
+        return encode(value, "[" + code[5:])
+    if code in ("s", "i", "b", "p", "io", "json"):
+        return generic(value)
+    if code == "m":
+        return generic(value)
+    if code == "qm":
+        return {k: canonical_quantity(value[k]) for k in sorted(value, key=str)} if isinstance(value, dict) \
+            else generic(value)
+    if code == "q":
+        return canonical_quantity(value)
+    if code == "AlphaExtraPodSpec":
+        return _extra_pod_spec(value)
+    if code not in LAYOUTS or not isinstance(value, dict):
+        return generic(value)
+    out: dict[str, Any] = {}
+    for name, omitempty, fcode in fields(code):
+        v = value.get(name)
+        if v is None:
+            if fcode in ("p", "m", "qm", "json") or fcode[:1] in ("*", "[", "{"):
+                if not omitempty:
+                    out[name] = None
+                continue
+            if omitempty and not is_struct(fcode) and fcode not in ("q", "io"):
+                continue
+            out[name] = zero(fcode)
+            continue
+        if omitempty and _omitted(v, fcode):
+            continue
+        out[name] = encode(v, fcode)
+    return out
+
+
+def _extra_pod_spec(value: Any) -> Any:
+    """``ExtraPodSpec.MarshalJSON`` (api/v1alpha1/common.go): the inline PodSpec fields, then
+    ``containers`` re-declared with omitempty (after every PodSpec field; an empty list is
+    omitted), then ``mainContainer``."""
+    if not isinstance(value, dict):
+        return generic(value)
+    out: dict[str, Any] = {}
+    pod = {k: v for k, v in value.items() if k != "mainContainer"}
+    if pod:
+        out.update(encode(pod, "PodSpec"))
+        containers = out.pop("containers", None)
+        if containers:
+            out["containers"] = containers
+    if value.get("mainContainer") is not None:
+        out["mainContainer"] = encode(value["mainContainer"], "Container")
+    return out
+
+
+def generic(value: Any) -> Any:
+    """An untyped value: objects with sorted keys (Go's ``map`` order)."""
+    if isinstance(value, dict):
+        return {k: generic(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [generic(v) for v in value]
+    return value
+
+
+def go_marshal(value: Any) -> str:
+    """``json.Marshal`` of an already ordered structure (HTML characters escaped as Go does)."""
+    return go_json(value)
+
+
+def marshal(value: Any, code: str | None) -> str:
+    """``json.Marshal`` of ``value`` typed as ``code``."""
+    return go_json(encode(value, code))
+
+
+_BIN = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DEC = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_DEC_SUFFIX = {v: k for k, v in _DEC.items()}
+_BIN_SUFFIX = {v // 10: k for k, v in _BIN.items()}
+
+
+def canonical_quantity(value: Any) -> str:
+    """``resource.Quantity`` canonical string (what Go's ``Quantity.MarshalJSON`` writes).
+
+    Parse keeps the suffix family (binary ``Ki``…, decimal SI, ``e`` exponent); values finer than
+    ``1n`` round up (away from zero). Canonical form: binary values of magnitude ≥ 1024 that are
+    whole numbers use the largest 1024-power suffix that divides them; everything else is
+    ``mantissa × 10^e`` with no trailing zeros and ``e`` lowered to a multiple of 3 (``1000`` →
+    ``1k``, ``0.5`` → ``500m``, ``1500`` → ``1500``). Unparseable input is returned unchanged.
+    """
+    if isinstance(value, bool):
+        return str(value).lower()
+    text = repr(value) if isinstance(value, float) else str(value)
+    parts = split_quantity(go_trim_space(text))  # Quantity.UnmarshalJSON trims
+    if parts is None:
+        return text
+    number, suffix = parts
+    if suffix in _BIN:
+        fmt = "bin"
+        amount = number * (Decimal(2) ** _BIN[suffix])
+    elif suffix[:1] in ("e", "E"):
+        fmt = "exp"
+        amount = number.scaleb(int(suffix[1:]))
+    else:
+        fmt = "dec"
+        amount = number.scaleb(_DEC[suffix])
+    nano = Decimal("1e-9")
+    if amount != amount.quantize(nano, rounding=ROUND_UP):
+        amount = amount.quantize(nano, rounding=ROUND_UP)
+    if fmt == "bin":
+        if -1024 < amount < 1024 or amount != amount.to_integral_value():
+            fmt = "dec"
+        else:
+            n = int(amount)
+            exp = 0
+            while n != 0 and n % 1024 == 0 and exp < 6:
+                n //= 1024
+                exp += 1
+            return f"{n}{_BIN_SUFFIX.get(exp, '')}"
+    if amount == 0:
+        return "0"
+    _, digits, exponent = amount.normalize().as_tuple()
+    mantissa = int("".join(map(str, digits)))
+    exp10 = int(exponent)
+    low = exp10 - (exp10 % 3)
+    mantissa *= 10 ** (exp10 - low)
+    if amount < 0:
+        mantissa = -mantissa
+    if fmt == "exp":
+        return f"{mantissa}" if low == 0 else f"{mantissa}e{low}"
+    if low in _DEC_SUFFIX:
+        return f"{mantissa}{_DEC_SUFFIX[low]}"
+    return f"{mantissa}e{low}"
