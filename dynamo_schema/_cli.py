@@ -353,34 +353,75 @@ def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Every Dynamo document validated first (as ``validate`` does), then converted; other documents
-    pass through. Key order is kept; comments are not (yet)."""
+    pass through. Key order and comments are kept (``_roundtrip``); the output always decodes to
+    exactly the converted data (else it is written without comments)."""
+    import os
+
     from ._convert import to_v1alpha1, to_v1beta1
     from ._diagnostics import Diagnostic
     from ._emit import dump_all
+    from ._load import LoadResult, _raise_or_return, iter_paths, load, load_text
+    from ._roundtrip import dump_with_comments
     from ._validate import ValidateOptions, validate_document
 
     fn = to_v1beta1 if ns.to == "nvidia.com/v1beta1" else to_v1alpha1
-    out = []
+    try:
+        files = iter_paths([ns.path]) if ns.path == "-" or os.path.isdir(ns.path) else [ns.path]
+        sources: list[tuple[str, str]] = []
+        total = LoadResult()
+        per_file: list[Any] = []
+        for f in files:
+            if f == "-":
+                raw = _read_stdin()
+            else:
+                with open(f, "rb") as fh:
+                    raw = fh.read()
+            name = "<stdin>" if f == "-" else f
+            r = load(raw, name)
+            total.documents.extend(r.documents)
+            total.document_diagnostics.extend(r.document_diagnostics)
+            total.errors.extend(r.errors)
+            per_file.append(r)
+            sources.append((name, raw.decode("utf-8", "replace")))
+    except FileNotFoundError as exc:
+        raise UsageError(f"{ns.path}: no such file or directory") from exc
+    except PermissionError as exc:
+        raise UsageError(f"{ns.path}: permission denied") from exc
+    _raise_or_return(total)  # a load error: LoadError, as for every other subcommand
+    texts: list[str] = []
+    everything: list[Any] = []
     status = 0
-    for doc in _load(ns.path):
-        data = doc.data
-        if not (isinstance(data, dict) and isinstance(data.get("apiVersion"), str)
-                and data["apiVersion"].startswith("nvidia.com/")):
-            out.append(data)
-            continue
-        result = validate_document(doc, ValidateOptions())
-        if result.status in ("invalid", "error"):
-            stderr.writelines(_report_lines(doc, result.diagnostics, result.status))
-            status = 1
-            continue
-        try:
-            out.append(fn(data))
-        except Exception as exc:  # noqa: BLE001 - the converter refuses a valid object: reported
-            stderr.writelines(_report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
-            status = 1
-    if status == 0:
-        stdout.write(dump_all(out))
-    return status
+    for (_name, text), r in zip(sources, per_file):
+        out = []
+        for doc in r.documents:
+            data = doc.data
+            if not (isinstance(data, dict) and isinstance(data.get("apiVersion"), str)
+                    and data["apiVersion"].startswith("nvidia.com/")):
+                out.append(data)
+                continue
+            result = validate_document(doc, ValidateOptions())
+            if result.status in ("invalid", "error"):
+                stderr.writelines(_report_lines(doc, result.diagnostics, result.status))
+                status = 1
+                continue
+            try:
+                out.append(fn(data))
+            except Exception as exc:  # noqa: BLE001 - the converter refuses a valid object: reported
+                stderr.writelines(_report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
+                status = 1
+        everything.extend(out)
+        if status == 0 and out:
+            kept = dump_with_comments(text, out, fn is to_v1beta1)
+            texts.append(kept if kept is not None else dump_all(out))
+    if status != 0:
+        return status
+    result_text = "---\n".join(texts)
+    try:  # the contract: the output decodes to exactly the converted data
+        ok = [d.data for d in load_text(result_text)] == everything
+    except Exception:  # noqa: BLE001 - any doubt: the plain, comment-less output
+        ok = False
+    stdout.write(result_text if ok else dump_all(everything))
+    return 0
 
 
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

@@ -32,10 +32,22 @@ matches. The status side keeps ``componentName``/``componentNames`` and the DCD 
 ``nvidia.com/dgd-status`` / ``nvidia.com/dcd-status`` as upstream's ``setJSONAnnOnObj`` of the typed
 v1alpha1 status struct writes them (``"conditions":null``, zero ``replicas``...).
 
-Not ported byte for byte: the beta -> alpha hub saves (``marshalDCDHubSpec`` / ``marshalDGDHubSpec``:
-this module writes ``{"spec":{"component(s)":...},"version":1}``), quantity canonicalisation inside
-saved main-container resources, and the eppConfig raw-parameter records. Go zero values read back as
-absent (``enabled: false`` of a saved disabled scalingAdapter is restored explicitly).
+Beta -> alpha writes upstream's hub saves byte for byte as well: ``marshalDCDHubSpec`` /
+``marshalDGDHubSpec`` = ``{"version":1,"spec":<typed sparse v1beta1 spec>}``, the DCD spec always
+carrying ``name`` (saved when ``dcdHubSpecNeedsSave``: a non-zero save, an empty hub name under a
+set ``metadata.name``, or a hub-origin podTemplate), the DGD spec only ``components`` (every entry
+when the hub order is unsorted, else the non-zero and hub-origin ones). A component save is
+``saveSharedHubOnlySpec``: the ``frontendSidecar`` reference v1alpha1 could not take, the
+``sparseSharedHubOnlyPodTemplate`` (metadata without labels/annotations, container keys for order,
+generated-main and sidecar markers, hub-only container fields, sparse main volume mounts; Go
+writes ``"metadata":{"creationTimestamp":null}`` and ``"containers":null``) and the hub-only
+``experimental`` block (or its ``grove`` part); it is read back as ``restoreSharedHubOnlyFields``.
+Reading also accepts this module's earlier hub shape (``{"spec":{"component(s)":...},"version":1}``,
+told apart by upstream's leading ``"version"``).
+
+Not ported byte for byte: quantity canonicalisation inside saved main-container resources, and the
+eppConfig raw-parameter records. Go zero values read back as absent (``enabled: false`` of a saved
+disabled scalingAdapter is restored explicitly).
 """
 
 from __future__ import annotations
@@ -376,8 +388,8 @@ def _has_pod_content(svc: dict) -> bool:
     )
 
 
-def _build_pod_template(svc: dict) -> dict | None:
-    if not _has_pod_content(svc):
+def _build_pod_template(svc: dict, force: bool = False) -> dict | None:
+    if not force and not _has_pod_content(svc):
         return None
     pt: dict = {}
     epm = svc.get("extraPodMetadata")
@@ -933,21 +945,8 @@ _NO_CACHE_MOUNT = "compilationCacheMountAbsent"
 _NO_MAIN = "mainContainerAbsent"
 
 
-def _comp_save(comp: dict, svc: dict) -> dict:
-    back = _svc_to_comp(comp.get("name"), svc)
-    rem = _remainder(comp, back)
-    out = dict(rem) if rem is not _MISSING and isinstance(rem, dict) else {}
-    cc = comp.get("compilationCache")
-    if isinstance(cc, dict) and not _has_cache_mount(_main_of(comp), cc) and _has_cache_mount(_main_of(back), cc):
-        # upstream dropGeneratedCompilationCacheMount: the main container never mounted the cache
-        out[_NO_CACHE_MOUNT] = True
-    if comp.get("podTemplate") is not None and _main_of(comp) is None and _main_of(back) is not None:
-        # upstream dropGeneratedMainContainer: the conversion synthesised an empty "main"
-        out[_NO_MAIN] = True
-    return out
-
-
 def _comp_restore(comp: dict, saved: dict) -> None:
+    """Restore from this module's earlier hub save (a remainder plus the two markers above)."""
     _fill(comp, {k: v for k, v in saved.items() if k not in ("name", _NO_CACHE_MOUNT, _NO_MAIN)})
     main = _main_of(comp)
     if saved.get(_NO_MAIN) and main is not None:
@@ -975,6 +974,305 @@ def _comp_restore(comp: dict, saved: dict) -> None:
             main["volumeMounts"] = vms
         else:
             main.pop("volumeMounts", None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# upstream's typed hub save (beta -> alpha): ``saveSharedHubOnlySpec`` / ``sparseSharedHubOnlyPodTemplate``
+# and its restore ``restoreSharedHubOnlyFields``; bytes = ``marshalPreservedSpec`` of the sparse
+# v1beta1 spec (``marshalDCDHubSpec`` / ``marshalDGDHubSpec``)
+
+
+def _deep_empty(v: Any) -> bool:
+    """Go zero value under ``apiequality.Semantic`` (nil and empty slices/maps are equal)."""
+    if isinstance(v, dict):
+        return all(_deep_empty(x) for x in v.values())
+    if isinstance(v, list):
+        return not v
+    return _empty(v)
+
+
+def _sem(v: Any) -> Any:
+    """A value with every Go-zero leaf removed, for ``Semantic.DeepEqual``-like comparison."""
+    if isinstance(v, dict):
+        return {k: _sem(x) for k, x in v.items() if not _deep_empty(x)}
+    if isinstance(v, list):
+        return [_sem(x) for x in v]
+    return v
+
+
+def _sem_eq(a: Any, b: Any) -> bool:
+    return _sem(a) == _sem(b)
+
+
+def _ctrs(pt: Any) -> list:
+    if not isinstance(pt, dict):
+        return []
+    spec = pt.get("spec")
+    out = spec.get("containers") if isinstance(spec, dict) else None
+    return [c for c in out or [] if isinstance(c, dict)]
+
+
+def _find_ctr(ctrs: list, name: Any) -> dict | None:
+    return next((c for c in ctrs if c.get("name") == name), None)
+
+
+def _only_name(c: dict) -> bool:
+    """``containerHasOnlyName``."""
+    return all(_deep_empty(v) for k, v in c.items() if k != "name")
+
+
+def _find_mount(mounts: list, mount: dict) -> dict | None:
+    """``findPreservedVolumeMount``: same name and path, else the only mount of that name."""
+    for m in mounts:
+        if m.get("name") == mount.get("name") and m.get("mountPath") == mount.get("mountPath"):
+            return m
+    named = [m for m in mounts if m.get("name") == mount.get("name")]
+    return named[0] if len(named) == 1 else None
+
+
+def _sparse_hub_mounts(src: list, projected: list) -> list:
+    """``sparseSharedHubOnlyVolumeMounts``."""
+    out = []
+    for m in src:
+        pm = _find_mount(projected, m)
+        if pm is None or not _sem_eq(m, pm):
+            out.append(_dc(m))
+        else:
+            out.append({"name": m.get("name", ""), "mountPath": m.get("mountPath", "")})
+    return out
+
+
+def _generated_main_key_needs_save(src: dict, proj: dict | None) -> bool:
+    """``sharedGeneratedMainContainerKeyNeedsSave``."""
+    if src.get("name") != MAIN:
+        return False
+    if proj is None or _only_name(src):
+        return _only_name(src) if proj is None else True
+    src_mounts = [m for m in src.get("volumeMounts") or [] if isinstance(m, dict)]
+    return any(_find_mount(src_mounts, pm) is None for pm in proj.get("volumeMounts") or [] if isinstance(pm, dict))
+
+
+def _sparse_hub_pod_template(src: dict, projected: dict | None, fs_name: str) -> dict | None:
+    """``sparseSharedHubOnlyPodTemplate``."""
+    meta = {k: _dc(v) for k, v in (src.get("metadata") or {}).items() if k not in ("labels", "annotations")}
+    src_ctrs, proj_ctrs = _ctrs(src), _ctrs(projected)
+    src_names = [c.get("name") for c in src_ctrs]
+    needs_meta = not _deep_empty(meta)
+    needs_gen_main = projected is not None and MAIN not in src_names and _find_ctr(proj_ctrs, MAIN) is not None
+    needs_empty = projected is None and _deep_empty(src)
+    proj_names = [c.get("name") for c in proj_ctrs]
+    if MAIN not in src_names:
+        proj_names = [n for n in proj_names if n != MAIN]
+    needs_order = projected is not None and src_names != proj_names
+    needs_fs = bool(fs_name) and fs_name in src_names
+    fields_need = bool(src_ctrs) if projected is None else not _sem_eq(src_ctrs, proj_ctrs)
+    if not (needs_meta or needs_gen_main or needs_empty or needs_order or needs_fs or fields_need):
+        return None
+    saved: list = []
+    for sc in src_ctrs:
+        name = sc.get("name")
+        kept: dict = {"name": name}
+        pc = _find_ctr(proj_ctrs, name)
+        if pc is not None:
+            if name != MAIN:
+                if not _sem_eq(sc, pc):
+                    kept = _dc(sc)
+                    for k in ("image", "args", "env"):
+                        kept.pop(k, None)
+                    if _sem_eq(sc.get("envFrom"), pc.get("envFrom")):
+                        kept.pop("envFrom", None)
+            elif sc.get("volumeMounts"):
+                kept["volumeMounts"] = _sparse_hub_mounts(sc["volumeMounts"], pc.get("volumeMounts") or [])
+        elif not _only_name(sc):
+            kept = _dc(sc)
+        if needs_order or name == fs_name or _generated_main_key_needs_save(sc, pc) or not _only_name(kept):
+            saved.append(kept)
+    if not needs_meta and not saved and not needs_gen_main and not needs_empty:
+        return None
+    out: dict = {}
+    if needs_meta:
+        out["metadata"] = meta
+    out["spec"] = {"containers": saved} if saved else {}
+    return out
+
+
+def _hub_save(comp: dict, svc: dict) -> dict:
+    """``saveSharedHubOnlySpec`` (without the component name)."""
+    save: dict = {}
+    if comp.get("frontendSidecar") is not None and svc.get("frontendSidecar") is None:
+        save["frontendSidecar"] = comp["frontendSidecar"]
+    pt = comp.get("podTemplate")
+    if isinstance(pt, dict):
+        projected = _build_pod_template(svc)
+        sparse = _sparse_hub_pod_template(pt, projected, save.get("frontendSidecar") or "")
+        if sparse is not None:
+            save["podTemplate"] = sparse
+    exp = comp.get("experimental")
+    if isinstance(exp, dict):
+        if all(exp.get(k) is None for k in ("gpuMemoryService", "failover", "checkpoint")):
+            save["experimental"] = _dc(exp)
+        elif exp.get("grove") is not None:
+            save["experimental"] = {"grove": _dc(exp["grove"])}
+    return save
+
+
+def _hub_annotation(spec: dict, layout: str) -> str:
+    from ._gofmt import go_json
+
+    return go_json({"version": 1, "spec": go_encode(spec, layout)})
+
+
+def _read_hub_payload(meta: dict, key: str) -> tuple[dict | None, bool]:
+    """The hub save and whether it is upstream's typed shape (``{"version":1,"spec":...}`` with the
+    version first, as ``marshalPreservedSpec`` writes it) rather than this module's earlier one."""
+    payload = _read_payload(meta, key)
+    raw = (meta.get("annotations") or {}).get(key)
+    if not isinstance(raw, str) or payload is None:
+        return payload, False
+    # upstream's envelope, or its legacy bare typed spec (restorePreservedSpec: no "spec" key);
+    # this module's earlier payload always had "spec" first
+    upstream = raw.lstrip().startswith('{"version"') or '"spec"' not in raw[:8]
+    return payload, upstream
+
+
+def _clean_hub_ctr(c: Any) -> Any:
+    """A decoded saved container: Go's ``null`` and the value-struct ``resources: {}`` are absent."""
+    if not isinstance(c, dict):
+        return c
+    c = _drop_nulls(c)
+    if c.get("resources") == {}:
+        c.pop("resources")
+    return c
+
+
+def _hub_restore(comp: dict, saved: dict, svc: dict) -> None:
+    """``restoreSharedHubOnlyFields`` on a freshly converted component (``svc`` = the live v1alpha1)."""
+    spt = saved.get("podTemplate")
+    if isinstance(spt, dict):
+        smeta = {k: v for k, v in (spt.get("metadata") or {}).items() if v is not None}
+        sctrs = [_clean_hub_ctr(c) for c in _ctrs(spt)]
+        if comp.get("podTemplate") is None:
+            # podTemplateOrigin: upstream builds the template even without v1alpha1 pod content
+            built = _build_pod_template(svc, force=True)
+            if built is not None and svc.get("frontendSidecar") is not None:
+                comp["frontendSidecar"] = FRONTEND_SIDECAR
+            comp["podTemplate"] = built
+        out = _dc(comp.get("podTemplate") or {})
+        spec = out.setdefault("spec", {})
+        ctrs = [c for c in spec.get("containers") or [] if isinstance(c, dict)]
+        cc = comp.get("compilationCache")
+        smain = _find_ctr(sctrs, MAIN)
+        eps_main = (svc.get("extraPodSpec") or {}).get("mainContainer") or {}
+        eps_mounts = [m for m in eps_main.get("volumeMounts") or [] if isinstance(m, dict)]
+
+        def is_cache(m: dict) -> bool:
+            return isinstance(cc, dict) and m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath")
+
+        # dropGeneratedCompilationCacheMount
+        if isinstance(cc, dict) and not any(is_cache(m) for m in (smain or {}).get("volumeMounts") or []) \
+                and not any(is_cache(m) for m in eps_mounts):
+            main = _find_ctr(ctrs, MAIN)
+            if main is not None and main.get("volumeMounts"):
+                vms = [m for m in main["volumeMounts"] if not is_cache(m)]
+                if vms:
+                    main["volumeMounts"] = vms
+                else:
+                    main.pop("volumeMounts")
+        # dropGeneratedMainContainer
+        if smain is None and not _resources_need_preservation(svc.get("resources")):
+            main = _find_ctr(ctrs, MAIN)
+            if main is not None:
+                rest = {k: v for k, v in main.items() if k != "name"}
+                if "volumeMounts" in rest:
+                    rest["volumeMounts"] = [m for m in rest["volumeMounts"] if not is_cache(m)]
+                if _deep_empty(rest):
+                    ctrs = [c for c in ctrs if c is not main]
+        # restoreSharedPodTemplateMissingHubOnlyContainers
+        for c in sctrs:
+            if _only_name(c) or _find_ctr(ctrs, c.get("name")) is not None:
+                continue
+            if c.get("name") == FRONTEND_SIDECAR and svc.get("frontendSidecar") is None:
+                continue
+            ctrs.append(_dc(c))
+        # restoreSharedPodTemplateExistingHubOnlyContainers (the generated frontend sidecar)
+        fs = svc.get("frontendSidecar")
+        sfs = _find_ctr(sctrs, FRONTEND_SIDECAR)
+        live_fs = _find_ctr(ctrs, FRONTEND_SIDECAR)
+        if isinstance(fs, dict) and sfs is not None and not _only_name(sfs) and live_fs is not None:
+            extra = {k: _dc(v) for k, v in sfs.items() if k not in ("name", "image", "args", "env")}
+            if extra.get("envFrom"):
+                secret = fs.get("envFromSecret")
+                if secret:
+                    live_ef, saved_ef = live_fs.get("envFrom") or [], extra["envFrom"]
+                    if (len(live_ef) == 1 and len(saved_ef) == 1
+                            and (live_ef[0].get("secretRef") or {}).get("name") == secret
+                            and (saved_ef[0].get("secretRef") or {}).get("name") == secret):
+                        pass
+                    else:
+                        extra.pop("envFrom")
+            for k, v in extra.items():  # mergo.WithOverride: non-empty saved values win
+                if not _deep_empty(v):
+                    live_fs[k] = v
+        # restoreSharedPodTemplateContainerOrder
+        names = [c.get("name") for c in sctrs]
+        if len(sctrs) >= 2 and len(sctrs) == len(ctrs) and all(c.get("name") in names for c in ctrs):
+            remaining = list(ctrs)
+            ordered = []
+            for n in names:
+                for i, c in enumerate(remaining):
+                    if c.get("name") == n:
+                        ordered.append(remaining.pop(i))
+                        break
+            ctrs = ordered + remaining
+        if ctrs:
+            spec["containers"] = ctrs
+        else:
+            spec.pop("containers", None)
+        # restoreSharedHubOnlyPodTemplateMetadata
+        live_meta = out.get("metadata") or {}
+        meta = _dc(smeta)
+        for k in ("labels", "annotations"):
+            if live_meta.get(k):
+                meta[k] = live_meta[k]
+        if meta:
+            out["metadata"] = meta
+        else:
+            out.pop("metadata", None)
+        # restoreSharedHubOnlyFlatVolumeMountFields
+        flat = [m for m in svc.get("volumeMounts") or [] if isinstance(m, dict)]
+        main = _find_ctr(ctrs, MAIN)
+        if flat and smain is not None and smain.get("volumeMounts") and main is not None:
+            for j, m in enumerate(main.get("volumeMounts") or []):
+                if not any(f.get("name") == m.get("name") and f.get("mountPoint") == m.get("mountPath") for f in flat):
+                    continue
+                if any(e.get("name") == m.get("name") and e.get("mountPath") == m.get("mountPath") for e in eps_mounts):
+                    continue
+                pm = _find_mount(smain["volumeMounts"], m)
+                if pm is not None:
+                    main["volumeMounts"][j] = {**_drop_nulls(pm), "name": m.get("name"), "mountPath": m.get("mountPath")}
+        if not out.get("spec"):
+            out.pop("spec", None)
+        if _deep_empty(spt) and _deep_empty(out):
+            comp["podTemplate"] = out
+        elif _deep_empty(out):
+            comp.pop("podTemplate", None)
+        else:
+            comp["podTemplate"] = out
+    elif comp.get("podTemplate") is None:
+        comp.pop("podTemplate", None)
+    # restoreSharedHubOnlyFrontendSidecar
+    sfs_name = saved.get("frontendSidecar")
+    if comp.get("frontendSidecar") is None and sfs_name is not None:
+        in_saved = isinstance(spt, dict) and _find_ctr(_ctrs(spt), sfs_name) is not None
+        if not in_saved or _find_ctr(_ctrs(comp.get("podTemplate")), sfs_name) is not None:
+            comp["frontendSidecar"] = sfs_name
+    sexp = _drop_nulls(saved.get("experimental"))
+    if isinstance(sexp, dict):
+        exp = comp.get("experimental")
+        if exp is None and all(sexp.get(k) is None for k in ("gpuMemoryService", "failover", "checkpoint")):
+            comp["experimental"] = _dc(sexp)
+        elif isinstance(exp, dict) and exp.get("grove") is None and sexp.get("grove") is not None:
+            exp["grove"] = _dc(sexp["grove"])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1067,6 +1365,7 @@ def _is_hub_payload(payload: dict) -> bool:
 
 
 def _dgd_to_beta(obj: dict) -> dict:
+    _, upstream_hub = _read_hub_payload(obj.get("metadata") or {}, DGD_SPEC_ANNOTATION)
     out, meta, payload = _open(obj, BETA, DGD_SPEC_ANNOTATION, _DGD_SCRUB)
     restored = payload if payload is not None and _is_hub_payload(payload) else None
     src = obj.get("spec") or {}
@@ -1090,7 +1389,9 @@ def _dgd_to_beta(obj: dict) -> dict:
                 continue
             comp = _svc_to_comp(name, svc)
             rc = restored_comps.get(name)
-            if rc:
+            if isinstance(rc, dict) and upstream_hub:
+                _hub_restore(comp, rc, svc)
+            elif rc:
                 _comp_restore(comp, rc)
             comp = {"name": name, **{k: v for k, v in comp.items() if k != "name"}}
             sv = _upstream_spoke_save(svc, restored is None)
@@ -1111,6 +1412,9 @@ def _dgd_to_beta(obj: dict) -> dict:
 
 
 def _dgd_to_alpha(obj: dict) -> dict:
+    src_anns = (obj.get("metadata") or {}).get("annotations") or {}
+    # upstream SaveHubOrigin = !hasDGDSpokeAnnotations
+    save_hub_origin = DGD_SPEC_ANNOTATION not in src_anns and DGD_STATUS_ANNOTATION not in src_anns
     out, meta, payload = _open(obj, ALPHA, DGD_SPEC_ANNOTATION, _DGD_SCRUB)
     restored = payload if payload is not None and not _is_hub_payload(payload) else None
     src = obj.get("spec") or {}
@@ -1136,12 +1440,12 @@ def _dgd_to_alpha(obj: dict) -> dict:
                 if sv.get("serviceName") and not svc.get("serviceName"):
                     svc["serviceName"] = sv["serviceName"]
             services[name] = svc
-            cs = _comp_save(comp, svc)
+            cs = _hub_save(comp, svc)
             # upstream SaveHubOrigin: a hub-first component with a podTemplate is marked, so the
             # way back knows not to record v1alpha1 field origins
-            hub_origin = restored is None and comp.get("podTemplate") is not None
+            hub_origin = save_hub_origin and comp.get("podTemplate") is not None
             if cs or preserve_order or hub_origin:
-                saved_comps.append({"name": name, **cs})
+                saved_comps.append({"name": name if name is not None else "", **cs})
         spec["services"] = services
         if saved_comps:
             save["components"] = saved_comps
@@ -1160,7 +1464,12 @@ def _dgd_to_alpha(obj: dict) -> dict:
     def status(st: Any) -> Any:
         return _status_restore(_status_to_alpha(st), saved_status)
 
-    return _finish(obj, out, meta, spec, status, DGD_SPEC_ANNOTATION, save)
+    if save:
+        meta["annotations"] = {
+            **(meta.get("annotations") or {}),
+            DGD_SPEC_ANNOTATION: _hub_annotation(save, "HubDGDSpec"),
+        }
+    return _finish(obj, out, meta, spec, status, DGD_SPEC_ANNOTATION, None)
 
 
 def _status_convert(status: Any, replicas: tuple[str, str], updated: tuple[str, str], entry: Callable) -> Any:
@@ -1542,11 +1851,20 @@ def _dcd_to_beta(obj: dict) -> dict:
     out, meta, payload = _open(obj, BETA, DCD_SPEC_ANNOTATION, _DCD_SCRUB)
     src = obj.get("spec") or {}
     name = src.get("serviceName") or meta.get("name")
-    comp = _svc_to_comp(name, {k: v for k, v in src.items() if k not in _DCD_ONLY})
-    if payload and isinstance(payload.get("component"), dict):
+    _, upstream_hub = _read_hub_payload(obj.get("metadata") or {}, DCD_SPEC_ANNOTATION)
+    alpha_src = {k: v for k, v in src.items() if k not in _DCD_ONLY}
+    comp = _svc_to_comp(name, alpha_src)
+    # upstream's hub save is a typed v1beta1 DCD spec (``name`` always written); the spoke save a
+    # v1alpha1 one (no ``name``)
+    hub_saved = payload if upstream_hub and isinstance(payload, dict) and "name" in payload else None
+    if hub_saved is not None:
+        _hub_restore(comp, hub_saved, alpha_src)
+        if hub_saved.get("name") == "" and comp.get("name") == meta.get("name"):
+            comp["name"] = ""
+    elif payload and isinstance(payload.get("component"), dict):
         _comp_restore(comp, payload["component"])
     spec = {**_dcd_only(src), **comp}
-    hub_origin = isinstance((payload or {}).get("component"), dict)
+    hub_origin = hub_saved is not None or isinstance((payload or {}).get("component"), dict)
     save = _upstream_spoke_save({k: v for k, v in src.items() if k not in _DCD_ONLY}, not hub_origin)
     # upstream dcdEmptyServiceNameNeedsSave: the name was defaulted from metadata.name
     empty_name = bool(not src.get("serviceName") and meta.get("name") and comp.get("name") == meta.get("name"))
@@ -1573,14 +1891,21 @@ def _dcd_to_alpha(obj: dict) -> dict:
     if empty_name and svc.get("serviceName") == meta.get("name"):
         svc.pop("serviceName")
     spec = {**_dcd_only(src), **svc}
-    cs = _comp_save(comp, svc)
-    cs.pop("name", None)
+    cs = _hub_save(comp, svc)
     saved_status = _read_payload(obj.get("metadata") or {}, DCD_STATUS_ANNOTATION)
+    src_anns = (src_meta if isinstance(src_meta, dict) else {}).get("annotations") or {}
+    save_hub_origin = DCD_SPEC_ANNOTATION not in src_anns and DCD_STATUS_ANNOTATION not in src_anns
+    # upstream dcdHubSpecNeedsSave
+    if cs or (not comp.get("name") and (src_meta or {}).get("name")) or (
+        save_hub_origin and comp.get("podTemplate") is not None
+    ):
+        hub: dict = {"name": comp.get("name") or "", **cs}
+        meta["annotations"] = {**(meta.get("annotations") or {}), DCD_SPEC_ANNOTATION: _hub_annotation(hub, "HubDCDSpec")}
 
     def status(st: Any) -> Any:
         return _dcd_status_to_alpha(st, saved_status)
 
-    return _finish(obj, out, meta, spec, status, DCD_SPEC_ANNOTATION, {"component": cs} if cs else None)
+    return _finish(obj, out, meta, spec, status, DCD_SPEC_ANNOTATION, None)
 
 
 # ---------------------------------------------------------------------------------------------------

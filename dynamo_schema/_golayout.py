@@ -221,6 +221,41 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
         "pvcs:[AlphaPVC", "services:{*AlphaSharedSpec", "envs:[EnvVar", "backendFramework:s", "restart:",
         "topologyConstraint:", "experimental:",
     ),
+    # v1beta1 hub saves (conversion preservation): the same Go types, but every PodTemplateSpec
+    # metadata carries ``metav1.Time`` creationTimestamp, a struct Go writes as ``null`` when zero
+    "HubObjectMeta": (
+        "name:s", "generateName:s", "namespace:s", "selfLink:s", "uid:s", "resourceVersion:s", "generation:i",
+        "!creationTimestamp:p", "deletionTimestamp:", "deletionGracePeriodSeconds:p", "labels:m", "annotations:m",
+        "ownerReferences:", "finalizers:", "managedFields:",
+    ),
+    "HubPodTemplateSpec": ("metadata:HubObjectMeta", "spec:PodSpec"),
+    "HubSharedSpec": (
+        "providerOverride:*ProviderOverride", "!name:s", "type:s", "runtimeVersionOverride:s",
+        "globalDynamoNamespace:b", "podTemplate:*HubPodTemplateSpec", "replicas:p", "minAvailable:p",
+        "multinode:*MultinodeSpec", "sharedMemorySize:*q", "modelRef:*ModelReference",
+        "scalingAdapter:*ScalingAdapter", "eppConfig:*EPPConfig", "frontendSidecar:p",
+        "compilationCache:*CompilationCacheConfig", "topologyConstraint:*TopologyConstraint",
+        "experimental:*HubExperimentalSpec",
+    ),
+    "HubDCDSpec": ("backendFramework:s", "...HubSharedSpec"),
+    "HubDGDSpec": (
+        "providerOverride:*ProviderOverride", "annotations:m", "labels:m", "priorityClassName:s",
+        "components:[HubSharedSpec", "env:[EnvVar", "backendFramework:s", "restart:", "topologyConstraint:",
+        "experimental:",
+    ),
+    "HubExperimentalSpec": (
+        "gpuMemoryService:*HubGPUMemoryServiceSpec", "failover:*FailoverSpec", "grove:*GroveSpec",
+        "checkpoint:*HubComponentCheckpointConfig",
+    ),
+    "HubGPUMemoryServiceSpec": (
+        "mode:s", "deviceClassName:s", "extraClientContainers:", "extraClientPods:[HubGMSClientPodSpec",
+    ),
+    "HubGMSClientPodSpec": ("!name:s", "!podTemplate:HubPodTemplateSpec"),
+    "HubComponentCheckpointConfig": (
+        "!enabled:b", "mode:s", "startupPolicy:s", "deletionPolicy:s", "checkpointRef:p",
+        "identity:*DynamoCheckpointIdentity", "targetContainerName:s", "job:*HubComponentCheckpointJobConfig",
+    ),
+    "HubComponentCheckpointJobConfig": ("gmsClientContainers:", "podTemplate:*HubPodTemplateSpec"),
     "AlphaServiceReplicaStatus": (
         "!componentKind:s", "!componentName:s", "componentNames:[s", "runtimeNamespace:s", "!replicas:i",
         "!updatedReplicas:i", "readyReplicas:p", "availableReplicas:p", "scheduledReplicas:p",

@@ -238,7 +238,7 @@ def test_convert_validates_its_input(tmp_path: Path) -> None:
     assert f"{path}:12:7: DynamoGraphDeployment/demo: " in err and "[schema.unknown-field]" in err
 
 
-def test_convert_keeps_key_order_and_docs_say_comments_are_not_kept(tmp_path: Path) -> None:
+def test_convert_keeps_key_order_as_documented(tmp_path: Path) -> None:
     path = write(tmp_path, "alpha.yaml", ALPHA_HOOK.replace('"false"', '"true"'))
     rc, out, err = run("convert", path)
     assert rc == 0, err
@@ -247,7 +247,7 @@ def test_convert_keeps_key_order_and_docs_say_comments_are_not_kept(tmp_path: Pa
     assert doc["apiVersion"] == "nvidia.com/v1beta1"
     assert [c["name"] for c in doc["spec"]["components"]] == ["worker"]
     cli = (ROOT / "docs" / "cli.md").read_text()
-    assert "keeping comments" not in cli and "comments are not kept" in cli
+    assert "keeping comments and order" in cli
 
 
 # ---------------------------------------------------------------------------------------------- 5. settings reach rendering

@@ -135,6 +135,11 @@ def test_untyped_and_unknown() -> None:
 # (CRD file, version, schema path, layout); "[]" = array items, "{}" = map values
 _CRD_CHECKS = [
     ("dcd", "v1alpha1", ("spec",), "AlphaDCDSpec"),
+    ("dcd", "v1beta1", ("spec",), "HubDCDSpec"),
+    ("dgd", "v1beta1", ("spec",), "HubDGDSpec"),
+    ("dgd", "v1beta1", ("spec", "components", "[]"), "HubSharedSpec"),
+    ("dcd", "v1beta1", ("spec", "experimental"), "HubExperimentalSpec"),
+    ("dcd", "v1beta1", ("spec", "experimental", "checkpoint"), "HubComponentCheckpointConfig"),
     ("dcd", "v1beta1", ("spec",), "DynamoComponentDeploymentSpec"),
     ("dgd", "v1alpha1", ("spec",), "AlphaDGDSpec"),
     ("dgd", "v1alpha1", ("spec", "services", "{}"), "AlphaSharedSpec"),
@@ -205,6 +210,7 @@ _CRD_CHECKS = [
 _NOT_IN_CRD = {
     "AlphaDCDSpec": {"providerOverride"},
     "DynamoComponentDeploymentSpec": {"providerOverride"},
+    "HubDCDSpec": {"providerOverride"},
     "MultinodeSpec": {"leader", "worker"},
 }
 
@@ -238,3 +244,18 @@ def test_layout_fields_match_crd(kind: str, version: str, path: tuple[str, ...],
     # required by a kubebuilder marker although the JSON tag has omitempty (PVC.name, VolumeMount.name)
     required -= {"name"} if layout in ("AlphaPVC", "AlphaVolumeMount") else set()
     assert required <= no_omitempty
+
+
+def test_hub_pod_template_writes_creation_timestamp_null() -> None:
+    # corev1.PodTemplateSpec{}: ObjectMeta is a value struct (omitempty never drops it) whose
+    # CreationTimestamp metav1.Time marshals its zero as null; PodSpec.Containers has no omitempty
+    assert marshal({}, "HubPodTemplateSpec") == '{"metadata":{"creationTimestamp":null},"spec":{"containers":null}}'
+    assert marshal({"metadata": {"name": "t", "labels": {"b": "1", "a": "2"}}, "spec": {"containers": [{"name": "main"}]}},
+                   "HubPodTemplateSpec") == (
+        '{"metadata":{"name":"t","creationTimestamp":null,"labels":{"a":"2","b":"1"}},'
+        '"spec":{"containers":[{"name":"main","resources":{}}]}}'
+    )
+    # v1beta1 DynamoComponentDeploymentSharedSpec.ComponentName is `json:"name"` (always written)
+    assert marshal({"frontendSidecar": "s"}, "HubSharedSpec") == '{"name":"","frontendSidecar":"s"}'
+    # the renderer's PodTemplateSpec layout is unchanged
+    assert marshal({"metadata": {"name": "t"}}, "PodTemplateSpec") == '{"metadata":{"name":"t"},"spec":{"containers":null}}'

@@ -112,9 +112,10 @@ def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
         if comp.get("type") != "epp":
             continue
         name = str(comp.get("name", ""))
+        legacy = comp.get("eppConfig") is not None  # epp.IsLegacyGoEPP; the native Rust EPP needs no ConfigMap
         cfg = comp.get("eppConfig") or {}
         labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
-        if not cfg.get("configMapRef"):
+        if legacy and not cfg.get("configMapRef"):
             if cfg.get("config") is None:
                 raise RenderError(
                     "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",

@@ -56,6 +56,7 @@ from ._workloads import (
 
 ANN_KAI_QUEUE = "nvidia.com/kai-scheduler-queue"
 ANN_VOLCANO_QUEUE = "nvidia.com/volcano-queue"
+ANN_GROVE_VOLCANO_QUEUE = "scheduling.grove.io/volcano-queue"
 
 
 def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]]:
@@ -155,17 +156,26 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
     dgd_ann = meta.get("annotations") or {}
     spec = dgd.get("spec") or {}
     components = spec.get("components") or []
-    if options.kai_scheduler_enabled and options.volcano_scheduler_enabled:
-        raise RenderError("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
-
     labels = dict(spec.get("labels") or {})
     labels[LABEL_DGD_NAME] = dgd_name
     pcs_meta: dict[str, Any] = {"name": pcs_name(dgd_name, components), "namespace": namespace, "labels": labels}
     annotations = dict(spec.get("annotations") or {})
-    if options.volcano_scheduler_enabled and dgd_ann.get(ANN_VOLCANO_QUEUE):
-        annotations["scheduling.grove.io/volcano-queue"] = dgd_ann[ANN_VOLCANO_QUEUE]
+    # injectVolcanoQueueAnnotation: the trimmed metadata annotation wins over a spec pass-through.
+    volcano_queue = str(dgd_ann.get(ANN_VOLCANO_QUEUE) or "").strip()
+    if options.volcano_scheduler_enabled and volcano_queue:
+        annotations[ANN_GROVE_VOLCANO_QUEUE] = volcano_queue
     if annotations:
         pcs_meta["annotations"] = annotations
+    # GenerateGrovePodCliqueSet order: the update-strategy annotation is checked before the
+    # scheduler integrations (resolveGroveSchedulerQueue).
+    strategy = dgd_ann.get(ANN_GROVE_UPDATE_STRATEGY)
+    if strategy is not None and strategy not in ("RollingRecreate", "OnDelete"):
+        raise RenderError(
+            f'unsupported Grove update strategy annotation "{ANN_GROVE_UPDATE_STRATEGY}"="{strategy}": supported values are "RollingRecreate" and "OnDelete"',
+            ("metadata", "annotations", ANN_GROVE_UPDATE_STRATEGY), rule="render.grove",
+        )
+    if options.kai_scheduler_enabled and options.volcano_scheduler_enabled:
+        raise RenderError("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
 
     template: dict[str, Any] = {
         "headlessServiceConfig": {"publishNotReadyAddresses": True},
@@ -229,7 +239,8 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
             if options.kai_scheduler_enabled and pod.get("schedulerName", "kai-scheduler") in ("", "kai-scheduler"):
                 pod["schedulerName"] = "kai-scheduler"
                 clique["labels"]["kai.scheduler/queue"] = (dgd_ann.get(ANN_KAI_QUEUE) or "").strip() or "dynamo"
-            if options.volcano_scheduler_enabled:
+            # injectVolcanoSchedulerIfEnabled: a user-set scheduler other than volcano is kept.
+            if options.volcano_scheduler_enabled and pod.get("schedulerName", "volcano") in ("", "volcano"):
                 pod["schedulerName"] = "volcano"
             if not clique["annotations"]:
                 del clique["annotations"]
@@ -257,13 +268,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
     if groups:
         template["podCliqueScalingGroups"] = groups
     pcs_spec: dict[str, Any] = {"replicas": 1}
-    strategy = dgd_ann.get(ANN_GROVE_UPDATE_STRATEGY)
     if strategy is not None:
-        if strategy not in ("RollingRecreate", "OnDelete"):
-            raise RenderError(
-                f'unsupported Grove update strategy annotation "{ANN_GROVE_UPDATE_STRATEGY}"="{strategy}": supported values are "RollingRecreate" and "OnDelete"',
-                ("metadata", "annotations", ANN_GROVE_UPDATE_STRATEGY), rule="render.grove",
-            )
         pcs_spec["updateStrategy"] = {"type": strategy}
     pcs_spec["template"] = template
     return {"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": pcs_meta, "spec": pcs_spec}

@@ -27,7 +27,6 @@ from ._runtime import (
     CANARY_HEALTH_CHECKS,
     FRONTEND_STARTUP_PROBE,
     INCREASED_WORKER_FAILURE_THRESHOLD,
-    NATIVE_RUST_EPP,
     Version,
     gate,
     resolve_runtime_version,
@@ -194,7 +193,10 @@ def base_container(ctx: Ctx) -> dict[str, Any]:
             {"name": "DYN_SYSTEM_PORT", "value": "9090"},
         ]
     elif t == "epp":
-        native = gate(ctx.runtime, NATIVE_RUST_EPP)
+        # ``epp.IsLegacyGoEPP``: the presence of eppConfig selects the legacy Go EPP launch contract;
+        # admission ties it to the runtime (``NativeRustEPP`` ≥ 1.5.0 must omit eppConfig, older
+        # runtimes require it; newest upstream ``component_epp.go``/webhook ``eppRuntimeCompatibilityError``).
+        native = ctx.eppconfig is None
         c["ports"] = [
             {"protocol": "TCP", "name": "grpc", "containerPort": 9002},
             {"protocol": "TCP", "name": "grpc-health", "containerPort": 9003},
@@ -241,7 +243,7 @@ def base_pod_spec(ctx: Ctx) -> dict[str, Any]:
         spec["serviceAccountName"] = EPP_SA
         spec["terminationGracePeriodSeconds"] = 130
         volumes: list[dict[str, Any]] = []
-        if not gate(ctx.runtime, NATIVE_RUST_EPP):
+        if ctx.eppconfig is not None:
             name, key = epp_configmap_name(ctx.dgd_name), "epp-config-dynamo.yaml"
             ref = (ctx.eppconfig or {}).get("configMapRef") if isinstance(ctx.eppconfig, Mapping) else None
             if isinstance(ref, Mapping) and ref.get("name"):

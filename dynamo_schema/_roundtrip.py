@@ -1,0 +1,508 @@
+"""Comment-keeping output for ``convert``: the converted data written over the source's comments.
+
+The source is read a second time with ruamel.yaml's round-trip loader (lazy import: only ``convert``
+pays for it) for its comments and their lines. Every comment is tied to a source node: a full-line
+comment (or blank line) to the next mapping key / sequence item that starts after it, an end-of-line
+comment to the innermost node that starts on its line. The output tree is then built from the
+*converted* data (the only source of values), and each output node takes the comments of the source
+node it came from: same key in the same place, or the moved subtree's origin (v1alpha1
+``spec.services.<name>`` <-> v1beta1 ``spec.components[name=<name>]``, ``extraPodSpec`` <->
+``podTemplate.spec``, ``extraPodSpec.mainContainer`` (+ the flat ``envs``...) <-> container ``main``,
+``extraPodMetadata`` <-> ``podTemplate.metadata``, ``envs`` <-> ``env``). Keys that survive keep their
+source order; new keys follow their nearest preceding sibling of the converted order (first when there
+is none). Strings some Kubernetes decoder could misread are single-quoted (``_emit.needs_quotes``).
+
+The caller checks that the text decodes back to exactly the converted data and falls back to the
+plain ``_emit.dump_all`` when not (:func:`dump_with_comments` returns ``None`` when it cannot align).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["dump_with_comments"]
+
+_Anchor = tuple[int, Any]  # (id of the source container, key or index)
+_MAP_IND, _SEQ_IND, _SEQ_OFF = 2, 4, 2
+
+
+class _Comments:
+    """Comments of one source document, by anchor."""
+
+    def __init__(self) -> None:
+        self.before: dict[_Anchor, list[str]] = {}
+        self.eol: dict[_Anchor, str] = {}
+        self.footer: list[str] = []
+
+
+def _walk(node: Any, out: list[tuple[int, int, _Anchor]], seen: list[Any]) -> None:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(node, CommentedMap):
+        seen.append(node)
+        for k in node:
+            try:
+                line, col = node.lc.key(k)
+            except (KeyError, TypeError, AttributeError):
+                continue
+            out.append((line, len(out), (id(node), k)))
+            _walk(node[k], out, seen)
+    elif isinstance(node, CommentedSeq):
+        seen.append(node)
+        for i, v in enumerate(node):
+            try:
+                line, col = node.lc.item(i)
+            except (KeyError, TypeError, AttributeError, IndexError):
+                continue
+            out.append((line, len(out), (id(node), i)))
+            _walk(v, out, seen)
+
+
+def _tokens(containers: list[Any]) -> list[Any]:
+    found: dict[int, Any] = {}
+
+    def add(x: Any) -> None:
+        if x is None:
+            return
+        if isinstance(x, list):
+            for y in x:
+                add(y)
+        elif hasattr(x, "value") and hasattr(x, "start_mark"):
+            found[id(x)] = x
+
+    for c in containers:
+        ca = c.ca
+        add(ca.comment)
+        for v in ca.items.values():
+            add(v)
+        add(getattr(ca, "end", None))
+    return list(found.values())
+
+
+def _collect(doc: Any, lines: list[str], first: bool = False) -> _Comments:
+    nodes: list[tuple[int, int, _Anchor]] = []
+    containers: list[Any] = []
+    _walk(doc, nodes, containers)
+    full: dict[int, str] = {}
+    eol: dict[int, str] = {}
+    texts: set[str] = set()
+    for tok in _tokens(containers):
+        value = str(tok.value)
+        segs = value.split("\n")
+        texts.update(seg.strip() for seg in segs if seg.strip().startswith("#"))
+        if segs and segs[0].strip().startswith("#"):
+            ln = tok.start_mark.line
+            text = segs[0].strip()
+            if 0 <= ln < len(lines) and not lines[ln].lstrip().startswith("#") and lines[ln].rstrip().endswith(text):
+                eol[ln] = text
+    lo = min((n[0] for n in nodes), default=0)
+    hi = len(lines)
+    node_lines = {n[0] for n in nodes}
+    for ln in range(hi):
+        stripped = lines[ln].strip()
+        if stripped.startswith("#") and stripped in texts:
+            full[ln] = stripped
+    if first:  # before the first document's first node only comments, directives and blank lines exist
+        for ln in range(lo):
+            stripped = lines[ln].strip()
+            if stripped.startswith("#"):
+                full[ln] = stripped
+            elif not stripped and full.get(ln - 1):
+                full[ln] = ""
+    for ln in range(lo, hi):  # blank lines that separate nodes or comments (not those inside scalars)
+        if lines[ln].strip():
+            continue
+        nxt = ln + 1
+        while nxt < hi and not lines[nxt].strip():
+            nxt += 1
+        if nxt < hi and (nxt in full or nxt in node_lines) and ln - 1 >= 0 and lines[ln - 1].strip():
+            full[ln] = ""
+    out = _Comments()
+    nodes.sort()
+    starts = [n[0] for n in nodes]
+    import bisect
+
+    for ln in sorted(full):
+        if ln not in range(len(lines)):
+            continue
+        j = bisect.bisect_right(starts, ln)
+        if j < len(nodes):
+            out.before.setdefault(nodes[j][2], []).append(full[ln])
+        else:
+            out.footer.append(full[ln])
+    for ln, text in eol.items():
+        j = bisect.bisect_right(starts, ln) - 1
+        if j >= 0:
+            out.eol.setdefault(nodes[j][2], text)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# where a converted node comes from
+
+_Src = list[tuple[Any, dict[str, str]]]  # candidate source containers, each with out-key -> src-key renames
+
+
+def _get(c: Any, k: Any) -> Any:
+    return c.get(k) if hasattr(c, "get") and hasattr(c, "lc") else None
+
+
+def _child_src(key: str, src: _Src) -> tuple[_Src, _Anchor | None]:
+    """The source candidates of the value under ``key`` (same key, or renamed) and the anchor of ``key``."""
+    anchor: _Anchor | None = None
+    child: _Src = []
+    for cont, ren in src:
+        sk = ren.get(key, key)
+        if _is_map(cont) and sk in cont:
+            if anchor is None:
+                anchor = (id(cont), sk)
+            child.append((cont[sk], {}))
+    return child, anchor
+
+
+def _is_map(c: Any) -> bool:
+    return hasattr(c, "lc") and hasattr(c, "keys")
+
+
+def _is_seq(c: Any) -> bool:
+    return hasattr(c, "lc") and isinstance(c, list)
+
+
+def _anchor(cont: Any, key: Any) -> _Anchor | None:
+    return (id(cont), key) if _is_map(cont) and key in cont else None
+
+
+def _main_of(pod_spec: Any) -> Any:
+    for c in _get(pod_spec, "containers") or []:
+        if hasattr(c, "get") and c.get("name") == "main":
+            return c
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# building the output tree
+
+class _Builder:
+    def __init__(self, root: Any, comments: _Comments, beta: bool, kind: str) -> None:
+        self.root = root
+        self.c = comments
+        self.beta = beta
+        self.kind = kind
+
+    def value(self, new: Any, src: _Src, path: tuple[Any, ...], indent: int) -> Any:
+        if isinstance(new, dict):
+            return self.mapping(new, src, path, indent)
+        if isinstance(new, list):
+            return self.sequence(new, src, path, indent)
+        return _scalar(new, src)
+
+    def mapping(self, new: dict, src: _Src, path: tuple[Any, ...], indent: int) -> Any:
+        from ruamel.yaml.comments import CommentedMap
+
+        out = CommentedMap()
+        parts: dict[Any, tuple[_Src, _Anchor | None]] = {}
+        for k in new:
+            moved = self._moved(path, k, src)
+            parts[k] = moved if moved is not None else _child_src(k, src)
+            if moved is None:
+                self._merge(k, src)
+        order = _order(list(new), {k: a for k, (_s, a) in parts.items()}, src)
+        for k in order:
+            child_src, anchor = parts[k]
+            child_indent = indent + _MAP_IND if isinstance(new[k], dict) else indent + _SEQ_OFF
+            out[_key(k)] = self.value(new[k], child_src, (*path, k), child_indent)
+            if anchor is not None:
+                self._attach(out, _key(k), anchor, indent)
+        return out
+
+    def _merge(self, key: Any, src: _Src) -> None:
+        """Comments of ``key`` in every candidate source, gathered on the first one."""
+        anchors = [(id(c), r.get(key, key)) for c, r in src if _is_map(c) and r.get(key, key) in c]
+        for extra in anchors[1:]:
+            before = self.c.before.pop(extra, None)
+            if before:
+                self.c.before.setdefault(anchors[0], []).extend(before)
+            eol = self.c.eol.pop(extra, None)
+            if eol:
+                if anchors[0] in self.c.eol:
+                    self.c.before.setdefault(anchors[0], []).append(eol)
+                else:
+                    self.c.eol[anchors[0]] = eol
+
+    def _svc(self, path: tuple[Any, ...]) -> Any:
+        """The source service / component of the component / service at ``path`` (DGD) or the DCD spec."""
+        spec = _get(self.root, "spec")
+        if self.kind == "DynamoComponentDeployment":
+            return spec
+        if len(path) < 3 or path[0] != "spec":
+            return None
+        if self.beta:
+            return _get(_get(spec, "services"), path[2])
+        for c in _get(spec, "components") or []:
+            if _get(c, "name") == path[2]:
+                return c
+        return None
+
+    def _comp_path(self, path: tuple[Any, ...]) -> int:
+        """Length of the component prefix of ``path`` (0 when ``path`` is not inside one)."""
+        if self.kind == "DynamoComponentDeployment":
+            return 1 if path[:1] == ("spec",) else 0
+        if len(path) >= 3 and path[0] == "spec" and path[1] in ("components", "services"):
+            return 3
+        return 0
+
+    def _moved(self, path: tuple[Any, ...], key: Any, src: _Src) -> tuple[_Src, _Anchor | None] | None:
+        """Sources of a subtree that moved between versions (``None``: same place, same key)."""
+        spec = _get(self.root, "spec")
+        if path == ("spec", "services") and not self.beta and self.kind == "DynamoGraphDeployment":
+            comps = _get(spec, "components")
+            for j, c in enumerate(comps if _is_seq(comps) else []):
+                if _get(c, "name") == key:
+                    return [(c, {})], (id(comps), j)
+            return [], None
+        if path == ("spec",) and self.kind == "DynamoGraphDeployment":
+            if self.beta and key == "components":
+                services = _get(spec, "services")
+                return ([(services, {})] if services is not None else []), _anchor(spec, "services")
+            if not self.beta and key == "services":
+                comps = _get(spec, "components")
+                return ([(comps, {})] if comps is not None else []), _anchor(spec, "components")
+            if self.beta and key == "env":
+                return _child_src("envs", src)
+            if not self.beta and key == "envs":
+                return _child_src("env", src)
+        if len(path) >= 2 and path[-2] == "resources" and path[-1] in ("limits", "requests"):
+            if self.beta:  # native list <- the alpha item (gpu, custom.*)
+                cands: _Src = []
+                for cont, _r in src:
+                    cands.append((cont, {"nvidia.com/gpu": "gpu"}))
+                    if _is_map(_get(cont, "custom")):
+                        cands.append((cont["custom"], {}))
+                return _child_src(key, cands)
+            if key == "custom":
+                return list(src), None
+            if key == "gpu":
+                return _child_src("nvidia.com/gpu", src)
+            return None
+        n = self._comp_path(path)
+        if not n:
+            return None
+        svc = self._svc(path)
+        rest = path[n:]
+        if svc is None:
+            return None
+        if self.beta:
+            if rest == () and key in ("type", "sharedMemorySize"):
+                return _child_src({"type": "componentType", "sharedMemorySize": "sharedMemory"}[key], [(svc, {})])
+            if rest == () and key == "podTemplate":
+                return [(svc, {"spec": "extraPodSpec", "metadata": "extraPodMetadata"})], None
+        else:
+            pt = _get(svc, "podTemplate")
+            main = _main_of(_get(pt, "spec"))
+            if rest == () and key == "componentType":
+                return _child_src("type", [(svc, {})])
+            if rest == () and key == "sharedMemory":
+                return _child_src("sharedMemorySize", [(svc, {})])
+            if rest == () and key == "extraPodSpec":
+                return ([(_get(pt, "spec"), {})] if pt is not None else []), _anchor(pt, "spec")
+            if rest == () and key == "extraPodMetadata":
+                return ([(_get(pt, "metadata"), {})] if pt is not None else []), _anchor(pt, "metadata")
+            if rest == () and key == "envs" and main is not None:
+                return _child_src("env", [(main, {})])
+            if rest == ("extraPodSpec",) and key == "mainContainer" and main is not None:
+                return [(main, {})], None
+        return None
+
+    def sequence(self, new: list, src: _Src, path: tuple[Any, ...], indent: int) -> Any:
+        from ruamel.yaml.comments import CommentedSeq
+
+        out = CommentedSeq()
+        seqs = [c for c, _r in src if isinstance(c, list) and hasattr(c, "lc")]
+        maps_by_name = [c for c, _r in src if hasattr(c, "keys") and hasattr(c, "lc")]  # services map
+        used: set[tuple[int, Any]] = set()
+        for i, item in enumerate(new):
+            child: _Src = []
+            anchor: _Anchor | None = None
+            name = item.get("name") if isinstance(item, dict) else None
+            if (self.beta and name == "main" and path[-3:] == ("podTemplate", "spec", "containers")
+                    and self._svc(path) is not None):
+                svc = self._svc(path)
+                eps = _get(svc, "extraPodSpec")
+                mc = _get(eps, "mainContainer")
+                child = ([(mc, {})] if mc is not None else []) + [(svc, {"env": "envs"})]
+                anchor = _anchor(eps, "mainContainer")
+            elif isinstance(name, str):
+                for m in maps_by_name:
+                    if name in m:
+                        child, anchor = [(m[name], {})], (id(m), name)
+                        break
+                if anchor is None:
+                    for s in seqs:
+                        for j, x in enumerate(s):
+                            if hasattr(x, "get") and x.get("name") == name and (id(s), j) not in used:
+                                child, anchor = [(x, {})], (id(s), j)
+                                break
+                        if anchor is not None:
+                            break
+            elif seqs:
+                s = seqs[0]
+                if len(s) == len(new) and (not isinstance(item, (dict, list)) or isinstance(s[i], (dict, list))):
+                    child, anchor = [(s[i], {})], (id(s), i)
+                else:
+                    for j, x in enumerate(s):
+                        if (id(s), j) not in used and not isinstance(x, (dict, list)) and x == item:
+                            child, anchor = [(x, {})], (id(s), j)
+                            break
+            if anchor is not None:
+                used.add(anchor)
+            ipath = (*path, name if isinstance(name, str) else i)
+            out.append(self.value(item, child, ipath, indent + _SEQ_IND - _SEQ_OFF))
+            if anchor is not None:
+                self._attach_item(out, i, anchor, indent, isinstance(item, (dict, list)))
+        return out
+
+    def _attach(self, out: Any, key: Any, anchor: _Anchor, indent: int) -> None:
+        from ruamel.yaml.error import CommentMark
+        from ruamel.yaml.tokens import CommentToken
+
+        before = self.c.before.pop(anchor, None)
+        eol = self.c.eol.pop(anchor, None)
+        if before:
+            slot = out.ca.items.setdefault(key, [None, None, None, None])
+            slot[1] = [CommentToken((t or "") + "\n", CommentMark(indent if t else 0)) for t in before]
+        if eol:
+            out.yaml_add_eol_comment(eol, key, column=None)
+
+    def _attach_item(self, out: Any, i: int, anchor: _Anchor, indent: int, compound: bool) -> None:
+        from ruamel.yaml.error import CommentMark
+        from ruamel.yaml.tokens import CommentToken
+
+        before: list[str] = list(self.c.before.pop(anchor, []))
+        eol = self.c.eol.pop(anchor, None)
+        item = out[i]
+        if compound and eol:  # e.g. "Frontend:  # note" -> a line above the component
+            before.append(eol)
+            eol = None
+        if isinstance(item, dict) and item and hasattr(item, "ca"):  # comments of the first key go above the "- " line
+            first = next(iter(item))
+            slot = item.ca.items.get(first)
+            if slot and slot[1]:
+                before.extend(str(t.value).rstrip("\n").strip() for t in slot[1])
+                slot[1] = None
+        if before:
+            slot = out.ca.items.setdefault(i, [None, None, None, None])
+            slot[1] = [CommentToken((t or "") + "\n", CommentMark(indent if t else 0)) for t in before]
+        if eol:
+            out.yaml_add_eol_comment(eol, i, column=None)
+
+
+def _order(keys: list[Any], anchors: dict[Any, _Anchor | None], src: _Src) -> list[Any]:
+    """Surviving keys in source order; others after their nearest preceding sibling (first if none)."""
+    pos: dict[Any, tuple[int, int]] = {}
+    for k in keys:
+        a = anchors.get(k)
+        if a is None:
+            continue
+        for ci, (cont, _r) in enumerate(src):
+            if id(cont) == a[0] and hasattr(cont, "keys"):
+                pos[k] = (ci, list(cont.keys()).index(a[1]))
+                break
+    out = sorted((k for k in keys if k in pos), key=lambda k: pos[k])
+    for idx, k in enumerate(keys):
+        if k in pos:
+            continue
+        prev = next((keys[j] for j in range(idx - 1, -1, -1) if keys[j] in out), None)
+        out.insert(out.index(prev) + 1 if prev is not None else 0, k)
+    return out
+
+
+def _key(k: Any) -> Any:
+    from ._emit import needs_quotes
+
+    if isinstance(k, str) and needs_quotes(k):
+        from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
+        return SingleQuotedScalarString(k)
+    return k
+
+
+def _scalar(v: Any, src: _Src) -> Any:
+    if isinstance(v, str):
+        from ruamel.yaml.scalarstring import (
+            DoubleQuotedScalarString,
+            LiteralScalarString,
+            SingleQuotedScalarString,
+        )
+
+        from ._emit import needs_quotes
+
+        old = src[0][0] if src else None
+        if isinstance(old, (DoubleQuotedScalarString, SingleQuotedScalarString)) and str(old) == v:
+            return type(old)(v)
+        if needs_quotes(v):
+            return SingleQuotedScalarString(v)
+        if isinstance(old, LiteralScalarString) and str(old) == v:
+            return LiteralScalarString(v)
+        return str(v)
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return float(v)
+    return v
+
+
+# --------------------------------------------------------------------------------------------------
+
+def dump_with_comments(text: str, new_docs: list[Any], to_beta: bool) -> str | None:
+    """``new_docs`` (the converted documents of ``text``, in order) as YAML carrying ``text``'s comments.
+
+    ``to_beta``: the direction of the conversion (v1alpha1 -> v1beta1 when true), which tells where a
+    moved subtree came from. ``None`` when ruamel cannot read ``text``, its documents do not line up
+    with ``new_docs``, or anything else goes wrong (the caller then writes the comment-less output)."""
+    try:
+        return _dump_with_comments(text, new_docs, to_beta)
+    except Exception:  # noqa: BLE001 - comments are best effort; the values never depend on this
+        return None
+
+
+def _dump_with_comments(text: str, new_docs: list[Any], to_beta: bool) -> str | None:
+    try:
+        from ruamel.yaml import YAML
+    except ImportError:  # pragma: no cover - ruamel is a declared dependency
+        return None
+    import io
+
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    yaml.preserve_quotes = True
+    try:
+        src_docs = [d for d in yaml.load_all(text) if d is not None]
+    except Exception:  # noqa: BLE001 - any ruamel failure: no comments, the caller falls back
+        return None
+    if len(src_docs) != len(new_docs):
+        return None
+    lines = text.splitlines()
+    out_docs = []
+    footers: list[list[str]] = []
+    for n, (src, new) in enumerate(zip(src_docs, new_docs)):
+        comments = _collect(src, lines, first=n == 0)
+        kind = new.get("kind") if isinstance(new, dict) else None
+        b = _Builder(src, comments, to_beta, kind if isinstance(kind, str) else "")
+        out_docs.append(b.value(new, [(src, {})], (), 0))
+        footers.append(comments.footer)
+    emitter = YAML(typ="rt")
+    emitter.indent(mapping=_MAP_IND, sequence=_SEQ_IND, offset=_SEQ_OFF)
+    emitter.width = 1 << 30
+    parts = []
+    for doc, footer in zip(out_docs, footers):
+        buf = io.StringIO()
+        emitter.dump(doc, buf)
+        body = buf.getvalue()
+        while footer and not footer[-1]:
+            footer = footer[:-1]
+        if footer:
+            body += "".join((t or "") + "\n" for t in footer)
+        parts.append(body)
+    return "---\n".join(parts)
