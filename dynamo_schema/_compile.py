@@ -66,7 +66,8 @@ def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
     return stored
 
 
-def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0") -> list[Diagnostic]:
+def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0",
+                   settings: Any = None) -> list[Diagnostic]:
     """Strict validation of rendered objects; diagnostics name the object in their message."""
     from . import _k8s_schemas, _schemas, _structural
 
@@ -80,7 +81,11 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
             if kind == "PodCliqueSet" and not diags:
                 from ._grove_webhook import validate_pcs
 
-                diags = validate_pcs(obj)  # what Grove's webhook would refuse, the cluster would too
+                from ._admission import AdmissionSettings
+                from ._validate import grove_settings
+
+                # what Grove's webhook would refuse, the cluster would too
+                diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
         else:
             diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
         for d in diags:
@@ -328,7 +333,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         names = check_names(objs)
         if names:
             raise RenderError("Kubernetes would refuse rendered objects", names)
-        problems = check_rendered(objs)
+        problems = check_rendered(objs, settings=settings)
         if problems:
             raise RenderError("rendered objects are invalid (a bug in dynamo_schema)", problems)
     return objs

@@ -111,3 +111,14 @@ def test_deploymentspec_render_to_directory_matches_goldens(case: Path, tmp_path
             assert json.loads(got[name]) == json.loads(text), name
         else:
             assert got[name] == text, name
+
+
+def test_grove_topology_needs_the_tas_gate() -> None:
+    """Grove's webhook refuses topology constraints unless topology-aware scheduling is on (grove.md §3)."""
+    path = str(ROOT / "golden" / "topology-grove" / "input.yaml")
+    rc, _, err = run("render", "--target", "grove", path)
+    assert rc == 1
+    assert "topology constraints are not allowed when Topology Aware Scheduling is disabled" in err
+    rc, out, err = run("render", "--target", "grove", "--set", "grove_tas_enabled=true", path)
+    assert rc == 0, err
+    assert any(d["kind"] == "PodCliqueSet" for d in yaml.safe_load_all(out))

@@ -25,6 +25,8 @@ class AdmissionSettings:
     * ``lws_enabled`` (True) — LeaderWorkerSet installed and its gate on (rendering of multinode
       components without Grove; not used by admission).
     * ``lpx_enabled`` (False) — LPX support (out of scope; recorded only).
+    * ``grove_tas_enabled`` (False) — Grove's topology-aware scheduling (Grove's create admission
+      refuses topology constraints on a PodCliqueSet without it; Helm default off).
     * ``checkpoint_enabled`` (False) — the checkpoint gate (``experimental.checkpoint.enabled``).
     * ``gpu_discovery_enabled`` (True) — the GPU discovery gate (DGDR ``spec.hardware``).
     * ``inference_pool_available`` (True) — the InferencePool API group exists (EPP on DGD create).
@@ -43,6 +45,7 @@ class AdmissionSettings:
     grove_enabled: bool = True
     lws_enabled: bool = True
     lpx_enabled: bool = False
+    grove_tas_enabled: bool = False
     checkpoint_enabled: bool = False
     gpu_discovery_enabled: bool = True
     inference_pool_available: bool = True
@@ -75,6 +78,7 @@ class AdmissionSettings:
 
 _BOOL_KEYS = {
     "grove_enabled",
+    "grove_tas_enabled",
     "lws_enabled",
     "lpx_enabled",
     "checkpoint_enabled",

@@ -13,10 +13,9 @@ upstream's ``getDGDAlpha`` returns nil on error).
 
 One render asks for the alpha view of the same DGD once per component (DCD generation, the worker
 hash, the Grove labels and annotations) and for the alpha spec of the same DCD several times; the
-answer only depends on the object's content, so ``alpha_view`` memoizes it per object: keyed on
-the identity of the very object (held, so its id cannot be reused) and validated by a type- and
-order-exact content fingerprint (``marshal``), so a mutated dict is converted again. Every caller
-gets a fresh deep copy, as a fresh conversion would give it.
+answer only depends on the object's content, so ``alpha_view`` caches it by content: the key is a
+type- and order-exact serialization (``marshal``), so a mutated dict is a new key, and every caller
+gets a fresh copy, as a fresh conversion would give it.
 """
 
 from __future__ import annotations

@@ -37,7 +37,10 @@ def _options(folder: Path) -> tuple[str, RenderOptions]:
 
 
 def _dump(objs: list[dict]) -> str:
-    return yaml.safe_dump_all(objs, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True)
+    """Expected files are written Kubernetes-safe (``value: 'n'``, not ``value: n``), as render prints."""
+    from dynamo_schema._emit import dump_all
+
+    return dump_all(objs)
 
 
 CASES = _cases()
