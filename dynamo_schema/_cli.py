@@ -353,36 +353,32 @@ def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Every Dynamo document validated first (as ``validate`` does), then converted; other documents
-    pass through. Key order and comments are kept (``_roundtrip``); the output always decodes to
-    exactly the converted data (else it is written without comments)."""
-    import os
-
+    pass through. Documents that do not change (already at the target version, not Dynamo objects)
+    are written byte for byte; converted ones keep key order and comments (``_roundtrip``). The output
+    always decodes to exactly the converted data, type for type (else it is written without comments)."""
     from ._convert import to_v1alpha1, to_v1beta1
     from ._diagnostics import Diagnostic
     from ._emit import dump_all
-    from ._load import LoadResult, _raise_or_return, iter_paths, load, load_text
-    from ._roundtrip import dump_with_comments
+    from ._load import LoadResult, _decode, _raise_or_return, iter_paths, load, load_text
+    from ._roundtrip import dump_with_comments, same_data
     from ._validate import ValidateOptions, validate_document
 
     fn = to_v1beta1 if ns.to == "nvidia.com/v1beta1" else to_v1alpha1
+    total = LoadResult()
+    per_file: list[tuple[str, LoadResult]] = []
     try:
-        files = iter_paths([ns.path]) if ns.path == "-" or os.path.isdir(ns.path) else [ns.path]
-        sources: list[tuple[str, str]] = []
-        total = LoadResult()
-        per_file: list[Any] = []
-        for f in files:
+        for f in iter_paths([ns.path]):
+            name = "<stdin>" if f == "-" else f
             if f == "-":
                 raw = _read_stdin()
             else:
                 with open(f, "rb") as fh:
                     raw = fh.read()
-            name = "<stdin>" if f == "-" else f
             r = load(raw, name)
             total.documents.extend(r.documents)
             total.document_diagnostics.extend(r.document_diagnostics)
             total.errors.extend(r.errors)
-            per_file.append(r)
-            sources.append((name, raw.decode("utf-8", "replace")))
+            per_file.append((_decode(raw, name)[0] or "", r))  # the loader's own decoding (BOM, UTF-16)
     except FileNotFoundError as exc:
         raise UsageError(f"{ns.path}: no such file or directory") from exc
     except PermissionError as exc:
@@ -391,7 +387,7 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     texts: list[str] = []
     everything: list[Any] = []
     status = 0
-    for (_name, text), r in zip(sources, per_file):
+    for text, r in per_file:
         out = []
         for doc in r.documents:
             data = doc.data
@@ -411,13 +407,17 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 status = 1
         everything.extend(out)
         if status == 0 and out:
-            kept = dump_with_comments(text, out, fn is to_v1beta1)
+            kept = dump_with_comments(text, r.documents, out)
             texts.append(kept if kept is not None else dump_all(out))
     if status != 0:
         return status
-    result_text = "---\n".join(texts)
-    try:  # the contract: the output decodes to exactly the converted data
-        ok = [d.data for d in load_text(result_text)] == everything
+    result_text = ""
+    for t in texts:  # files one after another: each starts a new document
+        if result_text:
+            result_text += ("" if result_text.endswith("\n") else "\n") + "---\n"
+        result_text += t
+    try:  # the contract: the output decodes to exactly the converted data, type for type
+        ok = same_data([d.data for d in load_text(result_text)], everything)
     except Exception:  # noqa: BLE001 - any doubt: the plain, comment-less output
         ok = False
     stdout.write(result_text if ok else dump_all(everything))

@@ -12,15 +12,23 @@ node it came from: same key in the same place, or the moved subtree's origin (v1
 source order; new keys follow their nearest preceding sibling of the converted order (first when there
 is none). Strings some Kubernetes decoder could misread are single-quoted (``_emit.needs_quotes``).
 
-The caller checks that the text decodes back to exactly the converted data and falls back to the
-plain ``_emit.dump_all`` when not (:func:`dump_with_comments` returns ``None`` when it cannot align).
+The text is handled one YAML document at a time (its span runs from its ``---`` marker to the next
+document's): a document whose data does not change (already at the target version, not a Dynamo
+object) is copied byte for byte; a changed one is rebuilt from its own span only (comments are never
+taken from a neighbour), in the direction its own ``apiVersion`` and its converted one give. Source
+lists are indexed by item name once, so long lists cost linear time.
+
+The caller checks that the text decodes back to exactly the converted data, type for type
+(:func:`same_data`), and falls back to the plain ``_emit.dump_all`` when not
+(:func:`dump_with_comments` returns ``None`` when it cannot align).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["dump_with_comments"]
+__all__ = ["dump_with_comments", "same_data"]
 
 _Anchor = tuple[int, Any]  # (id of the source container, key or index)
 _MAP_IND, _SEQ_IND, _SEQ_OFF = 2, 4, 2
@@ -79,7 +87,12 @@ def _tokens(containers: list[Any]) -> list[Any]:
     return list(found.values())
 
 
-def _collect(doc: Any, lines: list[str], first: bool = False) -> _Comments:
+def _collect(doc: Any, lines: list[str], head: int) -> _Comments:
+    """Comments of ``doc``, whose own text is ``lines`` (one document's span of the file, nothing
+    else: a comment is never taken from a neighbouring document). ``head``: first line after the
+    document's ``---`` marker (0 when it has none); lines before it are written out verbatim."""
+    import bisect
+
     nodes: list[tuple[int, int, _Anchor]] = []
     containers: list[Any] = []
     _walk(doc, nodes, containers)
@@ -93,22 +106,21 @@ def _collect(doc: Any, lines: list[str], first: bool = False) -> _Comments:
         if segs and segs[0].strip().startswith("#"):
             ln = tok.start_mark.line
             text = segs[0].strip()
-            if 0 <= ln < len(lines) and not lines[ln].lstrip().startswith("#") and lines[ln].rstrip().endswith(text):
+            if head <= ln < len(lines) and not lines[ln].lstrip().startswith("#") and lines[ln].rstrip().endswith(text):
                 eol[ln] = text
-    lo = min((n[0] for n in nodes), default=0)
     hi = len(lines)
+    lo = min((n[0] for n in nodes), default=hi)
     node_lines = {n[0] for n in nodes}
-    for ln in range(hi):
+    for ln in range(max(head, lo), hi):
         stripped = lines[ln].strip()
         if stripped.startswith("#") and stripped in texts:
             full[ln] = stripped
-    if first:  # before the first document's first node only comments, directives and blank lines exist
-        for ln in range(lo):
-            stripped = lines[ln].strip()
-            if stripped.startswith("#"):
-                full[ln] = stripped
-            elif not stripped and full.get(ln - 1):
-                full[ln] = ""
+    for ln in range(head, min(lo, hi)):  # before the first node only comments, directives and blank lines
+        stripped = lines[ln].strip()
+        if stripped.startswith("#"):
+            full[ln] = stripped
+        elif not stripped and full.get(ln - 1):
+            full[ln] = ""
     for ln in range(lo, hi):  # blank lines that separate nodes or comments (not those inside scalars)
         if lines[ln].strip():
             continue
@@ -120,11 +132,7 @@ def _collect(doc: Any, lines: list[str], first: bool = False) -> _Comments:
     out = _Comments()
     nodes.sort()
     starts = [n[0] for n in nodes]
-    import bisect
-
     for ln in sorted(full):
-        if ln not in range(len(lines)):
-            continue
         j = bisect.bisect_right(starts, ln)
         if j < len(nodes):
             out.before.setdefault(nodes[j][2], []).append(full[ln])
@@ -320,6 +328,19 @@ class _Builder:
         seqs = [c for c, _r in src if isinstance(c, list) and hasattr(c, "lc")]
         maps_by_name = [c for c, _r in src if hasattr(c, "keys") and hasattr(c, "lc")]  # services map
         used: set[tuple[int, Any]] = set()
+        # each source list indexed once (name -> item positions, scalar -> positions): no rescans
+        named: list[tuple[Any, dict[Any, list[int]]]] = []
+        for s in seqs:
+            index: dict[Any, list[int]] = {}
+            for j, x in enumerate(s):
+                if hasattr(x, "get") and isinstance(x.get("name"), str):
+                    index.setdefault(x.get("name"), []).append(j)
+            named.append((s, index))
+        plain: dict[Any, list[int]] = {}
+        if seqs:
+            for j, x in enumerate(seqs[0]):
+                if not isinstance(x, (dict, list)):
+                    plain.setdefault(x, []).append(j)
         for i, item in enumerate(new):
             child: _Src = []
             anchor: _Anchor | None = None
@@ -337,22 +358,23 @@ class _Builder:
                         child, anchor = [(m[name], {})], (id(m), name)
                         break
                 if anchor is None:
-                    for s in seqs:
-                        for j, x in enumerate(s):
-                            if hasattr(x, "get") and x.get("name") == name and (id(s), j) not in used:
-                                child, anchor = [(x, {})], (id(s), j)
-                                break
-                        if anchor is not None:
+                    for s, index in named:
+                        hit = next((j for j in index.get(name, ()) if (id(s), j) not in used), None)
+                        if hit is not None:
+                            child, anchor = [(s[hit], {})], (id(s), hit)
                             break
             elif seqs:
                 s = seqs[0]
                 if len(s) == len(new) and (not isinstance(item, (dict, list)) or isinstance(s[i], (dict, list))):
                     child, anchor = [(s[i], {})], (id(s), i)
-                else:
-                    for j, x in enumerate(s):
-                        if (id(s), j) not in used and not isinstance(x, (dict, list)) and x == item:
-                            child, anchor = [(x, {})], (id(s), j)
-                            break
+                elif not isinstance(item, (dict, list)):
+                    try:
+                        hits = plain.get(item, [])
+                    except TypeError:  # pragma: no cover - scalars are hashable
+                        hits = []
+                    hit = next((j for j in hits if (id(s), j) not in used), None)
+                    if hit is not None:
+                        child, anchor = [(s[hit], {})], (id(s), hit)
             if anchor is not None:
                 used.add(anchor)
             ipath = (*path, name if isinstance(name, str) else i)
@@ -455,19 +477,152 @@ def _scalar(v: Any, src: _Src) -> Any:
 
 # --------------------------------------------------------------------------------------------------
 
-def dump_with_comments(text: str, new_docs: list[Any], to_beta: bool) -> str | None:
-    """``new_docs`` (the converted documents of ``text``, in order) as YAML carrying ``text``'s comments.
+_ALPHA, _BETA = "nvidia.com/v1alpha1", "nvidia.com/v1beta1"
 
-    ``to_beta``: the direction of the conversion (v1alpha1 -> v1beta1 when true), which tells where a
-    moved subtree came from. ``None`` when ruamel cannot read ``text``, its documents do not line up
-    with ``new_docs``, or anything else goes wrong (the caller then writes the comment-less output)."""
+
+def same_data(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` hold the same data, type for type (``True``, ``1`` and ``1.0`` differ; mapping
+    key order does not matter)."""
+    return _fingerprint(a) == _fingerprint(b)
+
+
+class _KeyMark:
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+
+def _fingerprint(x: Any) -> list[str]:
+    """A type-tagged serialisation of ``x``; iterative (documents may nest 10,000 levels deep)."""
+    out: list[str] = []
+    stack: list[Any] = [x]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, _KeyMark):
+            out.append(f"k{type(v.key).__name__}:{v.key!r}")
+        elif isinstance(v, dict):
+            keys = sorted(v, key=lambda k: (type(k).__name__, repr(k)))
+            out.append(f"d{len(keys)}")
+            for k in reversed(keys):
+                stack.append(v[k])
+                stack.append(_KeyMark(k))
+        elif isinstance(v, list):
+            out.append(f"l{len(v)}")
+            stack.extend(reversed(v))
+        else:
+            out.append(f"{type(v).__name__}:{v!r}")
+    return out
+
+
+def dump_with_comments(text: str, sources: Sequence[Any], new_docs: Sequence[Any]) -> str | None:
+    """``text`` with every document replaced by its converted data, comments kept.
+
+    ``sources``: the loaded documents of ``text`` (``_load`` documents: ``.data``, ``.start``), in
+    order; ``new_docs``: their converted data, same order. The text is cut into one span per YAML
+    document (from its ``---`` marker to the next one; comments are only ever taken from their own
+    span). A span whose documents did not change (already at the target version, not a Dynamo object)
+    is written byte for byte; a changed one is rebuilt over its comments, the direction of each
+    document read from its own ``apiVersion`` and its converted one. ``None`` when the text cannot be
+    cut or anything else goes wrong (the caller then writes the comment-less output)."""
     try:
-        return _dump_with_comments(text, new_docs, to_beta)
+        return _dump_with_comments(text, sources, new_docs)
     except Exception:  # noqa: BLE001 - comments are best effort; the values never depend on this
         return None
 
 
-def _dump_with_comments(text: str, new_docs: list[Any], to_beta: bool) -> str | None:
+def _spans(text: str, lines: list[str]) -> list[tuple[int, int | None, int | None]] | None:
+    """``(first line, line of its --- marker, line of its ... marker)`` of every YAML document."""
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    spans: list[list[Any]] = []
+    after_end: int | None = None
+    loader = loader_class(text)
+    try:
+        while loader.check_event():
+            ev = loader.get_event()
+            start: Any = ev.start_mark
+            if isinstance(ev, yaml.DocumentStartEvent):
+                marker: int | None = None
+                if ev.explicit:
+                    marker = next((ln for ln in range(start.line, len(lines))
+                                   if lines[ln].startswith("---")), None)
+                    if marker is None:
+                        return None
+                if not spans:
+                    spans.append([0, marker, None])
+                elif marker is not None:
+                    spans.append([marker, marker, None])
+                elif after_end is not None:
+                    spans.append([after_end, None, None])
+                else:
+                    return None
+            elif isinstance(ev, yaml.DocumentEndEvent):
+                after_end = None
+                if ev.explicit and spans:
+                    stop: Any = ev.end_mark
+                    spans[-1][2] = start.line
+                    after_end = stop.line + (1 if stop.column else 0)
+    finally:
+        loader.dispose()
+    return [(a, b, c) for a, b, c in spans] or [(0, None, None)]
+
+
+def _dump_with_comments(text: str, sources: Sequence[Any], new_docs: Sequence[Any]) -> str | None:
+    import bisect
+
+    if len(sources) != len(new_docs):
+        return None
+    lines = text.splitlines(keepends=True)
+    spans = _spans(text, lines)
+    if spans is None:
+        return None
+    firsts = [s[0] for s in spans]
+    groups: list[list[int]] = [[] for _ in spans]
+    for i, doc in enumerate(sources):
+        groups[max(0, bisect.bisect_right(firsts, doc.start[0] - 1) - 1)].append(i)
+    parts: list[str] = []
+    for c, (first, marker, closing) in enumerate(spans):
+        end = spans[c + 1][0] if c + 1 < len(spans) else len(lines)
+        idx = groups[c]
+        if all(same_data(sources[i].data, new_docs[i]) for i in idx):
+            parts.append("".join(lines[first:end]))
+            continue
+        stop = closing if closing is not None and first <= closing < end else end
+        body = _rebuild(lines[first:stop], None if marker is None else marker - first,
+                        [sources[i].data for i in idx], [new_docs[i] for i in idx])
+        if body is None:
+            return None
+        parts.append(body + "".join(lines[stop:end]))  # "...", directives, comments after it: verbatim
+    return "".join(parts)
+
+
+def _rebuild(chunk: list[str], marker: int | None, olds: list[Any], news: list[Any]) -> str | None:
+    """One document's span rebuilt from its converted data over its comments."""
+    from ._emit import dump_all
+
+    nl = "\r\n" if chunk and chunk[0].endswith("\r\n") else "\n"
+    prefix = ""
+    head = 0
+    if marker is not None:
+        line = chunk[marker]
+        rest = line[3:].strip()
+        prefix = "".join(chunk[:marker]) + (line if not rest or rest.startswith("#") else "---" + nl)
+        head = marker + 1
+    beta: bool | None = None
+    if len(olds) == 1 and isinstance(olds[0], dict) and isinstance(news[0], dict):
+        versions = (olds[0].get("apiVersion"), news[0].get("apiVersion"))
+        beta = True if versions == (_ALPHA, _BETA) else False if versions == (_BETA, _ALPHA) else None
+    body = _comments_body("".join(chunk), head, news[0], beta) if beta is not None else None
+    if body is None:  # several documents (a kind: List) or no known direction: no comments
+        body = dump_all(news)
+    if nl != "\n":
+        body = body.replace("\n", nl)
+    return prefix + body
+
+
+def _comments_body(text: str, head: int, new: Any, to_beta: bool) -> str | None:
     try:
         from ruamel.yaml import YAML
     except ImportError:  # pragma: no cover - ruamel is a declared dependency
@@ -479,30 +634,25 @@ def _dump_with_comments(text: str, new_docs: list[Any], to_beta: bool) -> str | 
     yaml.preserve_quotes = True
     try:
         src_docs = [d for d in yaml.load_all(text) if d is not None]
-    except Exception:  # noqa: BLE001 - any ruamel failure: no comments, the caller falls back
+    except Exception:  # noqa: BLE001 - any ruamel failure: no comments
         return None
-    if len(src_docs) != len(new_docs):
+    if len(src_docs) != 1:
         return None
-    lines = text.splitlines()
-    out_docs = []
-    footers: list[list[str]] = []
-    for n, (src, new) in enumerate(zip(src_docs, new_docs)):
-        comments = _collect(src, lines, first=n == 0)
-        kind = new.get("kind") if isinstance(new, dict) else None
-        b = _Builder(src, comments, to_beta, kind if isinstance(kind, str) else "")
-        out_docs.append(b.value(new, [(src, {})], (), 0))
-        footers.append(comments.footer)
+    src = src_docs[0]
+    if _get(src, "kind") == "List" and isinstance(_get(src, "items"), list):
+        return None  # the converted document is an item, not this root: no comments
+    comments = _collect(src, text.splitlines(), head)
+    kind = new.get("kind") if isinstance(new, dict) else None
+    doc = _Builder(src, comments, to_beta, kind if isinstance(kind, str) else "").value(new, [(src, {})], (), 0)
     emitter = YAML(typ="rt")
     emitter.indent(mapping=_MAP_IND, sequence=_SEQ_IND, offset=_SEQ_OFF)
     emitter.width = 1 << 30
-    parts = []
-    for doc, footer in zip(out_docs, footers):
-        buf = io.StringIO()
-        emitter.dump(doc, buf)
-        body = buf.getvalue()
-        while footer and not footer[-1]:
-            footer = footer[:-1]
-        if footer:
-            body += "".join((t or "") + "\n" for t in footer)
-        parts.append(body)
-    return "---\n".join(parts)
+    buf = io.StringIO()
+    emitter.dump(doc, buf)
+    body = buf.getvalue()
+    footer = comments.footer
+    while footer and not footer[-1]:
+        footer = footer[:-1]
+    if footer:
+        body += "".join((t or "") + "\n" for t in footer)
+    return body
