@@ -56,13 +56,11 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
 
 
 def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
-    from ._document import Document
     from ._validate import ValidateOptions, check_nvidia
 
     diags, stored = check_nvidia(obj, ValidateOptions(settings=settings))
     if stored is None or any(d.severity == "error" for d in diags):
         raise RenderError("the object would not be admitted", [d for d in diags if d.severity == "error"])
-    del Document
     return stored
 
 

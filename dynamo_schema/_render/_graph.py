@@ -60,57 +60,27 @@ def operator_version(options: RenderOptions) -> str:
 
 
 def admit(obj: Mapping[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
-    """Apply CREATE-time admission defaults (schema defaults and the mutating webhook).
-
-    Uses ``dynamo_schema._admission.default`` when it is importable; otherwise a local subset
-    (replicas, workload provider, Grove minAvailable, origin version, DCD ``spec.name``).
-    """
+    """Apply CREATE-time admission defaults (schema defaults and the mutating webhook), idempotent."""
     data: dict[str, Any] = copy.deepcopy(dict(obj))
     if not isinstance(data.get("metadata"), dict):
         data["metadata"] = {}
     if not data["metadata"].get("namespace"):
         data["metadata"]["namespace"] = options.namespace
-    try:
-        from .._admission import _defaults as adm
-        from .._admission._settings import AdmissionSettings
+    from .._admission import _defaults as adm
+    from .._admission._settings import AdmissionSettings
 
-        settings = AdmissionSettings(
-            grove_enabled=grove,
-            lws_enabled=options.lws_enabled,
-            discovery_backend=options.discovery_backend,
-            operator_version=operator_version(options),
-        )
-        out = adm.default(data, settings, operation="CREATE")
-    except ImportError:
-        out = _local_defaults(data, options, grove)
+    settings = AdmissionSettings(
+        grove_enabled=grove,
+        lws_enabled=options.lws_enabled,
+        discovery_backend=options.discovery_backend,
+        operator_version=operator_version(options),
+    )
+    out = adm.default(data, settings, operation="CREATE")
     if out.get("kind") == "DynamoGraphDeployment":
         # The rendering target decides the pathway (CREATE semantics: the webhook chooses it).
         ann = out.setdefault("metadata", {}).setdefault("annotations", {})
         ann[ANN_WORKLOAD_PROVIDER] = "grove" if grove else "component"
     return out
-
-
-def _local_defaults(obj: dict[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
-    spec = obj.setdefault("spec", {})
-    if obj.get("kind") == "DynamoComponentDeployment":
-        if not spec.get("name") and obj["metadata"].get("name"):
-            spec["name"] = obj["metadata"]["name"]
-        mn = spec.get("multinode")
-        if isinstance(mn, dict) and mn.get("nodeCount") is None:
-            mn["nodeCount"] = 2
-        return obj
-    ann = obj["metadata"].setdefault("annotations", {})
-    ann[ANN_WORKLOAD_PROVIDER] = "grove" if grove else "component"
-    for comp in spec.get("components") or []:
-        if comp.get("replicas") is None:
-            comp["replicas"] = 1
-        if grove and comp.get("minAvailable") is None:
-            comp["minAvailable"] = 1
-        mn = comp.get("multinode")
-        if isinstance(mn, dict) and mn.get("nodeCount") is None:
-            mn["nodeCount"] = 2
-    ann.setdefault(ANN_ORIGIN_VERSION, operator_version(options))
-    return obj
 
 
 # ---------------------------------------------------------------- backend framework
