@@ -1,44 +1,87 @@
-"""Developer sessions: tests, lint, typecheck, layers, bench, kubeconform (optional)."""
+"""Developer sessions (docs/decisions.md D12 says which one CI runs and how the lock is refreshed).
+
+* ``tests-3.10`` … ``tests-3.13``: the suite on each supported Python with the locked test environment
+  (``requirements/test.lock``), oracles installed, ``CI=1`` (nothing may skip for a missing tool).
+* ``lowest``: the declared floors (``uv pip compile --resolution lowest-direct``) on the oldest Python.
+* ``latest``: today's newest releases, no lock, on the newest Python.
+* ``lock``: refresh ``requirements/test.lock`` (universal: valid on every supported Python).
+* ``lint``, ``typecheck``, ``bench``, ``oracles``.
+"""
 
 from __future__ import annotations
 
-import shutil
+import os
+import subprocess
+from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck"]
+ROOT = Path(__file__).resolve().parent
+LOCK = "requirements/test.lock"
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+
+nox.options.sessions = ["tests-3.11", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
 
-@nox.session
+def _oracle_env(session: nox.Session) -> dict[str, str]:
+    """PATH with the pinned oracles (``.ci/install-oracles.sh`` builds them once into a cache)."""
+    env = {"CI": "1"}
+    script = ROOT / ".ci" / "install-oracles.sh"
+    if script.is_file():
+        bindir = subprocess.run(["bash", str(script)], check=True, capture_output=True, text=True).stdout.strip()
+        env["PATH"] = os.pathsep.join([bindir.splitlines()[-1], os.environ.get("PATH", "")])
+    return env
+
+
+def _pytest(session: nox.Session) -> None:
+    session.run("python", "-m", "pip", "list", "--format=freeze", silent=False)
+    session.run("python", "-m", "pytest", "-q", *session.posargs, env=_oracle_env(session))
+
+
+@nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    session.install("-e", ".[test]")
-    session.run("python", "-m", "pytest", "-q", *session.posargs, env={"CI": "1"})
+    session.install("-c", LOCK, "-e", ".[test]")
+    _pytest(session)
+
+
+@nox.session(python=PYTHONS[0])
+def lowest(session: nox.Session) -> None:
+    session.install("uv")
+    floors = Path(session.create_tmp()) / "lowest.txt"
+    session.run("uv", "pip", "compile", "pyproject.toml", "--extra", "test", "--resolution", "lowest-direct",
+                "--python-version", PYTHONS[0], "--no-emit-package", "dynamo-schema", "-q", "-o", str(floors))
+    session.install("-c", str(floors), "-e", ".[test]")
+    _pytest(session)
+
+
+@nox.session(python=PYTHONS[-1])
+def latest(session: nox.Session) -> None:
+    session.install("--upgrade", "--upgrade-strategy", "eager", "-e", ".[test]")
+    _pytest(session)
+
+
+@nox.session(python=False)
+def lock(session: nox.Session) -> None:
+    session.run("uv", "pip", "compile", "pyproject.toml", "--extra", "test", "--universal",
+                "--python-version", PYTHONS[0], "--no-emit-package", "dynamo-schema", "--upgrade",
+                "--custom-compile-command", "nox -s lock", "-o", LOCK)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    session.install("ruff", "import-linter", "-e", ".")
+    session.install("-c", LOCK, "ruff", "import-linter", "-e", ".")
     session.run("ruff", "check", "dynamo_schema", "tests", "benchmarks", "tools")
     session.run("lint-imports")
 
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    session.install("mypy", "types-PyYAML", "-e", ".")
+    session.install("-c", LOCK, "mypy", "types-PyYAML", "-e", ".")
     session.run("mypy")
 
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    session.install("-e", ".", "check-jsonschema")
+    session.install("-c", LOCK, "-e", ".", "check-jsonschema")
     session.run("python", "benchmarks/run.py", *session.posargs)
-
-
-@nox.session
-def kubeconform(session: nox.Session) -> None:
-    """Differential check with the real kubeconform binary, when it is on PATH."""
-    if shutil.which("kubeconform") is None:
-        session.skip("kubeconform is not on PATH")
-    session.install("-e", ".[test]")
-    session.run("python", "-m", "pytest", "-q", "tests/test_kubeconform_oracle.py", env={"DYNAMO_SCHEMA_KUBECONFORM": "1"})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -46,8 +45,8 @@ def _git(cwd: Path, *args: str) -> None:
                         "GIT_COMMITTER_EMAIL": "t@t.invalid", "PATH": "/usr/bin:/bin", "HOME": str(cwd)})
 
 
-@pytest.mark.skipif(shutil.which("pre-commit") is None or shutil.which("git") is None,
-                    reason="pre-commit or git not installed")
+@pytest.mark.needs("pre-commit", "git")
+@pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
 def test_hook_passes_valid_and_fails_invalid(tmp_path: Path) -> None:
     repo = tmp_path / "repo"

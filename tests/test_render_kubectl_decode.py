@@ -47,7 +47,7 @@ def _decode_all(text: str) -> list[dict]:
     return out
 
 
-@pytest.mark.skipif(KUBECTL is None, reason="kubectl not installed")
+@pytest.mark.needs("kubectl")
 @settings(max_examples=15, deadline=None)
 @given(values=st.lists(env_values, min_size=1, max_size=8), label=st.sampled_from(LABEL_SAFE),
        target=st.sampled_from(["kubernetes", "grove"]))

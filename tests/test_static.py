@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,13 +16,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.skipif(shutil.which("lint-imports") is None, reason="import-linter not installed")
+@pytest.mark.needs("lint-imports")
 def test_layers_hold() -> None:
     proc = subprocess.run(["lint-imports"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_mypy_is_clean() -> None:
-    pytest.importorskip("mypy")
     proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr

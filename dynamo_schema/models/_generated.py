@@ -9,10 +9,9 @@ and run ``python tools/gen_models.py``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from typing_extensions import Annotated
 
 from ._base import ObjectMeta, _Base, _CONF
 

@@ -19,7 +19,7 @@ from dynamo_schema._emit import dump, dump_all, dump_json, needs_quotes
 from dynamo_schema._load import load, load_text
 
 KUBECTL = shutil.which("kubectl") or ("/usr/bin/kubectl" if os.path.exists("/usr/bin/kubectl") else None)
-needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="kubectl not installed")
+needs_kubectl = pytest.mark.needs("kubectl")
 
 # ecosystem-notes §1: strings kubectl (YAML-1.1 booleans, 1.1/1.2 numbers), kustomize (yaml.v3) or
 # PyYAML would read as something else, plus the env values called out there.

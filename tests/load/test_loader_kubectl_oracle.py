@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from dynamo_schema._load import load_text
 
 KUBECTL = shutil.which("kubectl") or ("/usr/bin/kubectl" if os.path.exists("/usr/bin/kubectl") else None)
-pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl not installed")
+pytestmark = pytest.mark.needs("kubectl")
 
 
 def kubectl_decode(text: str, tmp: Path) -> Any:

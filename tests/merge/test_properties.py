@@ -310,7 +310,7 @@ def _deployment(template: dict) -> dict:
     }
 
 
-@pytest.mark.skipif(KUBECTL is None, reason="kubectl not installed")
+@pytest.mark.needs("kubectl")
 @settings(max_examples=25, **SETTINGS)
 @given(pod_template, pod_template)
 def test_pod_template_merge_agrees_with_kubectl(tmp_path_factory: Any, base: dict, patch: dict) -> None:

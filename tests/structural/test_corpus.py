@@ -1,9 +1,9 @@
-"""Every upstream v1beta1 DGD / DCD / DGDR manifest validates cleanly (strict), fast."""
+"""Every upstream v1beta1 DGD / DCD / DGDR manifest validates cleanly (strict).
+
+Speed is measured in ``benchmarks/run.py walk``, never asserted here."""
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 import pytest
@@ -65,25 +65,6 @@ def test_corpus_document_is_valid_against_generated_schema(
     diags = S.validate(doc, schema, strict=True)
     assert [(d.rule, d.field, d.message) for d in diags if d.severity == "error"] == []
     assert C.validate_cel(doc, schema, structural=diags) == []
-
-
-def test_speed_typical_dgd() -> None:
-    """A 5-10 KB DGD validates (schema + CEL) well under 5 ms once the schema is compiled."""
-    cands = [(len(json.dumps(d)), d) for _, _, d in DOCS if d["kind"] == "DynamoGraphDeployment"]
-    sized = [d for n, d in cands if 5000 <= n <= 10000]
-    if not sized:
-        pytest.skip("no 5-10 KB DGD in the corpus")
-    doc = sized[0]
-    schema = crd_schema("DynamoGraphDeployment")
-    S.validate(doc, schema)  # compile
-    C.validate_cel(doc, schema)
-    best = float("inf")
-    for _ in range(20):
-        t = time.perf_counter()
-        S.validate(doc, schema)
-        C.validate_cel(doc, schema)
-        best = min(best, time.perf_counter() - t)
-    assert best < 0.005, f"{best * 1000:.2f} ms"
 
 
 def test_compiled_schema_is_cached() -> None:
