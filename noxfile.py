@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,6 +23,21 @@ PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 
 nox.options.sessions = ["tests-3.11", "lint"]
 nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True  # a missing Python is a failure, never a quiet skip
+
+
+def _find_pythons() -> None:
+    """pyenv keeps non-global versions off PATH: put their bin folders on it so nox finds pythonX.Y."""
+    versions = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    extra = []
+    for v in PYTHONS:
+        if shutil.which(f"python{v}") is None or subprocess.run([f"python{v}", "-V"], capture_output=True).returncode:
+            extra += [str(d / "bin") for d in sorted(versions.glob(f"{v}.*")) if (d / "bin" / f"python{v}").exists()][-1:]
+    if extra:
+        os.environ["PATH"] = os.pathsep.join([*extra, os.environ.get("PATH", "")])
+
+
+_find_pythons()
 
 
 def _oracle_env(session: nox.Session) -> dict[str, str]:

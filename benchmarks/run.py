@@ -1,4 +1,13 @@
-"""Benchmarks (not tests): ``nox -s bench`` or ``python benchmarks/run.py [validate|render] [--runs N]``.
+"""Benchmarks (not tests): ``nox -s bench`` or ``python benchmarks/run.py [MODE ...] [--runs N] [--large]``.
+
+Goals (issue: performance) are printed next to each figure; nothing here is a pass/fail test.
+bulk:     ``validate`` over a generated 1,000-file corpus (benchmarks/corpus.py: upstream shapes, names made
+          unique): ``-j 2`` files/s against real ``kubeconform -strict -n 2`` with our ``schemas/`` on the same
+          files (when kubeconform is installed; goal: ours at least as fast), ``-j 1`` vs ``-j 2`` on 2,000
+          files (goal >= 1.7x), time and peak RSS on 1,000 vs 10,000 files with ``--large`` (goal: linear
+          time, flat RSS).
+bulkrender: 200 DGD files through load + render + emit against the YAML floor: libyaml load of the same
+          inputs + libyaml dump of the same rendered objects (goal: at most 2.0x).
 
 validate: a cold ``python -m dynamo_schema validate FILE`` against ``check-jsonschema --schemafile``
           with the DGD CRD's v1beta1 schema as JSON Schema, same file, runs interleaved; medians.
@@ -22,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 SHARED = (ROOT / ".." / "shared").resolve()
 CRD = SHARED / "reference" / "dynamo" / "crds" / "nvidia.com_dynamographdeployments.yaml"
 SAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
@@ -70,6 +80,7 @@ def bench_validate(runs: int) -> dict[str, float]:
         "check_jsonschema_median_s": statistics.median(theirs),
     }
     res["ratio"] = res["dynamo_schema_median_s"] / res["check_jsonschema_median_s"]
+    res["goal"] = 0.25
     return res
 
 
@@ -114,6 +125,116 @@ def bench_render(rounds: int) -> dict[str, float]:
             "ratio_floor_over_ours": floor / ours}
 
 
+def _measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, float]:
+    """Wall seconds, exit code and peak RSS (MiB) of one command (its own rusage, via wait4)."""
+    import os
+
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, proc.returncode, usage.ru_maxrss / 1024
+
+
+def _kubeconform() -> str | None:
+    import os
+
+    found = shutil.which("kubeconform")
+    if found:
+        return found
+    cache = Path(os.environ.get("DYNAMO_SCHEMA_TOOLS", Path.home() / ".cache" / "dynamo-schema" / "tools"))
+    cands = sorted(cache.glob("**/bin/kubeconform"))
+    return str(cands[-1]) if cands else None
+
+
+def bench_bulk(runs: int, large: bool) -> dict[str, object]:
+    from corpus import build
+
+    ours = [sys.executable, "-m", "dynamo_schema", "validate", "--summary"]
+    res: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        sizes = [1000, 2000] + ([10000] if large else [])
+        dirs = {n: base / f"c{n}" for n in sizes}
+        for n, d in dirs.items():
+            build(n, d)
+        kc = _kubeconform()
+        for n in sizes:
+            row: dict[str, object] = {}
+            for jobs in (1, 2):
+                if n == 10000 and jobs == 1:
+                    continue
+                times, rss = [], 0.0
+                for _ in range(max(1, runs // 5)):
+                    t, rc, m = _measure([*ours, "-j", str(jobs), str(dirs[n])])
+                    assert rc in (0, 1), f"validate exited {rc}"
+                    times.append(t)
+                    rss = max(rss, m)
+                row[f"ours_j{jobs}_s"] = statistics.median(times)
+                row[f"ours_j{jobs}_files_per_s"] = n / statistics.median(times)
+                row[f"ours_j{jobs}_peak_rss_mib"] = rss
+            if "ours_j1_s" in row:
+                row["j2_speedup_over_j1"] = row["ours_j1_s"] / row["ours_j2_s"]  # type: ignore[operator]
+                row["j2_speedup_goal"] = ">= 1.7"
+            if kc is not None and n != 10000:
+                loc = str(ROOT / "schemas") + "/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
+                times = []
+                for _ in range(max(1, runs // 5)):
+                    t, rc, m = _measure([kc, "-strict", "-summary", "-n", "2", "-ignore-missing-schemas",
+                                         "-schema-location", loc, str(dirs[n])])
+                    times.append(t)
+                row["kubeconform_n2_s"] = statistics.median(times)
+                row["kubeconform_peak_rss_mib"] = m
+                row["throughput_ours_j2_over_kubeconform"] = row["kubeconform_n2_s"] / row["ours_j2_s"]  # type: ignore[operator]
+                row["throughput_goal"] = ">= 1.0"
+            res[f"{n}_files"] = row
+        if large:
+            a, b = res["1000_files"], res["10000_files"]
+            res["linearity_time_per_file_10000_over_1000"] = (b["ours_j2_s"] / 10000) / (a["ours_j2_s"] / 1000)  # type: ignore[index]
+            res["rss_10000_over_1000"] = b["ours_j2_peak_rss_mib"] / a["ours_j2_peak_rss_mib"]  # type: ignore[index]
+        if kc is None:
+            res["kubeconform"] = "not installed (.ci/install-oracles.sh): no ratio"
+    return res
+
+
+def bench_bulk_render(runs: int) -> dict[str, float]:
+    import yaml
+    from corpus import build
+
+    from dynamo_schema._compile import render_object
+    from dynamo_schema._emit import dump_all
+    from dynamo_schema._load import load_text
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = build(200, Path(tmp), kinds=("DynamoGraphDeployment",))
+        texts = [(str(p), p.read_text()) for p in paths]
+    jobs = []
+    for name, text in texts:  # what renders (the corpus has placeholders the CLI would refuse)
+        try:
+            for doc in load_text(text, name):
+                dump_all(render_object(doc.data, target="grove"))
+            jobs.append((name, text))
+        except Exception:
+            continue
+    outputs = [dump_all([o for doc in load_text(t, n) for o in render_object(doc.data, target="grove")])
+               for n, t in jobs]
+    best_ours = best_floor = float("inf")
+    for _ in range(max(1, runs // 5)):
+        t = time.perf_counter()
+        for name, text in jobs:
+            dump_all([o for doc in load_text(text, name) for o in render_object(doc.data, target="grove")])
+        best_ours = min(best_ours, time.perf_counter() - t)
+        rendered = [list(yaml.load_all(o, Loader=yaml.CSafeLoader)) for o in outputs]
+        t = time.perf_counter()
+        for (_, text), objs in zip(jobs, rendered):
+            list(yaml.load_all(text, Loader=yaml.CSafeLoader))
+            yaml.dump_all(objs, Dumper=yaml.CSafeDumper)
+        best_floor = min(best_floor, time.perf_counter() - t)
+    return {"files": len(jobs), "ours_s": best_ours, "yaml_floor_s": best_floor,
+            "ratio_ours_over_floor": best_ours / best_floor, "goal": 2.0}
+
+
 def bench_walk(runs: int) -> dict[str, float]:
     import yaml
 
@@ -143,8 +264,9 @@ def bench_walk(runs: int) -> dict[str, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("which", nargs="*", default=["validate", "walk", "render"])
+    ap.add_argument("which", nargs="*", default=["validate", "walk", "render", "bulk", "bulkrender"])
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--large", action="store_true", help="also the 10,000-file corpus (linearity, RSS)")
     ns = ap.parse_args()
     if not SHARED.is_dir():
         sys.exit("../shared (reference data) is needed for the benchmarks")
@@ -155,6 +277,10 @@ def main() -> int:
         out["walk"] = bench_walk(ns.runs)
     if "render" in ns.which:
         out["render"] = bench_render(max(1, ns.runs // 5))
+    if "bulk" in ns.which:
+        out["bulk"] = bench_bulk(ns.runs, ns.large)
+    if "bulkrender" in ns.which:
+        out["bulkrender"] = bench_bulk_render(ns.runs)
     print(json.dumps(out, indent=2))
     return 0
 
