@@ -304,6 +304,7 @@ def test_the_reviewed_v1beta1_recipe_is_unchanged_through_the_cli() -> None:
     assert out == path.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not ALPHA_FILES, reason="../shared corpus not available")
 def test_corpus_through_the_cli() -> None:
     """Every corpus file the CLI accepts: the printed text is the converted data, with every comment once."""
@@ -436,6 +437,7 @@ def _env_doc(n: int) -> tuple[str, list[Any], list[Any]]:
     return text, docs, [to_v1beta1(d.data) for d in docs]
 
 
+@pytest.mark.slow
 def test_long_lists_scale_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
     """Items are matched by name through an index built once: 4x the entries must cost ~4x the
     look-ups into the source items, not ~16x (a rescan per item; 3000 entries took 3.5 s)."""

@@ -31,6 +31,7 @@ def _documents(shared: Path) -> list[tuple[str, int, dict]]:
     return out
 
 
+@pytest.mark.slow
 def test_corpus_renders(shared: Path) -> None:
     docs = _documents(shared)
     assert len(docs) > 100
