@@ -7,7 +7,8 @@ golden/<case>/provenance.yaml (format: golden/README.md "Provenance files"):
   asserted by an upstream Go test at the reference revision) or ``code-citation`` (only upstream code
   was read; no upstream test asserts the values);
 * ``facts``: values that must hold in expected.yaml, each with its upstream source. A fact is a
-  ``needle`` (text of expected.yaml) or an ``object`` + ``path`` with ``equals`` (the node, exactly)
+  ``needle`` (text of expected.yaml), an ``absent`` text (must not occur in expected.yaml), or an
+  ``object`` + ``path`` with ``equals`` (the node, exactly)
   or ``includes`` (a contiguous run of a sequence / a sub-mapping / a substring). A fact whose source is
   an upstream golden (``source.golden``) is a needle that must occur in that upstream file as well;
 * ``upstream_golden`` (upstream-golden only): the upstream folder whose ``output.yaml`` must match this
@@ -34,7 +35,7 @@ CLASSES = ("upstream-golden", "upstream-test", "code-citation")
 REFERENCE_REVISION = "2a6da14c"
 NEWER = "newer"  # upstream code newer than the reference revision (search corpus), not in the fork
 TOP_KEYS = {"provenance", "facts", "upstream_golden", "unverified", "note"}
-FACT_KEYS = {"needle", "object", "path", "equals", "includes", "source", "note"}
+FACT_KEYS = {"needle", "absent", "object", "path", "equals", "includes", "source", "note"}
 SOURCE_KEYS = {"golden", "file", "symbol", "revision", "quote"}
 
 
@@ -113,6 +114,8 @@ def _holds(fact: dict[str, Any], text: str, docs: list[dict[str, Any]]) -> str |
     """None when the fact holds in expected.yaml, else why not."""
     if "needle" in fact:
         return None if fact["needle"] in text else f"needle {fact['needle']!r} not in expected.yaml"
+    if "absent" in fact:
+        return None if fact["absent"] not in text else f"{fact['absent']!r} is in expected.yaml"
     try:
         node = _walk(_select(docs, fact["object"]), fact["path"])
     except AssertionError as exc:
@@ -127,8 +130,11 @@ def _holds(fact: dict[str, Any], text: str, docs: list[dict[str, Any]]) -> str |
 def _check_shape(case: str, fact: dict[str, Any], *, sourced: bool) -> None:
     assert isinstance(fact, dict), f"{case}: fact {fact!r} is not a mapping"
     assert set(fact) <= FACT_KEYS | {"reason"}, f"{case}: unknown keys {set(fact) - FACT_KEYS}"
-    if "needle" in fact:
-        assert isinstance(fact["needle"], str) and fact["needle"].strip(), f"{case}: empty needle"
+    text_keys = {"needle", "absent"} & set(fact)
+    if text_keys:
+        assert len(text_keys) == 1, f"{case}: needle and absent in one fact: {fact}"
+        value = fact[text_keys.pop()]
+        assert isinstance(value, str) and value.strip(), f"{case}: empty needle"
         assert not {"object", "path", "equals", "includes"} & set(fact), f"{case}: needle mixed with a path fact"
     else:
         assert isinstance(fact.get("object"), dict) and {"kind", "name"} <= set(fact["object"]), f"{case}: {fact}"
