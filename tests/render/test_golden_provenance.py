@@ -8,8 +8,8 @@ golden/<case>/provenance.yaml (format: golden/README.md "Provenance files"):
   was read; no upstream test asserts the values);
 * ``facts``: values that must hold in expected.yaml, each with its upstream source. A fact is a
   ``needle`` (text of expected.yaml), an ``absent`` text (must not occur in expected.yaml), or an
-  ``object`` + ``path`` with ``equals`` (the node, exactly)
-  or ``includes`` (a contiguous run of a sequence / a sub-mapping / a substring). A fact whose source is
+  ``object`` + ``path`` with ``equals`` (the node, exactly), ``includes`` (a contiguous run of a
+  sequence / a sub-mapping / a substring) or ``lacks`` (keys the mapping must not have). A fact whose source is
   an upstream golden (``source.golden``) is a needle that must occur in that upstream file as well;
 * ``upstream_golden`` (upstream-golden only): the upstream folder whose ``output.yaml`` must match this
   golden's expected.yaml document for document (kinds the upstream file lists, after the API-server
@@ -35,7 +35,7 @@ CLASSES = ("upstream-golden", "upstream-test", "code-citation")
 REFERENCE_REVISION = "2a6da14c"
 NEWER = "newer"  # upstream code newer than the reference revision (search corpus), not in the fork
 TOP_KEYS = {"provenance", "facts", "upstream_golden", "unverified", "note"}
-FACT_KEYS = {"needle", "absent", "object", "path", "equals", "includes", "source", "note"}
+FACT_KEYS = {"needle", "absent", "object", "path", "equals", "includes", "lacks", "source", "note"}
 SOURCE_KEYS = {"golden", "file", "symbol", "revision", "quote"}
 
 
@@ -124,6 +124,8 @@ def _holds(fact: dict[str, Any], text: str, docs: list[dict[str, Any]]) -> str |
         return f"{fact['object']} {fact['path']}: {node!r} != {fact['equals']!r}"
     if "includes" in fact and not _includes(node, fact["includes"]):
         return f"{fact['object']} {fact['path']}: {node!r} does not include {fact['includes']!r}"
+    if "lacks" in fact and (not isinstance(node, dict) or set(fact["lacks"]) & set(node)):
+        return f"{fact['object']} {fact['path']}: has {sorted(set(fact['lacks']) & set(node))}"
     return None
 
 
@@ -135,11 +137,13 @@ def _check_shape(case: str, fact: dict[str, Any], *, sourced: bool) -> None:
         assert len(text_keys) == 1, f"{case}: needle and absent in one fact: {fact}"
         value = fact[text_keys.pop()]
         assert isinstance(value, str) and value.strip(), f"{case}: empty needle"
-        assert not {"object", "path", "equals", "includes"} & set(fact), f"{case}: needle mixed with a path fact"
+        assert not {"object", "path", "equals", "includes", "lacks"} & set(fact), f"{case}: needle mixed with a path fact"
     else:
         assert isinstance(fact.get("object"), dict) and {"kind", "name"} <= set(fact["object"]), f"{case}: {fact}"
         assert isinstance(fact.get("path"), list) and fact["path"], f"{case}: path fact without a path: {fact}"
-        assert ("equals" in fact) != ("includes" in fact), f"{case}: a path fact needs equals or includes: {fact}"
+        assert len({"equals", "includes", "lacks"} & set(fact)) == 1, (
+            f"{case}: a path fact needs one of equals / includes / lacks: {fact}")
+        assert "lacks" not in fact or isinstance(fact["lacks"], list) and fact["lacks"], f"{case}: {fact}"
     if not sourced:
         assert isinstance(fact.get("reason"), str) and fact["reason"].strip(), f"{case}: unverified without reason"
         return
