@@ -232,7 +232,7 @@ def _class_of(folder: Path) -> str | None:
     reports that case)."""
     try:
         return _provenance(folder).get("provenance")
-    except Exception:  # noqa: BLE001 - collection must not die on one bad file
+    except Exception:  # collection must not die on one bad file
         return None
 
 
@@ -255,7 +255,8 @@ def test_expected_matches_upstream_golden(shared: Path, folder: Path) -> None:
     kinds = {gvk(d) for d in docs}
     wanted = [d for d in upstream if gvk(d) in kinds]
     assert wanted, f"{folder.name}: no kind in common with {prov['upstream_golden']}"
-    hashes = {((d.get("metadata") or {}).get("labels") or {}).get("nvidia.com/dynamo-worker-hash") for d in docs} - {None}
+    hashes = {str(h) for d in docs
+              if (h := ((d.get("metadata") or {}).get("labels") or {}).get("nvidia.com/dynamo-worker-hash"))}
     assert len(hashes) <= 1
     variables = {"worker-hash": hashes.pop()} if hashes else {}
     assert match_manifests(wanted, _live(docs), variables) == []
@@ -266,3 +267,24 @@ def test_every_case_has_provenance() -> None:
     missing = [c.name for c in CASES if not (c / "provenance.yaml").is_file()]
     assert missing == []
     assert len(UPSTREAM_GOLDEN_CASES) >= 4
+
+
+def test_fact_checker_rejects_what_does_not_hold() -> None:
+    docs = [{"kind": "X", "metadata": {"name": "a"},
+             "spec": {"args": ["-m", "x", "--n", "2"], "port": 8, "env": [{"name": "A", "value": "1"}]}}]
+    text = "kind: X\nport: 8\n"
+    obj = {"kind": "X", "name": "a"}
+
+    def holds(**fact: Any) -> bool:
+        return _holds(fact, text, docs) is None
+
+    assert holds(needle="port: 8") and not holds(needle="port: 9")
+    assert holds(absent="port: 9") and not holds(absent="port: 8")
+    assert holds(object=obj, path=["spec", "port"], equals=8)
+    assert not holds(object=obj, path=["spec", "port"], equals="8")  # type-exact, as the matcher
+    assert holds(object=obj, path=["spec", "args"], includes=["--n", "2"])
+    assert not holds(object=obj, path=["spec", "args"], includes=["x", "2"])  # a contiguous run
+    assert holds(object=obj, path=["spec", "env", {"name": "A"}, "value"], equals="1")
+    assert not holds(object=obj, path=["spec", "env", {"name": "B"}, "value"], equals="1")
+    assert holds(object=obj, path=["spec"], lacks=["probe"]) and not holds(object=obj, path=["spec"], lacks=["port"])
+    assert not holds(object={"kind": "X", "name": "b"}, path=["spec"], lacks=["probe"])
