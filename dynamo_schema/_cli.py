@@ -49,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["dcd-runtime-version", "dcd", "legacy-v1", "rollout-v2"],
                    help="override the worker-hash rule of the emulated operator release")
     p.add_argument("-o", "--out", default=None, metavar="DIR")
+    p.add_argument("--only-dynamo", action="store_true",
+                   help="drop the other objects of the input instead of passing them through")
     _add_settings_options(p)
     p.add_argument("path", metavar="PATH")
 
@@ -427,10 +429,8 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Objects as YAML on stdout (or one file each under ``-o DIR``); DeploymentSpec adapters also
     produce request bodies and scripts, printed after a ``# --- NAME`` line (or written as files)."""
-    from ._compile import ConfigFileError, artifact_file, read_mapping_document, render_deploymentspec, render_object
-    from ._diagnostics import DynamoSchemaError
+    from ._compile import ConfigFileError, RenderError, read_mapping_document
     from ._emit import dump_all
-    from ._validate import is_deploymentspec
 
     _check_namespace(ns)
     _check_operator_version(ns)
@@ -450,31 +450,17 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             line, col = pdoc.locate((unknown[0],))
             raise UsageError(f"{pdoc.file}:{line}:{col}: unknown provider setting {_go_quote(str(unknown[0]))}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
-    docs = _load(ns.path)
-    files: list[tuple[str, str]] = []
-    objs: list[dict[str, Any]] = []
-    for doc in docs:
-        data = doc.data
-        messages: list[tuple[str, str]] = []
-        try:
-            if is_deploymentspec(data):
-                for art in render_deploymentspec(data, provider):
-                    content = art.content
-                    if isinstance(content, dict) and "apiVersion" in content and "kind" in content and not ns.out:
-                        objs.append(content)
-                    else:
-                        files.append(artifact_file(art))
-                continue
-            objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
-                                      operator_version=ns.operator_version, settings=settings,
-                                      messages=messages, worker_hash_algorithm=ns.worker_hash_algorithm))
-        except DynamoSchemaError as exc:
-            exc.diagnostics = [doc.place(d) if d.path and "rendered" not in d.message
-                               else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
-            raise
-        finally:
-            for severity, text in messages:
-                stderr.write(f"{severity}: {doc.file}: {text}\n")
+    from ._render_stream import render_stream
+
+    result = render_stream(_load(ns.path), target=ns.target, namespace=ns.namespace,
+                           operator_version=ns.operator_version, settings=settings,
+                           worker_hash_algorithm=ns.worker_hash_algorithm, provider=provider,
+                           only_dynamo=ns.only_dynamo, artifacts_as_files=bool(ns.out))
+    for line in result.messages:
+        stderr.write(line + "\n")
+    if result.errors:  # every failing document, nothing written
+        raise RenderError("render refused", result.errors)
+    objs, files = result.objects, result.files
     if ns.out:
         from pathlib import Path
 
