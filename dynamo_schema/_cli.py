@@ -403,7 +403,12 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 status = 1
                 continue
             try:
-                out.append(fn(data))
+                converted = fn(data)
+                if ns.to == "nvidia.com/v1beta1" and data.get("apiVersion") == "nvidia.com/v1alpha1":
+                    from ._convert_check import legacy_value_warnings
+
+                    stderr.writelines(_report_lines(doc, legacy_value_warnings(data, converted)))
+                out.append(converted)
             except Exception as exc:  # noqa: BLE001 - the converter refuses a valid object: reported
                 stderr.writelines(_report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
                 status = 1

@@ -285,13 +285,22 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         settings = replace(settings, operator_version=operator_version)
     kind = obj.get("kind")
     api = obj.get("apiVersion")
+    if target == "kubernetes":
+        # what the operator creates with Grove off: admitted with Grove off too (no Grove-only defaults)
+        settings = replace(settings, grove_enabled=False)
+    stored: dict[str, Any] | None = None
     if api == "nvidia.com/v1alpha1" and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment",
                                                  "DynamoGraphDeploymentRequest"):
-        # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object
-        _admit(obj, settings)
+        # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object.
+        # As the API server does, the converted object is not checked against the v1beta1 schema again
+        # (a legacy ``componentType: main`` is copied verbatim and rendered with base defaults).
+        admitted = _admit(obj, settings)
         from ._convert import to_v1beta1
 
-        obj = to_v1beta1(obj)
+        if kind == "DynamoGraphDeploymentRequest":
+            obj = to_v1beta1(obj)
+        else:
+            obj = stored = admitted
         api = obj.get("apiVersion")
     if api != "nvidia.com/v1beta1" or kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment",
                                                    "DynamoGraphDeploymentRequest"):
@@ -310,7 +319,8 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
             messages.extend(("note", n) for n in result.notes)
         obj = dgd
         kind = "DynamoGraphDeployment"
-    stored = _admit(obj, settings)
+    if stored is None:
+        stored = _admit(obj, settings)
     if kind == "DynamoGraphDeployment":
         target = target or _default_target(stored)
         if target not in TARGETS_DGD:
