@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("merge", help="apply a DGDR spec.overrides.dgd to a generated DGD")
     p.add_argument("--blueprint", required=True, metavar="BLUEPRINT.yaml")
     p.add_argument("--override", required=True, metavar="OVERRIDE.yaml")
+    p.add_argument("--no-validate", dest="validate", action="store_false",
+                   help="print the effective DGD without checking it as admission would")
 
     p = sub.add_parser("schema", help="write the JSON Schemas generated from the models")
     p.add_argument("--out", default="schemas", metavar="DIR")
@@ -212,10 +214,8 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     try:
         loaded = load(preread, "<stdin>", strict=options.strict) if preread is not None \
             else load_path_result(path, strict=options.strict)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{path}: no such file or directory") from exc
-    except PermissionError as exc:
-        raise UsageError(f"{path}: permission denied") from exc
+    except OSError as exc:  # one ``error`` resource; the other paths are still checked
+        return [io_error_result(path, exc)]
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
@@ -238,6 +238,22 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     return out
 
 
+IO_RULES = ("io.not-found", "io.unreadable")
+
+
+def io_error_result(path: str, exc: OSError) -> Any:
+    """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
+    from ._diagnostics import Diagnostic
+    from ._report import ResourceResult
+
+    if isinstance(exc, FileNotFoundError):
+        d = Diagnostic("io.not-found", (), "no such file or directory")
+    else:
+        d = Diagnostic("io.unreadable", (), f"cannot read: {exc.strerror or exc}")
+    return ResourceResult(filename=path, kind="", name="", version="", status="error",
+                          diagnostics=[d.located(path, None, None)])
+
+
 def _read_stdin() -> bytes:
     try:
         return sys.stdin.buffer.read()
@@ -248,17 +264,14 @@ def _read_stdin() -> bytes:
 def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from . import _report
     from ._k8s_schemas import DEFAULT_KUBERNETES_VERSION, check_version
-    from ._load import iter_paths
+    from ._load import iter_paths_keeping_missing
     from ._validate import ValidateOptions
 
     try:
         kubernetes_version = check_version(ns.kubernetes_version or DEFAULT_KUBERNETES_VERSION)
     except ValueError as exc:
         raise UsageError(f"--kubernetes-version: {exc}") from exc
-    try:
-        files = iter_paths(ns.paths)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{exc.filename or exc}: no such file or directory") from exc
+    files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
     settings = _admission_settings(ns) if (ns.settings or ns.set_) else None
     olds: dict[Any, Any] | None = None
     if ns.old:
@@ -292,6 +305,8 @@ def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                                    stdin=list(ns.paths) == ["-"])
     if text:
         stdout.write(text if text.endswith("\n") else text + "\n")
+    if any(d.rule in IO_RULES for r in results for d in r.diagnostics):
+        return 2  # the contract: an I/O error (missing or unreadable file) exits 2, after the report
     bad = any(r.status in ("invalid", "error") for r in results)
     return 1 if bad else 0
 
@@ -350,7 +365,7 @@ def cmd_default(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ._merge._cli import run_merge
 
-    return int(run_merge(ns.blueprint, ns.override, stdout, stderr))
+    return int(run_merge(ns.blueprint, ns.override, stdout, stderr, validate=ns.validate))
 
 
 def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -469,16 +484,17 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if ns.out:
         from pathlib import Path
 
-        from ._fsutil import UnsafePathError, atomic_write
+        from ._fsutil import UnsafePathError, replace_output
 
         out = Path(ns.out)
         try:
+            written: list[tuple[str, str]] = []
             for i, obj in enumerate(objs):
                 name = str((obj.get("metadata") or {}).get("name", "object"))
                 rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml".replace("/", "_")
-                atomic_write(out, rel, dump_all([obj]))
-            for fname, text in files:
-                atomic_write(out, fname, text)
+                written.append((rel, dump_all([obj])))
+            # replaces the previous render's files (recorded in DIR/.dynamo-schema-render), nothing else
+            replace_output(out, written + list(files))
         except UnsafePathError as exc:
             raise UsageError(str(exc)) from exc
         return 0
