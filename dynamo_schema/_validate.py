@@ -76,6 +76,9 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     # status is a subresource: the API server drops it from create/update requests before validating
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
     diags += structural
+    from ._objectmeta import object_meta_errors
+
+    diags += object_meta_errors(pruned)  # ObjectMeta, as the API server checks it for custom resources
     old = options.old
     diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
     if any(d.severity == "error" for d in diags):
@@ -330,15 +333,14 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
     group = api.rpartition("/")[0]
     if group == "nvidia.com" and (kind not in NVIDIA_KINDS or version not in ("v1beta1", "v1alpha1")):
         return finish([unknown_kind(api, kind)])
-    if api == "nvidia.com/v1beta1" and kind in NVIDIA_KINDS:
+    if api in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") and kind in NVIDIA_KINDS:
         if isinstance(options.old, dict):
             return finish(check_update(data, options.old, options)[0])
-        diags, _ = check_nvidia(data, options)
-        return finish(diags)
-    if api == "nvidia.com/v1alpha1" and kind in NVIDIA_KINDS:
-        if isinstance(options.old, dict):
-            return finish(check_update(data, options.old, options)[0])
-        diags, _ = check_nvidia(data, options)
+        diags, stored = check_nvidia(data, options)
+        if stored is not None and not any(d.severity == "error" for d in diags):
+            from ._reconcile import reconcile_errors
+
+            diags += reconcile_errors(data, _settings(options))  # what the operator would fail to create
         return finish(diags)
     if group in ("grove.io", "leaderworkerset.x-k8s.io"):
         return finish(check_workload_kind(data, options))
