@@ -364,8 +364,10 @@ def cmd_default(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ._merge._cli import run_merge
+    from ._merge_check import result_errors
 
-    return int(run_merge(ns.blueprint, ns.override, stdout, stderr, validate=ns.validate))
+    return int(run_merge(ns.blueprint, ns.override, stdout, stderr,
+                         validator=result_errors if ns.validate else None))
 
 
 def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

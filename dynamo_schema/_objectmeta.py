@@ -6,7 +6,7 @@
 DNS-1123 label; label keys qualified names and values label values (``ValidateLabels``); annotation
 keys qualified names once lower-cased, and all annotations together at most 256 KiB
 (``ValidateAnnotations``). Messages are apimachinery's (``field.Error`` bodies), the text helpers those
-of :mod:`dynamo_schema._compile` (apimachinery's exact ``RegexError``).
+of :mod:`dynamo_schema._k8s_names` (apimachinery's exact ``RegexError``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _quote(value: str) -> str:
 
 def qualified_name_errors(value: str) -> list[str]:
     """``IsQualifiedName``."""
-    from ._compile import _max_len, _regex_error, dns1123_subdomain_errors
+    from ._k8s_names import _max_len, _regex_error, dns1123_subdomain_errors
 
     errs: list[str] = []
     parts = value.split("/")
@@ -55,7 +55,7 @@ def qualified_name_errors(value: str) -> list[str]:
 
 def _name_errors(value: str, prefix: bool) -> list[str]:
     """``NameIsDNSSubdomain``: a generateName's trailing ``-`` is masked (``maskTrailingDash``)."""
-    from ._compile import dns1123_subdomain_errors
+    from ._k8s_names import dns1123_subdomain_errors
 
     if prefix and len(value) > 1 and value.endswith("-"):
         value = value[:-1] + "a"
@@ -86,13 +86,13 @@ def object_meta_errors(data: Any) -> list[Diagnostic]:
         out += [_invalid("metadata.invalid-name", ("metadata", "name"), name, m) for m in _name_errors(name, False)]
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and namespace:
-        from ._compile import dns1123_label_errors
+        from ._k8s_names import dns1123_label_errors
 
         out += [_invalid("metadata.invalid-namespace", ("metadata", "namespace"), namespace, m)
                 for m in dns1123_label_errors(namespace)]
     labels = meta.get("labels")
     if isinstance(labels, dict):
-        from ._compile import label_value_errors
+        from ._k8s_names import label_value_errors
 
         for k, v in labels.items():
             key = str(k)

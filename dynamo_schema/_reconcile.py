@@ -79,28 +79,67 @@ def _rule(rule: str) -> str:
     return "reconcile." + rule
 
 
-def reconcile_errors(data: dict[str, Any], settings: Any) -> list[Diagnostic]:
-    """Children of an admitted DGD/DCD the API server (or Grove's webhook) would refuse at reconcile."""
-    from ._compile import check_names, check_rendered, render_object
-    from ._diagnostics import DynamoSchemaError
+def _operator_target(stored: dict[str, Any]) -> str:
+    """The pathway the operator takes for an admitted object (the workload provider it stamped)."""
+    if stored.get("kind") != "DynamoGraphDeployment":
+        return "kubernetes"
+    meta = stored.get("metadata")
+    ann = meta.get("annotations") if isinstance(meta, dict) else None
+    ann = ann if isinstance(ann, dict) else {}
+    provider = ann.get("nvidia.com/workload-provider")
+    if provider in ("grove", "component"):
+        return "grove" if provider == "grove" else "kubernetes"
+    return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
 
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+
+def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
+    """What the API server (our schemas of Dynamo, Grove and LWS kinds, the bundled Kubernetes schemas,
+    the name rules) and Grove's webhook refuse in one child object; messages name the object."""
+    from . import _k8s_schemas, _schemas, _structural
+    from ._k8s_names import check_names
+
+    api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
+    name = (obj.get("metadata") or {}).get("name", "")
+    out = check_names([obj])
+    schema = _schemas.for_object(api, kind)
+    if schema is not None:
+        diags = _structural.validate(obj, schema, strict=True)
+        if kind == "PodCliqueSet" and not diags:
+            from ._grove_webhook import validate_pcs
+            from ._validate import grove_settings
+
+            diags = validate_pcs(obj, grove_settings(settings))
+    else:
+        diags = _k8s_schemas.validate(obj, strict=True) or []
+    out += [Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}")
+            for d in diags if d.severity == "error"]
+    return out
+
+
+def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any) -> list[Diagnostic]:
+    """Children of an admitted DGD/DCD (``stored``: as admission stored it, v1beta1) that the API server
+    or Grove's webhook would refuse at reconcile; located in ``data`` (the document as written)."""
+    from ._render import RenderOptions, render
+
+    if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+        return []  # what a DGDR becomes is decided by the profiler; its DGD is checked when rendered
+    meta = stored.get("metadata") if isinstance(stored.get("metadata"), dict) else {}
     namespace = meta.get("namespace") if isinstance(meta, dict) else None
     namespace = namespace if isinstance(namespace, str) and namespace else "default"
-    if data.get("kind") == "DynamoGraphDeploymentRequest":
-        return []  # what a DGDR becomes is decided by the profiler; its DGD is checked when rendered
+    options = RenderOptions(namespace=namespace, grove_enabled=settings.grove_enabled,
+                            lws_enabled=settings.lws_enabled, discovery_backend=settings.discovery_backend,
+                            operator_version=settings.operator_version,
+                            cluster_topology_domains=settings.cluster_topologies)
     try:
-        objs = render_object(data, namespace=namespace, settings=settings, validate_output=False)
-    except DynamoSchemaError:
-        return []  # refused at admission: reported by the admission stage
-    except Exception:  # noqa: BLE001 - a renderer gap is not the user's error
+        objs = render(stored, _operator_target(stored), options)
+    except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
         return []
     out: list[Diagnostic] = []
     seen: set[tuple[str, str]] = set()
     for obj in objs:
         if not isinstance(obj, dict):
             continue
-        for d in check_names([obj]) + check_rendered([obj], settings=settings):
+        for d in _child_errors(obj, settings):
             if (d.rule, d.message) in seen:
                 continue
             seen.add((d.rule, d.message))

@@ -48,7 +48,7 @@ def run_merge(
     stdout: IO[str],
     stderr: IO[str],
     schema_for: Callable[[str, str], dict] | None = None,
-    validate: bool = True,
+    validator: Callable[[Any], list[str]] | None = None,
 ) -> int:
     from dynamo_schema._diagnostics import DynamoSchemaError
     from dynamo_schema._merge._override import MergeError, apply_overrides
@@ -77,8 +77,8 @@ def run_merge(
         return 1
     for w in result.warnings:
         stderr.write(f"warning: {w}\n")
-    if validate:
-        problems = result_errors(result.dgd)
+    if validator is not None:
+        problems = validator(result.dgd)
         if problems:  # the effective DGD is one the API server would refuse: not printed
             for line in problems:
                 stderr.write(f"error: {line}\n")
@@ -86,14 +86,3 @@ def run_merge(
     stdout.write(_dump(result.dgd))
     return 0
 
-
-def result_errors(dgd: Any) -> list[str]:
-    """``FIELD: MESSAGE [RULE]`` of every admission error of the effective DGD (schema, CEL, webhooks;
-    documented default settings), the merged object named as ``merged DGD``."""
-    from dynamo_schema._validate import ValidateOptions, check_nvidia
-
-    if not isinstance(dgd, dict):
-        return []
-    diags, _ = check_nvidia(dgd, ValidateOptions())
-    return [f"merged DGD: {d.field + ': ' if d.path else ''}{d.message} [{d.rule}]"
-            for d in diags if d.severity == "error"]

@@ -152,8 +152,8 @@ def test_case_cli(path: Path, tmp_path: Path) -> None:
     bp.write_text("" if case.get("blueprint") is None else yaml.safe_dump(case["blueprint"], sort_keys=False))
     ov.write_text("null\n" if case.get("override") is None else yaml.safe_dump(case["override"], sort_keys=False))
     out, err = io.StringIO(), io.StringIO()
-    # the upstream cases' blueprints are merge fixtures (no images…): merge semantics only here
-    rc = run_merge(str(bp), str(ov), out, err, schema_for=crd_schema_for, validate=False)
+    # the upstream cases' blueprints are merge fixtures (no images…): merge semantics only (no validator)
+    rc = run_merge(str(bp), str(ov), out, err, schema_for=crd_schema_for)
     lines = err.getvalue().splitlines()
     warnings = [ln[len("warning: ") :] for ln in lines if ln.startswith("warning: ")]
     errors = [ln[len("error: ") :] for ln in lines if ln.startswith("error: ")]
@@ -181,12 +181,12 @@ def test_cli_accepts_dgdr_manifest(tmp_path: Path) -> None:
     bp.write_text(yaml.safe_dump(case["blueprint"], sort_keys=False))
     ov.write_text(yaml.safe_dump(dgdr, sort_keys=False))
     out, err = io.StringIO(), io.StringIO()
-    assert run_merge(str(bp), str(ov), out, err, schema_for=crd_schema_for, validate=False) == 0, err.getvalue()
+    assert run_merge(str(bp), str(ov), out, err, schema_for=crd_schema_for) == 0, err.getvalue()
     check_case(case, yaml.safe_load(out.getvalue()), [], None)
     # a DGDR without overrides normalises the blueprint (upstream TestRunWithoutOverrideNormalizesBlueprint)
     ov.write_text(yaml.safe_dump({**dgdr, "spec": {"model": "m"}}, sort_keys=False))
     out = io.StringIO()
-    assert run_merge(str(bp), str(ov), out, io.StringIO(), schema_for=crd_schema_for, validate=False) == 0
+    assert run_merge(str(bp), str(ov), out, io.StringIO(), schema_for=crd_schema_for) == 0
     assert yaml.safe_load(out.getvalue()) == case["blueprint"]
 
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()
 CORPUS_FILES = sorted(CORPUS.glob("*/*.yaml"))
 MIXED = sorted(f for f in CORPUS_FILES if any(not is_rendered(d.data) for d in load_path(str(f))))
-LORA = "examples__backends__vllm__deploy__lora__agg_lora_hf.yaml"  # holds a DynamoModel (item 3)
+LORA = "examples__backends__vllm__deploy__lora__agg_lora_hf.yaml"  # holds a DynamoModel
 
 
 def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -41,11 +41,10 @@ def test_the_corpus_has_mixed_files() -> None:
 
 @pytest.mark.parametrize("target", ["kubernetes", "grove"])
 def test_no_render_failure_is_caused_by_another_kind(target: str) -> None:
-    caused = _caused_by_other_kinds([f for f in MIXED if f.name != LORA], target)
+    caused = _caused_by_other_kinds(MIXED, target)
     assert caused == []
 
 
-@pytest.mark.xfail(strict=True, reason="DynamoModel is not modelled yet (issue 14, item 3)")
 def test_the_lora_example_renders_with_its_dynamo_model() -> None:
     assert _caused_by_other_kinds([f for f in MIXED if f.name == LORA], "kubernetes") == []
 
