@@ -67,8 +67,9 @@ def kustomize_results(folder: str, options: Any) -> list[Any]:
             continue
         r = validate_document(doc, options)
         diags = [_trace(d, doc.data, sources) for d in r.diagnostics]
-        out.append(ResourceResult(filename=name, kind=r.kind, name=r.name, version=r.version, status=r.status,
-                                  diagnostics=list(load_diags) + diags))  # type: ignore[arg-type]
+        out.append(ResourceResult(filename=name, kind=r.kind, name=r.name, version=r.version,
+                                  status=r.status,  # type: ignore[arg-type]
+                                  diagnostics=list(load_diags) + diags))
     return out
 
 
@@ -109,9 +110,9 @@ def _sources(folder: str) -> list[tuple[bool, Any]]:
                     files.append((False, p))
         for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
             for entry in data.get(key) or []:
-                p = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
-                if isinstance(p, str) and "\n" not in p:
-                    full = os.path.normpath(os.path.join(d, p))
+                rel = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
+                if isinstance(rel, str) and "\n" not in rel:
+                    full = os.path.normpath(os.path.join(d, rel))
                     if os.path.isfile(full):
                         files.append((True, full))
 
