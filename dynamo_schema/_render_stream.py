@@ -39,6 +39,14 @@ def is_rendered(data: Any) -> bool:
         and data.get("kind") in RENDERED_KINDS
 
 
+def is_dynamo_object(data: Any) -> bool:
+    """A Dynamo object that is applied as it is (DynamoModel, a scaling adapter…): kept by ``--only-dynamo``."""
+    from ._extra_kinds import EXTRA_KINDS
+
+    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) \
+        and data["apiVersion"].rpartition("/")[0] == "nvidia.com" and data.get("kind") in EXTRA_KINDS
+
+
 def _who(doc: Any) -> str:
     kind = doc.kind if isinstance(doc.kind, str) else ""
     return f"{kind}/{doc.name}" if kind else doc.file
@@ -55,7 +63,7 @@ def render_stream(docs: list[Any], *, target: str | None, namespace: str, operat
     for doc in docs:
         data = doc.data
         if not is_rendered(data):
-            if only_dynamo:
+            if only_dynamo and not is_dynamo_object(data):
                 continue
             if not (isinstance(data, dict) and data.get("apiVersion") and data.get("kind")):
                 if data is not None:

@@ -92,6 +92,15 @@ def test_only_dynamo_drops_other_objects(tmp_path: Path) -> None:
     assert "Deployment" in kinds
 
 
+def test_only_dynamo_keeps_a_dynamo_model(tmp_path: Path) -> None:
+    f = tmp_path / "lora.yaml"
+    f.write_text((CORPUS / "v1beta1" / LORA).read_text().replace(":my-tag", ":1.5.0"))  # placeholder filled
+    rc, out, err = run("render", "--only-dynamo", "--target", "grove", str(f))
+    assert rc == 0, err
+    kinds = [d["kind"] for d in yaml.safe_load_all(out)]
+    assert "PodCliqueSet" in kinds and kinds[-1] == "DynamoModel"  # applied as it is, in its place
+
+
 def test_an_invalid_other_object_is_refused_with_the_others(tmp_path: Path) -> None:
     src = (ROOT / "examples" / "vllm-disagg.yaml").read_text()
     bad = src.replace("name: llama-disagg", "name: second", 1).replace("dynamoNamespace", "dynamoNamespace", 1)
