@@ -37,8 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--old", metavar="OLD", help="validate PATH as an update of the object(s) in OLD")
     p.add_argument("--kubernetes-version", default=None, metavar="X.Y.Z",
                    help="Kubernetes release whose schemas check built-in kinds (default 1.32.0)")
+    p.add_argument("--patch", dest="patches", action="append", default=[], metavar="FILE",
+                   help="check FILE as a kustomize patch (partial DGD/DCD: no required fields; repeatable)")
+    p.add_argument("--kustomize", dest="kustomize", action="append", default=[], metavar="DIR",
+                   help="build DIR with `kubectl kustomize` and validate the result (repeatable)")
     _add_settings_options(p)
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="*", metavar="PATH")
 
     p = sub.add_parser("render", help="render what the operator (or a cloud adapter) creates")
     p.add_argument("--target", default=None)
@@ -49,12 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["dcd-runtime-version", "dcd", "legacy-v1", "rollout-v2"],
                    help="override the worker-hash rule of the emulated operator release")
     p.add_argument("-o", "--out", default=None, metavar="DIR")
+    p.add_argument("--only-dynamo", action="store_true",
+                   help="drop the other objects of the input instead of passing them through")
     _add_settings_options(p)
     p.add_argument("path", metavar="PATH")
 
     p = sub.add_parser("merge", help="apply a DGDR spec.overrides.dgd to a generated DGD")
     p.add_argument("--blueprint", required=True, metavar="BLUEPRINT.yaml")
     p.add_argument("--override", required=True, metavar="OVERRIDE.yaml")
+    p.add_argument("--no-validate", dest="validate", action="store_false",
+                   help="print the effective DGD without checking it as admission would")
 
     p = sub.add_parser("schema", help="write the JSON Schemas generated from the models")
     p.add_argument("--out", default="schemas", metavar="DIR")
@@ -210,10 +218,13 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     try:
         loaded = load(preread, "<stdin>", strict=options.strict) if preread is not None \
             else load_path_result(path, strict=options.strict)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{path}: no such file or directory") from exc
-    except PermissionError as exc:
-        raise UsageError(f"{path}: permission denied") from exc
+    except OSError as exc:  # one ``error`` resource; the other paths are still checked
+        return [io_error_result(path, exc)]
+    from ._kustomize import patch_results, patch_target
+
+    target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
+    if target is not None:
+        return patch_results(loaded, path, target, strict=options.strict)
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
@@ -236,6 +247,22 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     return out
 
 
+IO_RULES = ("io.not-found", "io.unreadable", "io.kustomize-unavailable")
+
+
+def io_error_result(path: str, exc: OSError) -> Any:
+    """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
+    from ._diagnostics import Diagnostic
+    from ._report import ResourceResult
+
+    if isinstance(exc, FileNotFoundError):
+        d = Diagnostic("io.not-found", (), "no such file or directory")
+    else:
+        d = Diagnostic("io.unreadable", (), f"cannot read: {exc.strerror or exc}")
+    return ResourceResult(filename=path, kind="", name="", version="", status="error",
+                          diagnostics=[d.located(path, None, None)])
+
+
 def _read_stdin() -> bytes:
     try:
         return sys.stdin.buffer.read()
@@ -246,17 +273,16 @@ def _read_stdin() -> bytes:
 def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from . import _report
     from ._k8s_schemas import DEFAULT_KUBERNETES_VERSION, check_version
-    from ._load import iter_paths
+    from ._load import iter_paths_keeping_missing
     from ._validate import ValidateOptions
 
     try:
         kubernetes_version = check_version(ns.kubernetes_version or DEFAULT_KUBERNETES_VERSION)
     except ValueError as exc:
         raise UsageError(f"--kubernetes-version: {exc}") from exc
-    try:
-        files = iter_paths(ns.paths)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{exc.filename or exc}: no such file or directory") from exc
+    if not (ns.paths or ns.patches or ns.kustomize):
+        raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR)")
+    files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
     settings = _admission_settings(ns) if (ns.settings or ns.set_) else None
     olds: dict[Any, Any] | None = None
     if ns.old:
@@ -278,6 +304,14 @@ def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         chunks = [_validate_file(w) for w in work]
     results = [r for chunk in chunks for r in chunk]
+    if ns.patches or ns.kustomize:
+        from ._kustomize_cli import kustomize_results, patch_file_results
+
+        for f in iter_paths_keeping_missing(ns.patches):
+            results += patch_file_results(f, opts)
+        for d in ns.kustomize:
+            results += kustomize_results(d, opts)
+        files = files + list(ns.patches) + list(ns.kustomize)
     fmt = ns.output
     if fmt == "json":
         text = _report.render_json(results)
@@ -290,6 +324,8 @@ def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                                    stdin=list(ns.paths) == ["-"])
     if text:
         stdout.write(text if text.endswith("\n") else text + "\n")
+    if any(d.rule in IO_RULES for r in results for d in r.diagnostics):
+        return 2  # the contract: an I/O error (missing or unreadable file) exits 2, after the report
     bad = any(r.status in ("invalid", "error") for r in results)
     return 1 if bad else 0
 
@@ -347,8 +383,10 @@ def cmd_default(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ._merge._cli import run_merge
+    from ._merge_check import result_errors
 
-    return int(run_merge(ns.blueprint, ns.override, stdout, stderr))
+    return int(run_merge(ns.blueprint, ns.override, stdout, stderr,
+                         validator=result_errors if ns.validate else None))
 
 
 def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -401,7 +439,12 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 status = 1
                 continue
             try:
-                out.append(fn(data))
+                converted = fn(data)
+                if ns.to == "nvidia.com/v1beta1" and data.get("apiVersion") == "nvidia.com/v1alpha1":
+                    from ._convert_check import legacy_value_warnings
+
+                    stderr.writelines(_report_lines(doc, legacy_value_warnings(data, converted)))
+                out.append(converted)
             except Exception as exc:  # noqa: BLE001 - the converter refuses a valid object: reported
                 stderr.writelines(_report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
                 status = 1
@@ -427,10 +470,8 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Objects as YAML on stdout (or one file each under ``-o DIR``); DeploymentSpec adapters also
     produce request bodies and scripts, printed after a ``# --- NAME`` line (or written as files)."""
-    from ._compile import ConfigFileError, artifact_file, read_mapping_document, render_deploymentspec, render_object
-    from ._diagnostics import DynamoSchemaError
+    from ._compile import ConfigFileError, RenderError, read_mapping_document
     from ._emit import dump_all
-    from ._validate import is_deploymentspec
 
     _check_namespace(ns)
     _check_operator_version(ns)
@@ -450,44 +491,31 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             line, col = pdoc.locate((unknown[0],))
             raise UsageError(f"{pdoc.file}:{line}:{col}: unknown provider setting {_go_quote(str(unknown[0]))}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
-    docs = _load(ns.path)
-    files: list[tuple[str, str]] = []
-    objs: list[dict[str, Any]] = []
-    for doc in docs:
-        data = doc.data
-        messages: list[tuple[str, str]] = []
-        try:
-            if is_deploymentspec(data):
-                for art in render_deploymentspec(data, provider):
-                    content = art.content
-                    if isinstance(content, dict) and "apiVersion" in content and "kind" in content and not ns.out:
-                        objs.append(content)
-                    else:
-                        files.append(artifact_file(art))
-                continue
-            objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
-                                      operator_version=ns.operator_version, settings=settings,
-                                      messages=messages, worker_hash_algorithm=ns.worker_hash_algorithm))
-        except DynamoSchemaError as exc:
-            exc.diagnostics = [doc.place(d) if d.path and "rendered" not in d.message
-                               else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
-            raise
-        finally:
-            for severity, text in messages:
-                stderr.write(f"{severity}: {doc.file}: {text}\n")
+    from ._render_stream import render_stream
+
+    result = render_stream(_load(ns.path), target=ns.target, namespace=ns.namespace,
+                           operator_version=ns.operator_version, settings=settings,
+                           worker_hash_algorithm=ns.worker_hash_algorithm, provider=provider,
+                           only_dynamo=ns.only_dynamo, artifacts_as_files=bool(ns.out))
+    for line in result.messages:
+        stderr.write(line + "\n")
+    if result.errors:  # every failing document, nothing written
+        raise RenderError("render refused", result.errors)
+    objs, files = result.objects, result.files
     if ns.out:
         from pathlib import Path
 
-        from ._fsutil import UnsafePathError, atomic_write
+        from ._fsutil import UnsafePathError, replace_output
 
         out = Path(ns.out)
         try:
+            written: list[tuple[str, str]] = []
             for i, obj in enumerate(objs):
                 name = str((obj.get("metadata") or {}).get("name", "object"))
                 rel = f"{i:03d}-{str(obj.get('kind', 'object')).lower()}-{name}.yaml".replace("/", "_")
-                atomic_write(out, rel, dump_all([obj]))
-            for fname, text in files:
-                atomic_write(out, fname, text)
+                written.append((rel, dump_all([obj])))
+            # replaces the previous render's files (recorded in DIR/.dynamo-schema-render), nothing else
+            replace_output(out, written + list(files))
         except UnsafePathError as exc:
             raise UsageError(str(exc)) from exc
         return 0

@@ -49,3 +49,41 @@ def atomic_write(root: Path, rel: str, text: str) -> Path:
             pass
         raise
     return target
+
+
+MANIFEST = ".dynamo-schema-render"
+_MANIFEST_HEAD = "# files written by `python -m dynamo_schema render -o` (replaced by the next render)\n"
+
+
+def _recorded(root: Path) -> list[str]:
+    try:
+        text = (Path(root) / MANIFEST).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def replace_output(root: Path, files: list[tuple[str, str]]) -> list[Path]:
+    """Write ``files`` (relative name, text) under ``root`` and remove what the previous render into
+    ``root`` wrote and this one does not: the names recorded in ``root/.dynamo-schema-render``. Files
+    that no render recorded are never touched. The record first lists both sets (an interrupted run
+    still knows every file it may have written), then only the new one."""
+    root = Path(root)
+    names = [rel for rel, _ in files]
+    for rel in names:
+        safe_join(root, rel)  # refuse before writing anything
+    previous = _recorded(root)
+    atomic_write(root, MANIFEST, _MANIFEST_HEAD + "".join(f"{n}\n" for n in dict.fromkeys(previous + names)))
+    written = [atomic_write(root, rel, text) for rel, text in files]
+    keep = set(names)
+    for rel in previous:
+        if rel in keep or rel == MANIFEST:
+            continue
+        try:
+            target = safe_join(root, rel)
+        except UnsafePathError:
+            continue  # a record edited by hand to point outside: ignored
+        if target.is_file() and not target.is_symlink():
+            target.unlink()
+    atomic_write(root, MANIFEST, _MANIFEST_HEAD + "".join(f"{n}\n" for n in names))
+    return written

@@ -177,6 +177,16 @@ def _read(path: str) -> tuple[bytes, str]:
         return fh.read(), path
 
 
+def iter_paths_keeping_missing(paths: list[str]) -> list[str]:
+    """:func:`iter_paths`, a missing path kept in its place (``validate`` reports it as one ``error``
+    resource and still checks the others) instead of raising."""
+    out: list[str] = []
+    for p in paths:
+        found = iter_paths([p]) if p == "-" or os.path.exists(p) else [p]
+        out.extend(f for f in found if f not in out)
+    return out
+
+
 def load_path_result(path: str, strict: bool = True) -> LoadResult:
     """Load one file (or ``-`` for stdin, or every file of a directory); never raises for bad content."""
     if path != "-" and os.path.isdir(path):

@@ -63,6 +63,16 @@ def _models() -> list[tuple[str, str, str, Any]]:
         ("grove.io", "PodCliqueSet", "v1alpha1", _grove.PodCliqueSet),
         ("leaderworkerset.x-k8s.io", "LeaderWorkerSet", "v1", _lws.LeaderWorkerSet),
     ]
+    from .models import _generated_extra as e
+    from .models import _generated_extra_v1alpha1 as ea
+
+    out += [  # the other kinds of the operator's CRD bundle
+        ("nvidia.com", "DynamoGraphDeploymentScalingAdapter", "v1beta1", e.DynamoGraphDeploymentScalingAdapter),
+        ("nvidia.com", "DynamoGraphDeploymentScalingAdapter", "v1alpha1", ea.DynamoGraphDeploymentScalingAdapter),
+        ("nvidia.com", "DynamoModel", "v1alpha1", ea.DynamoModel),
+        ("nvidia.com", "DynamoCheckpoint", "v1alpha1", ea.DynamoCheckpoint),
+        ("nvidia.com", "DynamoWorkerMetadata", "v1alpha1", ea.DynamoWorkerMetadata),
+    ]
     try:
         from ._infercrane._model import DeploymentSpec
     except ImportError:  # pragma: no cover - while the DeploymentSpec model is being written

@@ -19,6 +19,13 @@ KNOWN: dict[tuple[str, str], str] = {
     ("nvidia.com/v1alpha1", "DynamoGraphDeployment"): "nvidia.com/dynamographdeployment_v1alpha1.json",
     ("nvidia.com/v1alpha1", "DynamoComponentDeployment"): "nvidia.com/dynamocomponentdeployment_v1alpha1.json",
     ("nvidia.com/v1alpha1", "DynamoGraphDeploymentRequest"): "nvidia.com/dynamographdeploymentrequest_v1alpha1.json",
+    ("nvidia.com/v1beta1", "DynamoGraphDeploymentScalingAdapter"):
+        "nvidia.com/dynamographdeploymentscalingadapter_v1beta1.json",
+    ("nvidia.com/v1alpha1", "DynamoGraphDeploymentScalingAdapter"):
+        "nvidia.com/dynamographdeploymentscalingadapter_v1alpha1.json",
+    ("nvidia.com/v1alpha1", "DynamoModel"): "nvidia.com/dynamomodel_v1alpha1.json",
+    ("nvidia.com/v1alpha1", "DynamoCheckpoint"): "nvidia.com/dynamocheckpoint_v1alpha1.json",
+    ("nvidia.com/v1alpha1", "DynamoWorkerMetadata"): "nvidia.com/dynamoworkermetadata_v1alpha1.json",
     ("grove.io/v1alpha1", "PodCliqueSet"): "grove.io/podcliqueset_v1alpha1.json",
     ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"): "leaderworkerset.x-k8s.io/leaderworkerset_v1.json",
 }

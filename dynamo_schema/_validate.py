@@ -76,6 +76,9 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     # status is a subresource: the API server drops it from create/update requests before validating
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
     diags += structural
+    from ._objectmeta import object_meta_errors
+
+    diags += object_meta_errors(pruned)  # ObjectMeta, as the API server checks it for custom resources
     old = options.old
     diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
     if any(d.severity == "error" for d in diags):
@@ -272,6 +275,16 @@ def _convert_alpha(data: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Di
         return None, [Diagnostic("convert.failed", (), str(exc))]
 
 
+def is_dynamo_kind_name(kind: str) -> bool:
+    """A kind the Dynamo CRDs could mean: ``Dynamo…``, or close to one of theirs (a typo)."""
+    import difflib
+
+    from ._extra_kinds import EXTRA_KINDS
+
+    known = list(NVIDIA_KINDS) + list(EXTRA_KINDS)
+    return kind.startswith("Dynamo") or bool(difflib.get_close_matches(kind, known, n=1, cutoff=0.6))
+
+
 def unknown_kind(api: str, kind: str) -> Diagnostic:
     """The API server's answer to a kind or version the Dynamo CRDs do not serve, with a suggestion."""
     import difflib
@@ -328,17 +341,30 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         out.diagnostics = [doc.place(Diagnostic("load.missing-" + missing.lower(), (), f"missing '{missing}' key"))]
         return out
     group = api.rpartition("/")[0]
+    if group == "nvidia.com":
+        from ._extra_kinds import EXTRA_KINDS, check_extra
+
+        if kind in EXTRA_KINDS:  # the rest of the operator's CRD bundle
+            if version not in EXTRA_KINDS[kind]:
+                served = " and ".join(f'"nvidia.com/{v}"' for v in EXTRA_KINDS[kind])
+                return finish([Diagnostic("schema.unknown-kind", ("apiVersion",),
+                                          f'no matches for kind "{kind}" in version "{api}": served versions '
+                                          f"are {served}")])
+            old = options.old if isinstance(options.old, dict) else None
+            return finish(check_extra(data, strict=options.strict, old=old))
+        if kind not in NVIDIA_KINDS and not is_dynamo_kind_name(kind):
+            out.status = "skipped"  # an nvidia.com kind that is not Dynamo's: like any other unknown kind
+            return out
     if group == "nvidia.com" and (kind not in NVIDIA_KINDS or version not in ("v1beta1", "v1alpha1")):
         return finish([unknown_kind(api, kind)])
-    if api == "nvidia.com/v1beta1" and kind in NVIDIA_KINDS:
+    if api in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") and kind in NVIDIA_KINDS:
         if isinstance(options.old, dict):
             return finish(check_update(data, options.old, options)[0])
-        diags, _ = check_nvidia(data, options)
-        return finish(diags)
-    if api == "nvidia.com/v1alpha1" and kind in NVIDIA_KINDS:
-        if isinstance(options.old, dict):
-            return finish(check_update(data, options.old, options)[0])
-        diags, _ = check_nvidia(data, options)
+        diags, stored = check_nvidia(data, options)
+        if stored is not None and not any(d.severity == "error" for d in diags):
+            from ._reconcile import reconcile_errors
+
+            diags += reconcile_errors(data, stored, _settings(options))  # what the operator would fail to create
         return finish(diags)
     if group in ("grove.io", "leaderworkerset.x-k8s.io"):
         return finish(check_workload_kind(data, options))

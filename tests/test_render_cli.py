@@ -59,7 +59,8 @@ def test_render_to_directory_writes_one_file_per_object(tmp_path: Path) -> None:
                      str(ROOT / "examples" / "vllm-disagg.yaml"))
     assert rc == 0, err
     files = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert files[0].startswith("000-dynamocomponentdeployment-")
+    assert files[0] == ".dynamo-schema-render"  # the record of what this render wrote (cli.md)
+    assert files[1].startswith("000-dynamocomponentdeployment-")
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".tmp-")]
 
 
@@ -104,7 +105,8 @@ def test_deploymentspec_render_to_directory_matches_goldens(case: Path, tmp_path
                      str(tmp_path / "spec.yaml"))
     assert rc == 0, err
     expected = {p.name: p.read_text() for p in (case / "expected").iterdir()}
-    got = {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
+    # the record of what the render wrote (cli.md: `render -o` replaces its previous output) aside
+    got = {p.name: p.read_text() for p in (tmp_path / "out").iterdir() if p.name != ".dynamo-schema-render"}
     assert set(got) == set(expected)
     for name, text in expected.items():
         if name.endswith(".json"):

@@ -42,6 +42,17 @@ BUNDLES = {
     "grove": ("_grove.py", "grove.io/v1alpha1", [
         ("grove/crds/grove.io_podcliquesets.yaml", "PodCliqueSet"),
     ]),
+    # the other kinds of the operator's CRD bundle (deploy/operator/config/crd/bases at the reference
+    # revision). Last, so that adding them changes no class of the modules above.
+    "dynamo_extra": ("_generated_extra.py", "nvidia.com/v1beta1", [
+        ("dynamo/crds/nvidia.com_dynamographdeploymentscalingadapters.yaml", "DynamoGraphDeploymentScalingAdapter"),
+    ]),
+    "dynamo_extra_v1alpha1": ("_generated_extra_v1alpha1.py", "nvidia.com/v1alpha1", [
+        ("dynamo/crds/nvidia.com_dynamomodels.yaml", "DynamoModel"),
+        ("dynamo/crds/nvidia.com_dynamographdeploymentscalingadapters.yaml", "DynamoGraphDeploymentScalingAdapter"),
+        ("dynamo/crds/nvidia.com_dynamocheckpoints.yaml", "DynamoCheckpoint"),
+        ("dynamo/crds/nvidia.com_dynamoworkermetadatas.yaml", "DynamoWorkerMetadata"),
+    ]),
 }
 
 # Names of well-known Kubernetes core types, keyed by the JSON property that holds them
@@ -371,23 +382,40 @@ from ._base import ObjectMeta, _Base, _CONF
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reference", default=str(REFERENCE))
+    ap.add_argument("--extra-reference", action="append", default=[], metavar="DIR",
+                    help="another folder laid out like the reference one (dynamo/crds/…), searched for CRD "
+                         "files the reference folder lacks")
     ns = ap.parse_args(argv)
-    generate(Path(ns.reference))
+    generate(Path(ns.reference), [Path(p) for p in ns.extra_reference])
     return 0
 
 
-def generate(reference: Path) -> None:
+def _crd_file(reference: Path, extra: list[Path], fname: str) -> Path | None:
+    for base in [reference, *extra]:
+        if (base / fname).is_file():
+            return base / fname
+    return None
+
+
+def generate(reference: Path, extra: list[Path] | None = None) -> None:
     """All bundles share one class registry: a type that two CRDs embed (PodTemplateSpec, Container…) is
     one class, defined in the first bundle's module and imported by the others."""
     gen = Gen()
     gen.names.add("ObjectMeta")
     modules: list[tuple[str, str, list[tuple[str, str | None, str | None, dict[str, Any]]]]] = []
     for _bundle, (out_name, api, crds) in BUNDLES.items():
+        files = [_crd_file(reference, extra or [], fname) for fname, _ in crds]
+        if None in files:
+            # a bundle whose CRDs are not at hand keeps its committed module (bundles come in order and
+            # define their classes after the earlier ones, so the earlier modules do not change)
+            missing = next(f for (f, _), p in zip(crds, files) if p is None)
+            print(f"skipped {out_name}: {missing} not found (pass --extra-reference)", file=sys.stderr)
+            continue
         gen.module = out_name[:-3]
         roots = []
         want = api.rpartition("/")[2]
-        for fname, kind in crds:
-            crd = yaml.load((reference / fname).read_text(), Loader=yaml.CSafeLoader)
+        for (_fname, kind), path in zip(crds, files):
+            crd = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
             version = next(v for v in crd["spec"]["versions"] if v["name"] == want)
             schema = version["schema"]["openAPIV3Schema"]
             props = schema["properties"]

@@ -21,6 +21,8 @@ def _read_one(path: str) -> Any:
     from dynamo_schema._load import load_path
 
     docs = [d.data for d in load_path(path) if d.data is not None]
+    if not docs:  # an empty file or a lone ``null``: upstream's nil object (checked by the merge)
+        return None
     if len(docs) != 1:
         raise ValueError(f"{path}: expected exactly one YAML document, found {len(docs)}")
     return docs[0]
@@ -46,6 +48,7 @@ def run_merge(
     stdout: IO[str],
     stderr: IO[str],
     schema_for: Callable[[str, str], dict] | None = None,
+    validator: Callable[[Any], list[str]] | None = None,
 ) -> int:
     from dynamo_schema._diagnostics import DynamoSchemaError
     from dynamo_schema._merge._override import MergeError, apply_overrides
@@ -56,6 +59,10 @@ def run_merge(
     except (OSError, ValueError, DynamoSchemaError) as exc:
         stderr.write(f"error: {exc}\n")
         return 2
+    if blueprint is None or override_doc is None:
+        role = "blueprint" if blueprint is None else "override"
+        stderr.write(f"error: {role} must not be nil\n")  # upstream dgdoverride wording
+        return 1
     override = override_from_document(override_doc)
     if override is None:
         # a DGDR without spec.overrides.dgd: the blueprint, normalised (upstream --dgdr-spec protocol)
@@ -70,5 +77,12 @@ def run_merge(
         return 1
     for w in result.warnings:
         stderr.write(f"warning: {w}\n")
+    if validator is not None:
+        problems = validator(result.dgd)
+        if problems:  # the effective DGD is one the API server would refuse: not printed
+            for line in problems:
+                stderr.write(f"error: {line}\n")
+            return 1
     stdout.write(_dump(result.dgd))
     return 0
+
