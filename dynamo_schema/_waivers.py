@@ -99,6 +99,11 @@ def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | N
                 waived.append(d)
             else:
                 kept.append(d)
+        if waived and [d.rule for d in kept if d.severity == "error"] == ["cel.not-checked"]:
+            # CEL was skipped only because of errors that are now waived: say so, as a warning
+            kept = [replace(d, severity="warning", message="CEL rules were not checked because of waived "
+                            "errors (the API server would not check them either)")
+                    if d.rule == "cel.not-checked" else d for d in kept]
         out.append(replace(r, diagnostics=kept, waived=waived, status=_recompute(r.status, kept, waived)))
     unused = [w for w in waivers if set(w.rules) - w.used]
     if unused and out:
