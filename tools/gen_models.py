@@ -7,7 +7,11 @@ constraints, schema defaults as field defaults, and the Kubernetes extension key
 (list types, list-map keys, map types, int-or-string, preserve-unknown-fields, CEL rules) recorded in
 ``json_schema_extra`` so that the JSON Schema generated from the models carries them.
 
-Descriptions are not copied (upstream prose). Run: ``python tools/gen_models.py`` then ``ruff format``
+Descriptions are not copied (upstream prose): field descriptions in our own words come from
+``tools/descriptions.yaml`` (``KIND/VERSION: {dotted.path: text}``, paths from the resource root, list items
+not named), keyed by the path where a structure is first met (a structure shared by several paths is one
+class, described once). ``python tools/gen_models.py --list-undescribed`` prints the paths still without
+one. Run: ``python tools/gen_models.py`` then ``ruff format``
 is not needed; the output is deterministic.
 """
 
@@ -121,6 +125,16 @@ KNOWN_CTX = {
     ("Volume", "image"): "ImageVolumeSource",
 }
 
+# Properties whose values are core Kubernetes types: their descriptions are read at run time from the
+# kubernetes-validate schemas (``explain``), never written here.
+CORE_PROPS = {
+    "podTemplate", "extraPodSpec", "extraPodMetadata", "mainContainer", "affinity", "tolerations", "env", "envFrom",
+    "volumeMounts", "livenessProbe", "readinessProbe", "startupProbe", "securityContext", "imagePullSecrets",
+    "volumes", "topologySpreadConstraints", "conditions", "lifecycle", "labelSelector", "resourceClaims",
+    "metadata", "containers", "initContainers", "ephemeralContainers", "claims", "profilingJob", "behavior", "metrics", "envs",
+}
+DESCRIPTIONS = ROOT / "tools" / "descriptions.yaml"
+
 RESERVED = set(keyword.kwlist) | {
     "schema", "json", "copy", "dict", "validate", "construct", "fields", "parse_obj", "parse_raw",
     "parse_file", "from_orm", "update_forward_refs", "schema_json", "model_config", "model_fields",
@@ -199,6 +213,9 @@ class Gen:
         self.owner: dict[str, str] = {}  # class name -> first module that defines it
         self.defined: dict[str, list[str]] = {}  # module -> class names it defines, in order
         self.module = ""
+        self.path: list[str] = []  # KIND/VERSION then the JSON path of the property being typed
+        self.descriptions: dict[str, dict[str, str]] = {}
+        self.undescribed: list[str] = []
 
     # -- naming -----------------------------------------------------------------------------------
     def pick_name(self, base: str, parent: str) -> str:
@@ -296,6 +313,16 @@ class Gen:
             out.append(f"max_length={node['maxProperties']!r}")
         return out
 
+    def describe(self) -> str | None:
+        """Our description of the property at ``self.path`` (None: core Kubernetes type or not written)."""
+        if not self.path or any(p in CORE_PROPS for p in self.path[1:]):
+            return None
+        key = ".".join(self.path[1:])
+        text = self.descriptions.get(self.path[0], {}).get(key)
+        if text is None:
+            self.undescribed.append(f"{self.path[0]}: {key}")
+        return text
+
     # -- classes ------------------------------------------------------------------------------------
     def emit_class(self, name: str, node: dict[str, Any]) -> None:
         props: dict[str, Any] = node.get("properties", {})
@@ -311,7 +338,10 @@ class Gen:
             while attr in used:
                 attr += "_"
             used.add(attr)
+            self.path.append(jname)
+            description = self.describe()
             typ = self.type_for(sub, jname, name)
+            self.path.pop()
             extra = {k: sub[k] for k in _EXT_KEYS if k in sub}
             if sub.get("format") and sub.get("type") in ("integer", "number", "string"):
                 extra["format"] = sub["format"]
@@ -331,6 +361,8 @@ class Gen:
                 args.insert(0, "default=None")
                 ann = f"Optional[{typ}]"
             args.extend(cons)
+            if description:
+                args.append(f"description={description!r}")
             if extra:
                 args.append(f"json_schema_extra={extra!r}")
             fields.append(f"    {attr}: {ann} = Field({', '.join(args)})")
@@ -372,16 +404,21 @@ from ._base import ObjectMeta, _Base, _CONF
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reference", default=str(REFERENCE))
+    ap.add_argument("--list-undescribed", action="store_true", help="print the paths without a description")
     ns = ap.parse_args(argv)
-    generate(Path(ns.reference))
+    gen = generate(Path(ns.reference), write=not ns.list_undescribed)
+    if ns.list_undescribed:
+        print("\n".join(gen.undescribed))
     return 0
 
 
-def generate(reference: Path) -> None:
+def generate(reference: Path, write: bool = True) -> Gen:
     """All bundles share one class registry: a type that two CRDs embed (PodTemplateSpec, Container…) is
     one class, defined in the first bundle's module and imported by the others."""
     gen = Gen()
     gen.names.add("ObjectMeta")
+    if DESCRIPTIONS.is_file():
+        gen.descriptions = yaml.safe_load(DESCRIPTIONS.read_text()) or {}
     modules: list[tuple[str, str, list[tuple[str, str | None, str | None, dict[str, Any]]]]] = []
     for _bundle, (out_name, api, crds) in BUNDLES.items():
         gen.module = out_name[:-3]
@@ -392,10 +429,13 @@ def generate(reference: Path) -> None:
             version = next(v for v in crd["spec"]["versions"] if v["name"] == want)
             schema = version["schema"]["openAPIV3Schema"]
             props = schema["properties"]
+            gen.path = [f"{kind}/{want}", "spec"]
             spec_name = gen.class_for(props["spec"], kind + "Spec", kind, root_name=kind + "Spec")
             status_name = None
             if "status" in props:
+                gen.path = [f"{kind}/{want}", "status"]
                 status_name = gen.class_for(props["status"], kind + "Status", kind, root_name=kind + "Status")
+            gen.path = []
             roots.append((kind, spec_name, status_name, schema))
         modules.append((out_name, api, roots))
     order = [m[0][:-3] for m in modules]
@@ -432,8 +472,10 @@ def generate(reference: Path) -> None:
             head += f"from .{other} import " + ", ".join(names) + "\n"
         exported = ["ObjectMeta"] + own + [r[0] for r in roots]
         text = head + "\n\n" + text + "__all__ = [" + ", ".join(repr(n) for n in exported) + "]\n"
-        (MODELS_DIR / out_name).write_text(text)
-        print(f"wrote {out_name}: {len(own) + len(roots)} classes", file=sys.stderr)
+        if write:
+            (MODELS_DIR / out_name).write_text(text)
+            print(f"wrote {out_name}: {len(own) + len(roots)} classes", file=sys.stderr)
+    return gen
 
 
 if __name__ == "__main__":
