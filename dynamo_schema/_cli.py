@@ -11,7 +11,6 @@ import argparse
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-
 DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployments and InferCrane "
                "DeploymentSpecs, offline. Exit codes: 0 success, 1 invalid input, 2 usage or I/O error.")
 
@@ -561,11 +560,12 @@ def cmd_diff(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def cmd_explain(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ._explain import explain
+    from ._explain import ExplainError, explain
 
-    text = explain(ns.field)
-    if text is None:
-        stderr.write(f"error: unknown kind or field {ns.field!r}\n")
+    try:
+        text = explain(ns.field, api_version=ns.api_version, recursive=ns.recursive)
+    except ExplainError as exc:
+        stderr.write(f"error: {exc}\n")
         return 1
     stdout.write(text)
     return 0

@@ -5,9 +5,8 @@ The catalogue is docs/rules.md; ``helpUri`` points at the family's section there
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import os
+from dataclasses import dataclass
 
 # The catalogue's address: the project's docs/rules.md, relative to the repository root (a code-scanning
 # upload shows it next to the file); DYNAMO_SCHEMA_RULES_URL points it at a published copy instead.

@@ -138,7 +138,7 @@ class Experimental(_Base):
 
 class ModelRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name', min_length=1, description='Base model identifier, e.g. llama-3-70b-instruct-v1.')
+    name: StrictStr = Field(alias='name', min_length=1, description='Which base model is served, given as its identifier (such as llama-3-70b-instruct-v1).')
     revision: Optional[StrictStr] = Field(default=None, alias='revision', description='Revision (version) of the model.')
 
 
@@ -1426,7 +1426,7 @@ class DynamoGraphDeploymentRequestSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     auto_apply: StrictBool = Field(default=True, alias='autoApply', description='Create the DynamoGraphDeployment as soon as profiling finishes; when false the generated spec is only stored in status, to be reviewed and applied by hand.')
     backend: Literal['auto', 'sglang', 'trtllm', 'vllm'] = Field(default='auto', alias='backend', description='Inference engine used for profiling and for the deployment (sglang, vllm, trtllm…).')
-    features: Optional[Features] = Field(default=None, alias='features', description='Optional Dynamo platform features to include in the generated deployment.')
+    features: Optional[Features] = Field(default=None, alias='features', description='Switches for optional Dynamo platform features (planner, mocker) in the deployment that is generated.')
     hardware: Optional[Hardware] = Field(default=None, alias='hardware', description='Hardware available for profiling and deployment; the operator usually fills it from what it discovers in the cluster.')
     image: Optional[StrictStr] = Field(default=None, alias='image', description='Container image of the profiling job (the planner image, e.g. nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.4.0; before Dynamo 1.1.0 the frontend image).')
     model: StrictStr = Field(alias='model', min_length=1, description='Model to deploy: a Hugging Face id (e.g. Qwen/Qwen3-0.6B) or the name of a private model.')

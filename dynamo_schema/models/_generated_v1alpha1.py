@@ -239,7 +239,7 @@ class FrontendSidecar(_Base):
     args: Optional[List[StrictStr]] = Field(default=None, alias='args', description='Arguments of the frontend; given, they replace the default ["-m", "dynamo.frontend"] completely.')
     env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret', description='Name of a Secret whose keys become environment variables of the frontend sidecar.')
     envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
-    image: StrictStr = Field(alias='image', description='Container image of the frontend sidecar.')
+    image: StrictStr = Field(alias='image', description='Image that the frontend sidecar container runs.')
 
 
 class ServiceValueGpuMemoryService(_Base):
@@ -258,13 +258,13 @@ class Tls(_Base):
 
 class Ingress(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description='Annotations of the generated Ingress or VirtualService.')
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description='Extra annotations put on the Ingress or VirtualService the operator creates.')
     enabled: Optional[StrictBool] = Field(default=None, alias='enabled', description='Create the Ingress (or VirtualService).')
     host: Optional[StrictStr] = Field(default=None, alias='host', description='Base host name that external traffic uses.')
     host_prefix: Optional[StrictStr] = Field(default=None, alias='hostPrefix', description='Optional text put before the host name.')
     host_suffix: Optional[StrictStr] = Field(default=None, alias='hostSuffix', description='Optional text put after the host name.')
     ingress_controller_class_name: Optional[StrictStr] = Field(default=None, alias='ingressControllerClassName', description='Ingress class to use, e.g. nginx.')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Labels of the generated Ingress or VirtualService.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Extra labels put on the Ingress or VirtualService the operator creates.')
     tls: Optional[Tls] = Field(default=None, alias='tls', description='TLS settings of the Ingress or VirtualService.')
     use_virtual_service: Optional[StrictBool] = Field(default=None, alias='useVirtualService', description='Create a service-mesh VirtualService instead of an Ingress.')
     virtual_service_gateway: Optional[StrictStr] = Field(default=None, alias='virtualServiceGateway', description='Gateway the VirtualService attaches to.')
@@ -272,7 +272,7 @@ class Ingress(_Base):
 
 class ServiceValueModelRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name', description='Base model identifier, e.g. llama-3-70b-instruct-v1.')
+    name: StrictStr = Field(alias='name', description='Which base model is served, given as its identifier (such as llama-3-70b-instruct-v1).')
     revision: Optional[StrictStr] = Field(default=None, alias='revision', description='Revision (version) of the model.')
 
 
@@ -345,7 +345,7 @@ class ServiceValue(_Base):
     resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources', description='CPU, memory, GPU and other resources requested by and allowed for the service.')
     runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description="Dynamo runtime compatibility version of the service's main image; required by admission when extraPodSpec.mainContainer.image has no semantic-version tag.")
     scaling_adapter: Optional[ScalingAdapter] = Field(default=None, alias='scalingAdapter', description="Whether a DynamoGraphDeploymentScalingAdapter owns this service's replicas, so that external autoscalers scale it through the Scale subresource.")
-    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName', description='Name of the component.')
+    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName', description="The service's name within its graph.")
     shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', description='The tmpfs mounted at /dev/shm: on or off, and its size.', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
     sub_component_type: Optional[StrictStr] = Field(default=None, alias='subComponentType', description='Sub-role of the service, e.g. prefill or decode.')
     topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Topology constraint of the service; packDomain is required and must be no wider than the deployment-level packDomain.')
@@ -439,7 +439,7 @@ class DynamoComponentDeploymentSpec(_Base):
     resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources', description='CPU, memory, GPU and other resources requested by and allowed for the service.')
     runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description="Dynamo runtime compatibility version of the service's main image; required by admission when extraPodSpec.mainContainer.image has no semantic-version tag.")
     scaling_adapter: Optional[ScalingAdapter] = Field(default=None, alias='scalingAdapter', description="Whether a DynamoGraphDeploymentScalingAdapter owns this service's replicas, so that external autoscalers scale it through the Scale subresource.")
-    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName', description='Name of the component.')
+    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName', description="The service's name within its graph.")
     shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', description='The tmpfs mounted at /dev/shm: on or off, and its size.', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
     sub_component_type: Optional[StrictStr] = Field(default=None, alias='subComponentType', description='Sub-role of the service, e.g. prefill or decode.')
     topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Topology constraint of the service; packDomain is required and must be no wider than the deployment-level packDomain.')
