@@ -16,7 +16,7 @@ DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployme
 
 
 def _version_text() -> str:
-    from . import __version__
+    from ._version import __version__
 
     return f"dynamo-schema {__version__}"
 

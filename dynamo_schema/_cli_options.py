@@ -27,8 +27,8 @@ def jobs_count(n: int) -> int:
 
 
 def add_validate_options(p: argparse.ArgumentParser) -> None:
-    from . import __version__
     from ._reporters import FORMATS
+    from ._version import __version__
 
     p.add_argument("--output", "-o", choices=list(FORMATS), default="text",
                    help="output format (default text; sarif = SARIF 2.1.0 for code scanning; tap = TAP 13)")

@@ -190,8 +190,8 @@ class SarifReporter(Reporter):
     streams = False
 
     def end(self, results: list[ResourceResult]) -> str:
-        from . import __version__
         from ._rules import help_for
+        from ._version import __version__
 
         rules: list[dict[str, Any]] = []
         index: dict[str, int] = {}
