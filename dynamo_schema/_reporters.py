@@ -257,8 +257,16 @@ def _rules_base() -> str:
 def _location(r: ResourceResult, d: Diagnostic) -> dict[str, Any]:
     from urllib.parse import quote
 
+    import os
+    from pathlib import Path
+
     file = d.file or r.filename
-    uri = "stdin" if file in ("-", "<stdin>") else quote(file.replace("\\", "/").removeprefix("./"))
+    if file in ("-", "<stdin>"):
+        uri = "stdin"
+    elif os.path.isabs(file):
+        uri = Path(file).as_uri()
+    else:  # relative to where validate ran: code scanning resolves it against the repository root
+        uri = quote(file.replace("\\", "/").removeprefix("./"))
     phys: dict[str, Any] = {"artifactLocation": {"uri": uri}}
     if d.line is not None:
         region: dict[str, Any] = {"startLine": max(1, d.line)}

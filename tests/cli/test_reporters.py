@@ -76,6 +76,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(bad: Path) -> None:
     res = live[0]
     assert res["ruleId"] == "schema.type" and res["level"] == "error"
     assert rules[res["ruleId"]] is run_["tool"]["driver"]["rules"][res["ruleIndex"]]
+    assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == bad.as_uri()
     region = res["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (9, 5)
     assert res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == \
