@@ -11,6 +11,15 @@ import argparse
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
+DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployments and InferCrane "
+               "DeploymentSpecs, offline. Exit codes: 0 success, 1 invalid input, 2 usage or I/O error.")
+
+
+def _version_text() -> str:
+    from ._version import __version__
+
+    return f"dynamo-schema {__version__}"
+
 
 class UsageError(Exception):
     """Exit 2: a usage or I/O problem (missing file, unreadable stdin, bad option value)."""
@@ -23,71 +32,71 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m dynamo_schema", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(prog="python -m dynamo_schema", description=DESCRIPTION)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--version", action="version", version=_version_text(), help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("validate", help="check manifests as the API server and admission webhooks would")
-    p.add_argument("--output", "-o", choices=["text", "json", "junit", "github"], default="text")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--strict", dest="strict", action="store_true", default=True)
-    g.add_argument("--no-strict", dest="strict", action="store_false")
-    p.add_argument("--summary", action="store_true")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N")
-    p.add_argument("--old", metavar="OLD", help="validate PATH as an update of the object(s) in OLD")
-    p.add_argument("--kubernetes-version", default=None, metavar="X.Y.Z",
-                   help="Kubernetes release whose schemas check built-in kinds (default 1.32.0)")
-    p.add_argument("--patch", dest="patches", action="append", default=[], metavar="FILE",
-                   help="check FILE as a kustomize patch (partial DGD/DCD: no required fields; repeatable)")
-    p.add_argument("--kustomize", dest="kustomize", action="append", default=[], metavar="DIR",
-                   help="build DIR with `kubectl kustomize` and validate the result (repeatable)")
-    _add_settings_options(p)
-    p.add_argument("paths", nargs="*", metavar="PATH")
+    p = sub.add_parser("validate", help="check manifests as the API server and admission webhooks would",
+                       description="Check manifests as the API server and the admission webhooks would.")
+    from ._cli_options import add_validate_options
+
+    add_validate_options(p)
 
     p = sub.add_parser("render", help="render what the operator (or a cloud adapter) creates")
-    p.add_argument("--target", default=None)
-    p.add_argument("--namespace", default="default")
-    p.add_argument("--operator-version", default=None, metavar="X.Y.Z")
-    p.add_argument("--provider-config", default=None, metavar="FILE")
+    p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
+    p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
+    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
+                   help="operator release whose behaviour is emulated (default: the bundled one)")
+    p.add_argument("--provider-config", default=None, metavar="FILE",
+                   help="DeploymentSpec provider settings (YAML mapping of INFERCRANE_* names; wins over the environment)")
     p.add_argument("--worker-hash-algorithm", default=None,
                    choices=["dcd-runtime-version", "dcd", "legacy-v1", "rollout-v2"],
                    help="override the worker-hash rule of the emulated operator release")
-    p.add_argument("-o", "--out", default=None, metavar="DIR")
+    p.add_argument("--out", default=None, metavar="DIR", help="write one file per object into DIR (atomically)")
+    p.add_argument("-o", dest="out_deprecated", default=None, metavar="DIR", help=argparse.SUPPRESS)
     p.add_argument("--only-dynamo", action="store_true",
                    help="drop the other objects of the input instead of passing them through")
     _add_settings_options(p)
-    p.add_argument("path", metavar="PATH")
+    p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
     p = sub.add_parser("merge", help="apply a DGDR spec.overrides.dgd to a generated DGD")
-    p.add_argument("--blueprint", required=True, metavar="BLUEPRINT.yaml")
-    p.add_argument("--override", required=True, metavar="OVERRIDE.yaml")
+    p.add_argument("--blueprint", required=True, metavar="BLUEPRINT.yaml", help="the generated DGD")
+    p.add_argument("--override", required=True, metavar="OVERRIDE.yaml",
+                   help="the spec.overrides.dgd document, or a DGDR manifest")
     p.add_argument("--no-validate", dest="validate", action="store_false",
                    help="print the effective DGD without checking it as admission would")
 
     p = sub.add_parser("schema", help="write the JSON Schemas generated from the models")
-    p.add_argument("--out", default="schemas", metavar="DIR")
+    p.add_argument("--out", default="schemas", metavar="DIR", help="output folder (default schemas)")
 
     p = sub.add_parser("default", help="print the object as admission would store it")
     _add_settings_options(p)
-    p.add_argument("path", metavar="PATH")
+    p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
     p = sub.add_parser("convert", help="convert nvidia.com/v1alpha1 <-> v1beta1")
-    p.add_argument("--to", default="nvidia.com/v1beta1", choices=["nvidia.com/v1beta1", "nvidia.com/v1alpha1"])
-    p.add_argument("path", metavar="PATH")
+    p.add_argument("--to", default="nvidia.com/v1beta1", choices=["nvidia.com/v1beta1", "nvidia.com/v1alpha1"],
+                   help="target API version (default nvidia.com/v1beta1)")
+    p.add_argument("path", metavar="PATH", help="manifest file, directory or - for standard input")
 
     p = sub.add_parser("diff", help="what an update changes in the rendered objects and in a running deployment")
-    p.add_argument("--output", "-o", choices=["text", "json"], default="text")
-    p.add_argument("--target", default=None)
-    p.add_argument("--namespace", default="default")
-    p.add_argument("--operator-version", default=None, metavar="X.Y.Z")
+    p.add_argument("--output", "-o", choices=["text", "json"], default="text", help="output format (default text)")
+    p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
+    p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
+    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
+                   help="operator release whose behaviour is emulated (default: the bundled one)")
     p.add_argument("-U", "--context", type=int, default=3, metavar="N", help="lines of context in object diffs")
     p.add_argument("--no-diff", dest="show_diff", action="store_false", help="summary only")
     _add_settings_options(p)
-    p.add_argument("old", metavar="OLD")
-    p.add_argument("new", metavar="NEW")
+    p.add_argument("old", metavar="OLD", help="the manifest as deployed")
+    p.add_argument("new", metavar="NEW", help="the manifest as it will be")
 
     p = sub.add_parser("explain", help="field documentation, type, default and constraints")
-    p.add_argument("field", metavar="KIND[.FIELD.PATH]")
+    p.add_argument("field", metavar="KIND[.FIELD.PATH]",
+                   help="a kind (dgd, dcd, dgdr, pcs, lws, deploymentspec or the full kind name) and a field path")
+    p.add_argument("--api-version", default=None, metavar="GROUP/VERSION",
+                   help="the API version to explain (default: the newest served, e.g. nvidia.com/v1beta1)")
+    p.add_argument("--recursive", action="store_true", help="list every nested field, indented")
     return parser
 
 
@@ -209,6 +218,7 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     path, options = args[0], args[1]
     olds: dict[Any, Any] | None = args[2] if len(args) > 2 else None
     preread: bytes | None = args[3] if len(args) > 3 else None
+    policy, ignore_rules = args[4] if len(args) > 4 and args[4] is not None else (None, frozenset())
     from dataclasses import replace
 
     from ._load import load, load_path_result
@@ -226,25 +236,40 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     if target is not None:
         return patch_results(loaded, path, target, strict=options.strict)
     out = []
+    starts: list[int] = []  # per result: line of its document's first key (waivers)
     for doc, load_diags in loaded.entries():
+        starts.append(doc.start[0] if doc is not None else 0)
         if doc is None:
             out.append(ResourceResult(filename=path, kind="", name="", version="",
                                       status="error", diagnostics=list(load_diags)))
             continue
         kind, api = _text(doc.kind), _text(doc.api_version)
+        if policy is not None:
+            from ._kindpolicy import decide
+
+            settled = decide(doc, policy)
+            if settled is not None:
+                out.append(ResourceResult(filename=doc.file, kind=kind, name=doc.name,
+                                          version=api.rpartition("/")[2], status=settled[0],  # type: ignore[arg-type]
+                                          diagnostics=list(load_diags) + [doc.place(d) for d in settled[1]],
+                                          api_version=api))
+                continue
         load_errors = [d for d in load_diags if d.severity == "error"]
         if load_errors:  # e.g. duplicate keys: the document as read is not what the author wrote
             out.append(ResourceResult(filename=doc.file, kind=kind, name=doc.name,
                                       version=api.rpartition("/")[2], status="error",
-                                      diagnostics=list(load_diags)))
+                                      diagnostics=list(load_diags), api_version=api))
             continue
         opts = options
         if olds is not None:
             opts = replace(options, old=olds.get(_identity(doc.data)))
         r = validate_document(doc, opts)
         out.append(ResourceResult(filename=r.filename, kind=_text(r.kind), name=r.name, version=_text(r.version),
-                                  status=r.status, diagnostics=list(load_diags) + r.diagnostics))  # type: ignore[arg-type]
-    return out
+                                  status=r.status, diagnostics=list(load_diags) + r.diagnostics,  # type: ignore[arg-type]
+                                  api_version=api))
+    from ._waivers import apply_to_file
+
+    return apply_to_file(out, path, preread, starts, ignore_rules)
 
 
 IO_RULES = ("io.not-found", "io.unreadable", "io.kustomize-unavailable")
@@ -271,7 +296,6 @@ def _read_stdin() -> bytes:
 
 
 def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from . import _report
     from ._k8s_schemas import DEFAULT_KUBERNETES_VERSION, check_version
     from ._load import iter_paths_keeping_missing
     from ._validate import ValidateOptions
@@ -292,38 +316,66 @@ def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             if key is not None and key not in olds:
                 olds[key] = d.data
     opts = ValidateOptions(strict=ns.strict, settings=settings, kubernetes_version=kubernetes_version)
-    jobs = max(1, ns.jobs or 1)
+    from ._cli_options import jobs_count
+    from ._kindpolicy import KindPolicy, PolicyError, compile_patterns, filename_ignored
+
+    jobs = jobs_count(ns.jobs)
+    try:
+        policy = KindPolicy.from_options(ns.skip, ns.reject, ns.ignore_missing_schemas, ns.schema_location,
+                                         kubernetes_version, ns.strict)
+        patterns = compile_patterns(ns.ignore_filename_pattern)
+    except PolicyError as exc:
+        raise UsageError(str(exc)) from exc
+    files = [f for f in files if not filename_ignored(f, patterns)]
     # standard input is read here: pool workers have no access to it
     stdin_bytes = _read_stdin() if "-" in files else None
-    work = [(f, opts, olds, stdin_bytes if f == "-" else None) for f in files]
-    if jobs > 1 and len(files) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    extras = (policy, frozenset(p for v in ns.ignore_rule for p in v.split(",") if p.strip()))
+    work = [(f, opts, olds, stdin_bytes if f == "-" else None, extras) for f in files]
+    return _run_validate(work, jobs, ns, len(files) + len(ns.patches) + len(ns.kustomize), stdout, stderr, opts)
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = list(pool.map(_validate_file, work))
-    else:
-        chunks = [_validate_file(w) for w in work]
-    results = [r for chunk in chunks for r in chunk]
+
+def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Any) -> Any:
+    """(name, results) per input in order: the PATHs, then ``--patch`` files, then ``--kustomize`` builds."""
+    from . import _stream
+
+    for w, chunk in zip(work, _stream.results_in_order(_validate_file, work, jobs)):
+        yield w[0], chunk
     if ns.patches or ns.kustomize:
         from ._kustomize_cli import kustomize_results, patch_file_results
+        from ._load import iter_paths_keeping_missing
 
         for f in iter_paths_keeping_missing(ns.patches):
-            results += patch_file_results(f, opts)
+            yield f, patch_file_results(f, opts)
         for d in ns.kustomize:
-            results += kustomize_results(d, opts)
-        files = files + list(ns.patches) + list(ns.kustomize)
-    fmt = ns.output
-    if fmt == "json":
-        text = _report.render_json(results)
-    elif fmt == "junit":
-        text = _report.render_junit(results)
-    elif fmt == "github":
-        text = _report.render_github(results)
-    else:
-        text = _report.render_text(results, summary=ns.summary, files_count=len(files),
-                                   stdin=list(ns.paths) == ["-"])
-    if text:
-        stdout.write(text if text.endswith("\n") else text + "\n")
+            yield d, kustomize_results(d, opts)
+
+
+def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_count: int, stdout: TextIO,
+                  stderr: TextIO, opts: Any = None) -> int:
+    """Stream results (text, github, tap) in input order as files finish; exit 1 on any failure."""
+    from . import _reporters, _stream
+
+    reporter = _reporters.make(ns.output, summary=ns.summary, verbose=ns.verbose, files_count=files_count,
+                               stdin=list(ns.paths) == ["-"])
+    progress = _stream.Progress(stderr, len(work), _stream.progress_enabled(stderr))
+    results = []
+    head = reporter.begin()
+    if head:
+        stdout.write(head)
+    for name, chunk in _with_patches(work, jobs, ns, opts):
+        progress.step(name)
+        chunk = [_reporters.prepare(r) for r in chunk]
+        results.extend(chunk)
+        if reporter.streams:
+            text = "".join(reporter.result(r) for r in chunk)
+            if text:
+                progress.clear()
+                stdout.write(text)
+                stdout.flush()
+    progress.clear()
+    tail = reporter.end(results)
+    if tail:
+        stdout.write(tail)
     if any(d.rule in IO_RULES for r in results for d in r.diagnostics):
         return 2  # the contract: an I/O error (missing or unreadable file) exits 2, after the report
     bad = any(r.status in ("invalid", "error") for r in results)
@@ -475,6 +527,9 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     _check_namespace(ns)
     _check_operator_version(ns)
+    if getattr(ns, "out_deprecated", None):
+        stderr.write("warning: render -o DIR is deprecated, use --out DIR (-o means --output in validate and diff)\n")
+        ns.out = ns.out or ns.out_deprecated
     mapping = _settings_mapping(ns)
     settings = _admission_settings(ns, mapping)
     provider: dict[str, Any] | None = None
@@ -537,11 +592,12 @@ def cmd_diff(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def cmd_explain(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ._explain import explain
+    from ._explain import ExplainError, explain
 
-    text = explain(ns.field)
-    if text is None:
-        stderr.write(f"error: unknown kind or field {ns.field!r}\n")
+    try:
+        text = explain(ns.field, api_version=ns.api_version, recursive=ns.recursive)
+    except ExplainError as exc:
+        stderr.write(f"error: {exc}\n")
         return 1
     stdout.write(text)
     return 0
@@ -563,8 +619,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = build_parser()
+    import contextlib
+
     try:
-        ns = parser.parse_args(argv)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):  # --help, --version, usage
+            ns = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help exits 0, usage errors exit 2
         return int(exc.code or 0)
     from ._diagnostics import DynamoSchemaError

@@ -43,6 +43,8 @@ class ResourceResult:
     version: str
     status: Status
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    api_version: str = ""  # the full apiVersion (group included); "" when unknown
+    waived: list[Diagnostic] = field(default_factory=list)  # diagnostics covered by a waiver (_waivers)
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
@@ -142,7 +144,8 @@ def render_junit(results: list[ResourceResult]) -> str:
         for j, r in enumerate(rs):
             name = _who(r) or f"document {j}"
             case = ET.SubElement(suite, "testcase", {
-                "name": name, "classname": f"{r.version}/{r.kind}" if r.version else (r.kind or filename),
+                "name": name, "classname": f"{r.api_version or r.version}/{r.kind}" if (r.api_version or r.version)
+                else (r.kind or filename),
                 "file": filename, "time": "0"})
             errs = [d for d in r.diagnostics if d.severity == "error"]
             text = "\n".join(_text_line(r, d) for d in _printable(r.diagnostics))

@@ -89,10 +89,20 @@ def schema_for(model: Any) -> dict[str, Any]:
 
 def generate_all() -> dict[str, dict[str, Any]]:
     """``{relative path: schema}`` for every model, in a stable order."""
-    return {
-        f"{group}/{kind.lower()}_{version}.json": schema_for(model)
-        for group, kind, version, model in _models()
-    }
+    out = {}
+    for group, kind, version, model in _models():
+        rel = f"{group}/{kind.lower()}_{version}.json"
+        schema = schema_for(model)
+        out[rel] = {"$schema": schema.pop("$schema"), "$id": schema_id(rel), **schema}
+    return out
+
+
+ID_PREFIX = "urn:dynamo-schema:schemas/"
+
+
+def schema_id(rel: str) -> str:
+    """The ``$id`` of an exported schema: a URN naming its place in the layout (no host is implied)."""
+    return ID_PREFIX + rel
 
 
 def dumps(schema: dict[str, Any]) -> str:

@@ -171,7 +171,7 @@ def test_render_into_a_folder_holding_an_escaping_symlink_is_refused(tmp_path: P
     outside = tmp_path / "outside.yaml"
     outside.write_text("untouched\n")
     (out / name).symlink_to(outside)
-    rc, _, err = run("render", "--target", "kubernetes", "-o", str(out), str(EXAMPLE))
+    rc, _, err = run("render", "--target", "kubernetes", "--out", str(out), str(EXAMPLE))
     assert rc == 2 and err.startswith("error: refusing to write outside")
     assert outside.read_text() == "untouched\n"
 

@@ -7,7 +7,11 @@ constraints, schema defaults as field defaults, and the Kubernetes extension key
 (list types, list-map keys, map types, int-or-string, preserve-unknown-fields, CEL rules) recorded in
 ``json_schema_extra`` so that the JSON Schema generated from the models carries them.
 
-Descriptions are not copied (upstream prose). Run: ``python tools/gen_models.py`` then ``ruff format``
+Descriptions are not copied (upstream prose): field descriptions in our own words come from
+``tools/descriptions.yaml`` (``KIND/VERSION: {dotted.path: text}``, paths from the resource root, list items
+not named), keyed by the path where a structure is first met (a structure shared by several paths is one
+class, described once). ``python tools/gen_models.py --list-undescribed`` prints the paths still without
+one. Run: ``python tools/gen_models.py`` then ``ruff format``
 is not needed; the output is deterministic.
 """
 
@@ -132,6 +136,16 @@ KNOWN_CTX = {
     ("Volume", "image"): "ImageVolumeSource",
 }
 
+# Properties whose values are core Kubernetes types: their descriptions are read at run time from the
+# kubernetes-validate schemas (``explain``), never written here.
+CORE_PROPS = {
+    "podTemplate", "extraPodSpec", "extraPodMetadata", "mainContainer", "affinity", "tolerations", "env", "envFrom",
+    "volumeMounts", "livenessProbe", "readinessProbe", "startupProbe", "securityContext", "imagePullSecrets",
+    "volumes", "topologySpreadConstraints", "conditions", "lifecycle", "labelSelector", "resourceClaims",
+    "metadata", "containers", "initContainers", "ephemeralContainers", "claims", "profilingJob", "behavior", "metrics", "envs",
+}
+DESCRIPTIONS = ROOT / "tools" / "descriptions.yaml"
+
 RESERVED = set(keyword.kwlist) | {
     "schema", "json", "copy", "dict", "validate", "construct", "fields", "parse_obj", "parse_raw",
     "parse_file", "from_orm", "update_forward_refs", "schema_json", "model_config", "model_fields",
@@ -210,6 +224,9 @@ class Gen:
         self.owner: dict[str, str] = {}  # class name -> first module that defines it
         self.defined: dict[str, list[str]] = {}  # module -> class names it defines, in order
         self.module = ""
+        self.path: list[str] = []  # KIND/VERSION then the JSON path of the property being typed
+        self.descriptions: dict[str, dict[str, str]] = {}
+        self.undescribed: list[str] = []
 
     # -- naming -----------------------------------------------------------------------------------
     def pick_name(self, base: str, parent: str) -> str:
@@ -307,6 +324,16 @@ class Gen:
             out.append(f"max_length={node['maxProperties']!r}")
         return out
 
+    def describe(self) -> str | None:
+        """Our description of the property at ``self.path`` (None: core Kubernetes type or not written)."""
+        if not self.path or any(p in CORE_PROPS for p in self.path[1:]):
+            return None
+        key = ".".join(self.path[1:])
+        text = self.descriptions.get(self.path[0], {}).get(key)
+        if text is None:
+            self.undescribed.append(f"{self.path[0]}: {key}")
+        return text
+
     # -- classes ------------------------------------------------------------------------------------
     def emit_class(self, name: str, node: dict[str, Any]) -> None:
         props: dict[str, Any] = node.get("properties", {})
@@ -322,7 +349,10 @@ class Gen:
             while attr in used:
                 attr += "_"
             used.add(attr)
+            self.path.append(jname)
+            description = self.describe()
             typ = self.type_for(sub, jname, name)
+            self.path.pop()
             extra = {k: sub[k] for k in _EXT_KEYS if k in sub}
             if sub.get("format") and sub.get("type") in ("integer", "number", "string"):
                 extra["format"] = sub["format"]
@@ -342,6 +372,8 @@ class Gen:
                 args.insert(0, "default=None")
                 ann = f"Optional[{typ}]"
             args.extend(cons)
+            if description:
+                args.append(f"description={description!r}")
             if extra:
                 args.append(f"json_schema_extra={extra!r}")
             fields.append(f"    {attr}: {ann} = Field({', '.join(args)})")
@@ -385,8 +417,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-reference", action="append", default=[], metavar="DIR",
                     help="another folder laid out like the reference one (dynamo/crds/…), searched for CRD "
                          "files the reference folder lacks")
+    ap.add_argument("--list-undescribed", action="store_true", help="print the paths without a description")
     ns = ap.parse_args(argv)
-    generate(Path(ns.reference), [Path(p) for p in ns.extra_reference])
+    gen = generate(Path(ns.reference), [Path(p) for p in ns.extra_reference], write=not ns.list_undescribed)
+    if ns.list_undescribed:
+        print("\n".join(gen.undescribed))
     return 0
 
 
@@ -397,11 +432,13 @@ def _crd_file(reference: Path, extra: list[Path], fname: str) -> Path | None:
     return None
 
 
-def generate(reference: Path, extra: list[Path] | None = None) -> None:
+def generate(reference: Path, extra: list[Path] | None = None, write: bool = True) -> Gen:
     """All bundles share one class registry: a type that two CRDs embed (PodTemplateSpec, Container…) is
     one class, defined in the first bundle's module and imported by the others."""
     gen = Gen()
     gen.names.add("ObjectMeta")
+    if DESCRIPTIONS.is_file():
+        gen.descriptions = yaml.safe_load(DESCRIPTIONS.read_text()) or {}
     modules: list[tuple[str, str, list[tuple[str, str | None, str | None, dict[str, Any]]]]] = []
     for _bundle, (out_name, api, crds) in BUNDLES.items():
         files = [_crd_file(reference, extra or [], fname) for fname, _ in crds]
@@ -419,10 +456,13 @@ def generate(reference: Path, extra: list[Path] | None = None) -> None:
             version = next(v for v in crd["spec"]["versions"] if v["name"] == want)
             schema = version["schema"]["openAPIV3Schema"]
             props = schema["properties"]
+            gen.path = [f"{kind}/{want}", "spec"]
             spec_name = gen.class_for(props["spec"], kind + "Spec", kind, root_name=kind + "Spec")
             status_name = None
             if "status" in props:
+                gen.path = [f"{kind}/{want}", "status"]
                 status_name = gen.class_for(props["status"], kind + "Status", kind, root_name=kind + "Status")
+            gen.path = []
             roots.append((kind, spec_name, status_name, schema))
         modules.append((out_name, api, roots))
     order = [m[0][:-3] for m in modules]
@@ -459,8 +499,10 @@ def generate(reference: Path, extra: list[Path] | None = None) -> None:
             head += f"from .{other} import " + ", ".join(names) + "\n"
         exported = ["ObjectMeta"] + own + [r[0] for r in roots]
         text = head + "\n\n" + text + "__all__ = [" + ", ".join(repr(n) for n in exported) + "]\n"
-        (MODELS_DIR / out_name).write_text(text)
-        print(f"wrote {out_name}: {len(own) + len(roots)} classes", file=sys.stderr)
+        if write:
+            (MODELS_DIR / out_name).write_text(text)
+            print(f"wrote {out_name}: {len(own) + len(roots)} classes", file=sys.stderr)
+    return gen
 
 
 if __name__ == "__main__":

@@ -19,145 +19,145 @@ from ._base import ObjectMeta, _Base, _CONF
 
 class CompilationCache(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    mount_path: Optional[StrictStr] = Field(default=None, alias='mountPath')
-    pvc_name: StrictStr = Field(alias='pvcName', min_length=1)
+    mount_path: Optional[StrictStr] = Field(default=None, alias='mountPath', description='Where the cache is mounted in the container; empty means the default path of the backend framework.')
+    pvc_name: StrictStr = Field(alias='pvcName', min_length=1, description='Name of an existing PVC, in the same namespace as the deployment, that holds the cache.')
 
 
 class Plugin(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    parameters: Optional[Dict[str, Any]] = Field(default=None, alias='parameters', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-    type_: StrictStr = Field(alias='type')
+    name: Optional[StrictStr] = Field(default=None, alias='name', description='Name other entries use to refer to this plugin; defaults to its `type`.')
+    parameters: Optional[Dict[str, Any]] = Field(default=None, alias='parameters', description="Free-form parameters handed to the plugin's factory, which interprets them.", json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    type_: StrictStr = Field(alias='type', description='Plugin type to create.')
 
 
 class SaturationDetector(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    kv_cache_util_threshold: Optional[float] = Field(default=None, alias='kvCacheUtilThreshold')
-    metrics_staleness_threshold: Optional[StrictStr] = Field(default=None, alias='metricsStalenessThreshold')
-    queue_depth_threshold: Optional[StrictInt] = Field(default=None, alias='queueDepthThreshold')
+    kv_cache_util_threshold: Optional[float] = Field(default=None, alias='kvCacheUtilThreshold', description='KV-cache utilization, between 0.0 and 1.0, past which a pod counts as out of capacity.')
+    metrics_staleness_threshold: Optional[StrictStr] = Field(default=None, alias='metricsStalenessThreshold', description="Maximum age of a pod's metrics; a pod with older metrics may be treated as having no spare capacity.")
+    queue_depth_threshold: Optional[StrictInt] = Field(default=None, alias='queueDepthThreshold', description="Length of the backend's waiting queue past which a pod counts as out of capacity for new requests.")
 
 
 class SchedulingProfilePlugin(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    plugin_ref: StrictStr = Field(alias='pluginRef')
-    weight: Optional[StrictInt] = Field(default=None, alias='weight')
+    plugin_ref: StrictStr = Field(alias='pluginRef', description='Name of an entry of `plugins` that this profile uses.')
+    weight: Optional[StrictInt] = Field(default=None, alias='weight', description='Weight of the plugin when it acts as a scorer.')
 
 
 class SchedulingProfile(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    plugins: List[SchedulingProfilePlugin] = Field(alias='plugins')
+    name: StrictStr = Field(alias='name', description='Name of the scheduling profile.')
+    plugins: List[SchedulingProfilePlugin] = Field(alias='plugins', description='Plugins used by this profile; each goes to the slot its type fits.')
 
 
 class Config(_Base):
     model_config = ConfigDict(extra='allow', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True}, **_CONF)
-    api_version: Optional[StrictStr] = Field(default=None, alias='apiVersion')
-    feature_gates: Optional[List[StrictStr]] = Field(default=None, alias='featureGates')
-    kind: Optional[StrictStr] = Field(default=None, alias='kind')
-    plugins: List[Plugin] = Field(alias='plugins')
-    saturation_detector: Optional[SaturationDetector] = Field(default=None, alias='saturationDetector')
-    scheduling_profiles: List[SchedulingProfile] = Field(alias='schedulingProfiles')
+    api_version: Optional[StrictStr] = Field(default=None, alias='apiVersion', description='API version of the EndpointPickerConfig document.')
+    feature_gates: Optional[List[StrictStr]] = Field(default=None, alias='featureGates', description='Names of experimental EPP features to turn on; none are on when empty.')
+    kind: Optional[StrictStr] = Field(default=None, alias='kind', description='Kind of the EndpointPickerConfig document.')
+    plugins: List[Plugin] = Field(alias='plugins', description='The EPP plugins to create.')
+    saturation_detector: Optional[SaturationDetector] = Field(default=None, alias='saturationDetector', description='Tuning of the EPP saturation detector; built-in defaults apply when absent.')
+    scheduling_profiles: List[SchedulingProfile] = Field(alias='schedulingProfiles', description='Named scheduling profiles the EPP creates.')
 
 
 class ConfigMapRef(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-map-type': 'atomic'}, **_CONF)
-    key: StrictStr = Field(alias='key')
-    name: StrictStr = Field(default='', alias='name')
-    optional: Optional[StrictBool] = Field(default=None, alias='optional')
+    key: StrictStr = Field(alias='key', description='Key of the ConfigMap entry to read.')
+    name: StrictStr = Field(default='', alias='name', description='Name of the ConfigMap (should not be empty).')
+    optional: Optional[StrictBool] = Field(default=None, alias='optional', description='Whether the ConfigMap or its key may be missing.')
 
 
 class EppConfig(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of configMapRef or config must be specified', 'rule': 'has(self.configMapRef) != has(self.config)'}]}, **_CONF)
-    config: Optional[Config] = Field(default=None, alias='config', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
+    config: Optional[Config] = Field(default=None, alias='config', description='The EPP EndpointPickerConfig written inline; the operator serializes it into a ConfigMap it manages. Give either this or `configMapRef`, not both.', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', description='A ConfigMap you provide that holds the EPP configuration. Give either this or `config`, not both.', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
 
 
 class Identity(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    backend_framework: Literal['vllm', 'sglang', 'trtllm'] = Field(alias='backendFramework')
-    dtype: Optional[StrictStr] = Field(default=None, alias='dtype')
-    dynamo_version: Optional[StrictStr] = Field(default=None, alias='dynamoVersion')
-    extra_parameters: Optional[Dict[str, StrictStr]] = Field(default=None, alias='extraParameters')
-    max_model_len: Optional[StrictInt] = Field(default=None, alias='maxModelLen', ge=1, json_schema_extra={'format': 'int32'})
-    model: StrictStr = Field(alias='model', min_length=1)
-    pipeline_parallel_size: StrictInt = Field(default=1, alias='pipelineParallelSize', ge=1, json_schema_extra={'format': 'int32'})
-    tensor_parallel_size: StrictInt = Field(default=1, alias='tensorParallelSize', ge=1, json_schema_extra={'format': 'int32'})
+    backend_framework: Literal['vllm', 'sglang', 'trtllm'] = Field(alias='backendFramework', description='Deprecated (legacy identity): engine framework, vllm, sglang or trtllm.')
+    dtype: Optional[StrictStr] = Field(default=None, alias='dtype', description='Deprecated (legacy identity): numeric data type such as fp16, bf16 or fp8.')
+    dynamo_version: Optional[StrictStr] = Field(default=None, alias='dynamoVersion', description='Deprecated (legacy identity): Dynamo platform version.')
+    extra_parameters: Optional[Dict[str, StrictStr]] = Field(default=None, alias='extraParameters', description='Deprecated (legacy identity): further key/value inputs of the checkpoint hash.')
+    max_model_len: Optional[StrictInt] = Field(default=None, alias='maxModelLen', ge=1, description='Deprecated (legacy identity): maximum sequence length.', json_schema_extra={'format': 'int32'})
+    model: StrictStr = Field(alias='model', min_length=1, description='Deprecated (legacy identity): model identifier, e.g. meta-llama/Llama-3-70B.')
+    pipeline_parallel_size: StrictInt = Field(default=1, alias='pipelineParallelSize', ge=1, description='Deprecated: pipeline-parallel degree; the checkpoint launch now takes it from the pod template.', json_schema_extra={'format': 'int32'})
+    tensor_parallel_size: StrictInt = Field(default=1, alias='tensorParallelSize', ge=1, description='Deprecated: tensor-parallel degree; the checkpoint launch now takes it from the pod template.', json_schema_extra={'format': 'int32'})
 
 
 class Job(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    gms_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='gmsClientContainers', json_schema_extra={'x-kubernetes-list-type': 'set'})
+    gms_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='gmsClientContainers', description='Containers of the checkpoint Job to wire as GPU Memory Service clients; needs gpuMemoryService on the component.', json_schema_extra={'x-kubernetes-list-type': 'set'})
     pod_template: Optional[Dict[str, Any]] = Field(default=None, alias='podTemplate', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class Checkpoint(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]}, **_CONF)
-    checkpoint_ref: Optional[StrictStr] = Field(default=None, alias='checkpointRef')
-    deletion_policy: Literal['Delete', 'Retain'] = Field(default='Delete', alias='deletionPolicy')
-    enabled: StrictBool = Field(alias='enabled')
-    identity: Optional[Identity] = Field(default=None, alias='identity')
-    job: Optional[Job] = Field(default=None, alias='job')
-    mode: Optional[Literal['Auto', 'Manual']] = Field(default=None, alias='mode')
-    startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy')
-    target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)
+    checkpoint_ref: Optional[StrictStr] = Field(default=None, alias='checkpointRef', description='`metadata.name` of an existing DynamoCheckpoint to restore from; when set, `identity` is not used.')
+    deletion_policy: Literal['Delete', 'Retain'] = Field(default='Delete', alias='deletionPolicy', description='What happens to a checkpoint created automatically for this deployment (its CR and artifact) when the deployment is deleted: delete or retain. Checkpoints named by checkpointRef are never deleted with it.')
+    enabled: StrictBool = Field(alias='enabled', description='Turns checkpointing on for the component; set `checkpointRef` to reuse an existing checkpoint or leave it out for an automatic one. false, or no checkpoint block, turns it off.')
+    identity: Optional[Identity] = Field(default=None, alias='identity', description='Deprecated legacy identity of a checkpoint; not needed for automatic checkpoints (use checkpointRef to restore an existing one).')
+    job: Optional[Job] = Field(default=None, alias='job', description='Customization of the Job that creates an automatic checkpoint.')
+    mode: Optional[Literal['Auto', 'Manual']] = Field(default=None, alias='mode', description='Deprecated; leave it out. Use enabled: true alone for an automatic checkpoint, or checkpointRef to restore a named one.')
+    startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy', description='When worker replicas start relative to the automatic checkpoint: Immediate (default) starts them cold at once and later pods restore from the checkpoint when ready; WaitForCheckpoint holds workers at zero until the checkpoint is ready.')
+    target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63, description='Name of the container that is snapshotted and restored.')
 
 
 class Failover(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    mode: Literal['IntraPod', 'InterPod'] = Field(default='IntraPod', alias='mode')
-    num_shadows: StrictInt = Field(default=1, alias='numShadows', ge=1, le=1, json_schema_extra={'format': 'int32'})
+    mode: Literal['IntraPod', 'InterPod'] = Field(default='IntraPod', alias='mode', description='Failover topology; must equal the GPU Memory Service mode of the component.')
+    num_shadows: StrictInt = Field(default=1, alias='numShadows', ge=1, le=1, description='Standby engine containers per rank. Reserved: the operator always creates one.', json_schema_extra={'format': 'int32'})
 
 
 class ExtraClientPod(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)
+    name: StrictStr = Field(alias='name', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63, description='Name of the client pod.')
     pod_template: Dict[str, Any] = Field(alias='podTemplate', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class GpuMemoryService(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=IntraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'IntraPod'"}, {'message': 'extraClientPods is only supported with mode=InterPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'InterPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]}, **_CONF)
-    device_class_name: StrictStr = Field(default='gpu.nvidia.com', alias='deviceClassName')
-    extra_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='extraClientContainers', json_schema_extra={'x-kubernetes-list-type': 'set'})
-    extra_client_pods: Optional[List[ExtraClientPod]] = Field(default=None, alias='extraClientPods', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    mode: Literal['IntraPod', 'InterPod'] = Field(default='IntraPod', alias='mode')
+    device_class_name: StrictStr = Field(default='gpu.nvidia.com', alias='deviceClassName', description='DRA DeviceClass the GPUs are requested from.')
+    extra_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='extraClientContainers', description="More containers of the component's pods to wire as GMS clients; each name must be a container of the pod template (checkpoint Job clients go under checkpoint.job.gmsClientContainers).", json_schema_extra={'x-kubernetes-list-type': 'set'})
+    extra_client_pods: Optional[List[ExtraClientPod]] = Field(default=None, alias='extraClientPods', description='Extra GMS client pods for inter-pod GMS. Reserved: refused until supported.', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    mode: Literal['IntraPod', 'InterPod'] = Field(default='IntraPod', alias='mode', description='GMS topology (within a pod or across pods).')
 
 
 class Grove(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    force_scaling_group: Optional[StrictBool] = Field(default=None, alias='forceScalingGroup')
+    force_scaling_group: Optional[StrictBool] = Field(default=None, alias='forceScalingGroup', description="Render a single-node component as a PodCliqueScalingGroup with one one-pod PodClique per replica, so that scaling changes the group's replica count; the first minAvailable replicas join the base PodGang.")
 
 
 class Experimental(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    checkpoint: Optional[Checkpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
-    failover: Optional[Failover] = Field(default=None, alias='failover')
-    gpu_memory_service: Optional[GpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=IntraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'IntraPod'"}, {'message': 'extraClientPods is only supported with mode=InterPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'InterPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
-    grove: Optional[Grove] = Field(default=None, alias='grove')
+    checkpoint: Optional[Checkpoint] = Field(default=None, alias='checkpoint', description="Snapshot and restore of the component's container (checkpointing). Opt in with `enabled: true`; without `checkpointRef` the controller creates a DynamoCheckpoint for this deployment and restores later pods from it, with it an existing checkpoint is restored. Preview shape.", json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
+    failover: Optional[Failover] = Field(default=None, alias='failover', description='Active-passive GPU failover for the component. Needs `gpuMemoryService`, with the same `mode` (checked by the webhook).')
+    gpu_memory_service: Optional[GpuMemoryService] = Field(default=None, alias='gpuMemoryService', description='GPU Memory Service (GMS) for the component; GPUs of GMS clients are then allocated through DRA.', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=IntraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'IntraPod'"}, {'message': 'extraClientPods is only supported with mode=InterPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'InterPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
+    grove: Optional[Grove] = Field(default=None, alias='grove', description='Options for how the component is rendered on Grove.')
 
 
 class ModelRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name', min_length=1)
-    revision: Optional[StrictStr] = Field(default=None, alias='revision')
+    name: StrictStr = Field(alias='name', min_length=1, description='Which base model is served, given as its identifier (such as llama-3-70b-instruct-v1).')
+    revision: Optional[StrictStr] = Field(default=None, alias='revision', description='Revision (version) of the model.')
 
 
 class ProviderOverride(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    api_version: StrictStr = Field(alias='apiVersion', min_length=1)
-    target: Optional[StrictStr] = Field(default=None, alias='target')
-    value: Dict[str, Any] = Field(alias='value', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    api_version: StrictStr = Field(alias='apiVersion', min_length=1, description='API group and version of the provider schema; Grove needs grove.io/v1alpha1.')
+    target: Optional[StrictStr] = Field(default=None, alias='target', description='Provider kind or embedded schema the override applies to; may be left out where only one target fits, admission then fills it in.')
+    value: Dict[str, Any] = Field(alias='value', description="Partial object in the target's schema; for Grove only the topology constraint may be set.", json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class ComponentRoleSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
+    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride', description='Override of the Grove PodClique template generated for the leader (apiVersion grove.io/v1alpha1, target PodCliqueTemplateSpec, only topologyConstraint); only for components inside a DGD.')
 
 
 class MultinodeSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    leader: Optional[ComponentRoleSpec] = Field(default=None, alias='leader')
-    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
-    worker: Optional[ComponentRoleSpec] = Field(default=None, alias='worker')
+    leader: Optional[ComponentRoleSpec] = Field(default=None, alias='leader', description='Settings of the generated leader unit of a multinode component.')
+    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, description="Number of nodes the component spans; it uses nodeCount times the container's GPU request.", json_schema_extra={'format': 'int32'})
+    worker: Optional[ComponentRoleSpec] = Field(default=None, alias='worker', description='Settings of the generated worker unit of a multinode component.')
 
 
 class PodTemplateObjectMeta(_Base):
@@ -1068,94 +1068,94 @@ class PodTemplateSpec(_Base):
 
 class TopologyConstraint(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    pack_domain: StrictStr = Field(alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
+    pack_domain: StrictStr = Field(alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', description="Topology domain (from the ClusterTopology) inside which the component's pods are packed.")
 
 
 class DynamoComponentDeploymentSharedSpec(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'eppConfig may only be set when type is epp', 'rule': "!has(self.eppConfig) || (has(self.type) && self.type == 'epp')"}, {'message': 'minAvailable must be less than or equal to replicas unless replicas is 0', 'rule': '!has(self.minAvailable) || (has(self.replicas) && self.replicas == 0) || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)'}, {'message': 'minAvailable is immutable after creation', 'rule': '!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)'}]}, **_CONF)
-    compilation_cache: Optional[CompilationCache] = Field(default=None, alias='compilationCache')
-    epp_config: Optional[EppConfig] = Field(default=None, alias='eppConfig', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of configMapRef or config must be specified', 'rule': 'has(self.configMapRef) != has(self.config)'}]})
-    experimental: Optional[Experimental] = Field(default=None, alias='experimental')
-    frontend_sidecar: Optional[StrictStr] = Field(default=None, alias='frontendSidecar')
-    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
-    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
-    model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[MultinodeSpec] = Field(default=None, alias='multinode')
-    name: StrictStr = Field(alias='name', pattern='^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$', min_length=1, max_length=63)
+    compilation_cache: Optional[CompilationCache] = Field(default=None, alias='compilationCache', description="A compilation cache kept on a PersistentVolumeClaim. The operator mounts it at the backend's usual path and sets the matching environment variables (replaces v1alpha1's volumeMount.useAsCompilationCache).")
+    epp_config: Optional[EppConfig] = Field(default=None, alias='eppConfig', description='Settings of an Endpoint Picker Plugin (EPP) component; used only when `type` is `epp`.', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of configMapRef or config must be specified', 'rule': 'has(self.configMapRef) != has(self.config)'}]})
+    experimental: Optional[Experimental] = Field(default=None, alias='experimental', description='Preview features of a component whose shape may change incompatibly, or go away, between v1beta1 releases: GPU Memory Service, failover, checkpointing and Grove options.')
+    frontend_sidecar: Optional[StrictStr] = Field(default=None, alias='frontendSidecar', description='Name of a container in `podTemplate.spec.containers` that serves as the frontend sidecar; the operator adds the frontend defaults (Dynamo environment, ports, health probes) to it.')
+    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace', description="Put the component in the shared global Dynamo namespace instead of the namespace derived from the deployment's name.")
+    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, description='Minimum number of replicas Grove must keep up: minAvailable of the PodCliqueScalingGroup for scaling-group components (multinode, inter-pod GMS, forceScalingGroup), of the PodClique otherwise; it also decides which replicas form the base PodGang.', json_schema_extra={'format': 'int32'})
+    model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef', description="The model this component serves; when set, a headless Service is created so the model's endpoints can be discovered.")
+    multinode: Optional[MultinodeSpec] = Field(default=None, alias='multinode', description='Settings of a component that spans several nodes.')
+    name: StrictStr = Field(alias='name', pattern='^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$', min_length=1, max_length=63, description='Stable name of the component, unique within `spec.components`. For a standalone DynamoComponentDeployment the defaulting webhook fills it from metadata.name.')
     pod_template: Optional[PodTemplateSpec] = Field(default=None, alias='podTemplate')
-    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
-    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
-    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    scaling_adapter: Optional[Dict[str, Any]] = Field(default=None, alias='scalingAdapter')
-    shared_memory_size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sharedMemorySize', json_schema_extra={'x-kubernetes-int-or-string': True})
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint')
-    type_: Optional[Literal['frontend', 'worker', 'prefill', 'decode', 'planner', 'epp']] = Field(default=None, alias='type')
+    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride', description='Override of the main Grove object for this component (apiVersion grove.io/v1alpha1; target PodCliqueTemplateSpec for a single-node component, PodCliqueScalingGroupConfig for a scaling-group one); only topologyConstraint may be set.')
+    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, description='Number of pods wanted for this component. With `scalingAdapter` set, the scaling adapter owns this value; do not edit it by hand.', json_schema_extra={'format': 'int32'})
+    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description="Dynamo runtime compatibility version of the component's main image. Required by admission when the main container's image tag is not a semantic version; DCDs generated by the controller may leave it out.")
+    scaling_adapter: Optional[Dict[str, Any]] = Field(default=None, alias='scalingAdapter', description='Hands scaling of this component to a DynamoGraphDeploymentScalingAdapter (even `{}` creates one), which owns `replicas` so that HPA, KEDA or the Planner can scale through the Scale subresource; leave it out to manage replicas yourself.')
+    shared_memory_size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sharedMemorySize', description='Size of the tmpfs mounted at /dev/shm: unset uses the operator default (8Gi), a positive quantity sets the size, "0" removes the volume (replaces v1alpha1\'s sharedMemory block).', json_schema_extra={'x-kubernetes-int-or-string': True})
+    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Topology constraint of this component; `packDomain` is required and must be no wider than the deployment-level packDomain when that is set.')
+    type_: Optional[Literal['frontend', 'worker', 'prefill', 'decode', 'planner', 'epp']] = Field(default=None, alias='type', description='Role of the component in the graph (frontend, worker, prefill, decode, planner, epp…). It decides port mapping, frontend detection, planner RBAC and the nvidia.com/dynamo-component-type pod label.')
 
 
 class KvTransferPolicy(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of labelKey or clusterTopologyName is required', 'rule': '(has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))'}, {'message': 'preferredWeight is required when enforcement is preferred', 'rule': "!has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)"}, {'message': 'preferredWeight may only be set when enforcement is preferred', 'rule': "!has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')"}]}, **_CONF)
-    cluster_topology_name: Optional[StrictStr] = Field(default=None, alias='clusterTopologyName', min_length=1)
-    domain: StrictStr = Field(alias='domain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
-    enforcement: Literal['required', 'preferred'] = Field(default='required', alias='enforcement')
-    label_key: Optional[StrictStr] = Field(default=None, alias='labelKey', pattern='^(([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$', min_length=1, max_length=317, json_schema_extra={'x-kubernetes-validations': [{'message': 'labelKey prefix must be 253 characters or less', 'rule': "!self.contains('/') || self.split('/')[0].size() <= 253"}]})
-    preferred_weight: Optional[float] = Field(default=None, alias='preferredWeight', ge=0, le=1)
+    cluster_topology_name: Optional[StrictStr] = Field(default=None, alias='clusterTopologyName', min_length=1, description='Name of the Grove ClusterTopology whose levels the operator exposes to workers through pod labels.')
+    domain: StrictStr = Field(alias='domain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', description='Topology level to enforce, such as zone or rack; workers sharing the value of `labelKey` are in the same domain.')
+    enforcement: Literal['required', 'preferred'] = Field(default='required', alias='enforcement', description="How the chosen prefill worker's domain limits decode selection: required allows only decode workers of the same domain, preferred favours them while keeping all eligible.")
+    label_key: Optional[StrictStr] = Field(default=None, alias='labelKey', pattern='^(([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$', min_length=1, max_length=317, description="Node label (e.g. topology.kubernetes.io/zone) whose value names a worker's topology domain; the operator copies it onto worker pods for the runtime to publish.", json_schema_extra={'x-kubernetes-validations': [{'message': 'labelKey prefix must be 253 characters or less', 'rule': "!self.contains('/') || self.split('/')[0].size() <= 253"}]})
+    preferred_weight: Optional[float] = Field(default=None, alias='preferredWeight', ge=0, le=1, description='Strength of the same-domain preference, required with enforcement preferred; larger is stronger, but it is not a probability and load still matters.')
 
 
 class DynamoGraphDeploymentSpecExperimental(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    kv_transfer_policy: Optional[KvTransferPolicy] = Field(default=None, alias='kvTransferPolicy', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of labelKey or clusterTopologyName is required', 'rule': '(has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))'}, {'message': 'preferredWeight is required when enforcement is preferred', 'rule': "!has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)"}, {'message': 'preferredWeight may only be set when enforcement is preferred', 'rule': "!has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')"}]})
+    kv_transfer_policy: Optional[KvTransferPolicy] = Field(default=None, alias='kvTransferPolicy', description='Topology-aware routing of KV-cache transfers from prefill to decode workers.', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of labelKey or clusterTopologyName is required', 'rule': '(has(self.labelKey) && !has(self.clusterTopologyName)) || (!has(self.labelKey) && has(self.clusterTopologyName))'}, {'message': 'preferredWeight is required when enforcement is preferred', 'rule': "!has(self.enforcement) || self.enforcement != 'preferred' || has(self.preferredWeight)"}, {'message': 'preferredWeight may only be set when enforcement is preferred', 'rule': "!has(self.preferredWeight) || (has(self.enforcement) && self.enforcement == 'preferred')"}]})
 
 
 class Strategy(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    order: Optional[List[StrictStr]] = Field(default=None, alias='order')
-    type_: Literal['Sequential', 'Parallel'] = Field(default='Sequential', alias='type')
+    order: Optional[List[StrictStr]] = Field(default=None, alias='order', description="Every component name, in the order of a sequential restart; empty uses the controller's default order. Not allowed for parallel restarts.")
+    type_: Literal['Sequential', 'Parallel'] = Field(default='Sequential', alias='type', description='Restart strategy: sequential or parallel.')
 
 
 class Restart(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    id_: StrictStr = Field(alias='id', min_length=1)
-    strategy: Optional[Strategy] = Field(default=None, alias='strategy')
+    id_: StrictStr = Field(alias='id', min_length=1, description='Any string; changing it restarts the deployment with the configured strategy.')
+    strategy: Optional[Strategy] = Field(default=None, alias='strategy', description='Restart strategy of the graph.')
 
 
 class DynamoGraphDeploymentSpecTopologyConstraint(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    cluster_topology_name: StrictStr = Field(alias='clusterTopologyName', min_length=1)
-    pack_domain: Optional[StrictStr] = Field(default=None, alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
+    cluster_topology_name: StrictStr = Field(alias='clusterTopologyName', min_length=1, description='Name of the ClusterTopology that defines the topology levels for this deployment.')
+    pack_domain: Optional[StrictStr] = Field(default=None, alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', description='Default topology domain to pack pods within; may be left out when components carry their own.')
 
 
 class DynamoGraphDeploymentSpec(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'spec.restart must be unset on create; set spec.restart.id after creation to request a restart', 'optionalOldSelf': True, 'rule': 'oldSelf.hasValue() || !has(self.restart)'}]}, **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework')
-    components: Optional[List[DynamoComponentDeploymentSharedSpec]] = Field(default=None, alias='components', max_length=25, json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-validations': [{'message': 'at most one component may have type epp', 'rule': "self.filter(c, has(c.type) && c.type == 'epp').size() <= 1"}, {'message': 'component names must be unique case-insensitively', 'rule': 'self.all(c1, !has(c1.name) || self.filter(c2, has(c2.name) && c2.name.lowerAscii() == c1.name.lowerAscii()).size() == 1)'}]})
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description="Annotations copied onto every object the operator creates for this graph (PodCliqueSet, child DCDs, Deployments, pod templates); a value set in a component's podTemplate wins over this one.")
+    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework', description='Inference engine the graph runs: sglang, vllm or trtllm.')
+    components: Optional[List[DynamoComponentDeploymentSharedSpec]] = Field(default=None, alias='components', max_length=25, description='The components of the graph, one entry per component. Each has a unique `name`; a component type may repeat, except `epp`, allowed once.', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-validations': [{'message': 'at most one component may have type epp', 'rule': "self.filter(c, has(c.type) && c.type == 'epp').size() <= 1"}, {'message': 'component names must be unique case-insensitively', 'rule': 'self.all(c1, !has(c1.name) || self.filter(c2, has(c2.name) && c2.name.lowerAscii() == c1.name.lowerAscii()).size() == 1)'}]})
     env: Optional[List[EnvVar]] = Field(default=None, alias='env')
-    experimental: Optional[DynamoGraphDeploymentSpecExperimental] = Field(default=None, alias='experimental')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
-    priority_class_name: Optional[StrictStr] = Field(default=None, alias='priorityClassName')
-    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
-    restart: Optional[Restart] = Field(default=None, alias='restart')
-    topology_constraint: Optional[DynamoGraphDeploymentSpecTopologyConstraint] = Field(default=None, alias='topologyConstraint')
+    experimental: Optional[DynamoGraphDeploymentSpecExperimental] = Field(default=None, alias='experimental', description='Graph-level preview features whose shape may change incompatibly between v1beta1 releases.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Labels copied onto every object the operator creates for this graph; same precedence as `annotations`.')
+    priority_class_name: Optional[StrictStr] = Field(default=None, alias='priorityClassName', description='PriorityClass of the Grove PodCliqueSet; Grove only.')
+    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride', description="Override of the root object of the graph's workload provider; for Grove: apiVersion grove.io/v1alpha1, target PodCliqueSet, only spec.template.topologyConstraint. It cannot choose or change the provider.")
+    restart: Optional[Restart] = Field(default=None, alias='restart', description="How and when the graph's components are restarted.")
+    topology_constraint: Optional[DynamoGraphDeploymentSpecTopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Deployment-wide topology constraint: `clusterTopologyName` names the ClusterTopology; `packDomain` is optional here when only components set constraints.')
 
 
 class CheckpointValue(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    checkpoint_id: Optional[StrictStr] = Field(default=None, alias='checkpointID')
-    checkpoint_name: Optional[StrictStr] = Field(default=None, alias='checkpointName')
-    identity_hash: Optional[StrictStr] = Field(default=None, alias='identityHash')
-    ready: Optional[StrictBool] = Field(default=None, alias='ready')
+    checkpoint_id: Optional[StrictStr] = Field(default=None, alias='checkpointID', description='Artifact id the snapshot protocol uses.')
+    checkpoint_name: Optional[StrictStr] = Field(default=None, alias='checkpointName', description='Name of the DynamoCheckpoint object in use.')
+    identity_hash: Optional[StrictStr] = Field(default=None, alias='identityHash', description='Deprecated hash of the legacy checkpoint identity, kept for older readers; automatic checkpoints use checkpointID.')
+    ready: Optional[StrictBool] = Field(default=None, alias='ready', description='True once the checkpoint artifact can be restored by new pods.')
 
 
 class ComponentValue(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    available_replicas: Optional[StrictInt] = Field(default=None, alias='availableReplicas', ge=0, json_schema_extra={'format': 'int32'})
-    component_kind: Literal['PodClique', 'PodCliqueScalingGroup', 'Deployment', 'LeaderWorkerSet'] = Field(alias='componentKind')
-    component_names: Optional[List[StrictStr]] = Field(default=None, alias='componentNames')
-    ready_replicas: Optional[StrictInt] = Field(default=None, alias='readyReplicas', ge=0, json_schema_extra={'format': 'int32'})
-    replicas: StrictInt = Field(alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
-    runtime_namespace: Optional[StrictStr] = Field(default=None, alias='runtimeNamespace')
-    scheduled_replicas: Optional[StrictInt] = Field(default=None, alias='scheduledReplicas', ge=0, json_schema_extra={'format': 'int32'})
-    updated_replicas: StrictInt = Field(alias='updatedReplicas', ge=0, json_schema_extra={'format': 'int32'})
+    available_replicas: Optional[StrictInt] = Field(default=None, alias='availableReplicas', ge=0, description='Available replicas (reported for Deployments and PodCliqueScalingGroups only).', json_schema_extra={'format': 'int32'})
+    component_kind: Literal['PodClique', 'PodCliqueScalingGroup', 'Deployment', 'LeaderWorkerSet'] = Field(alias='componentKind', description='Kind of the object behind the component: PodClique, Deployment, LeaderWorkerSet…')
+    component_names: Optional[List[StrictStr]] = Field(default=None, alias='componentNames', description='Names of the Kubernetes objects behind the component: one normally, the old and the new one during a rolling update.')
+    ready_replicas: Optional[StrictInt] = Field(default=None, alias='readyReplicas', ge=0, description='Ready replicas (reported for PodCliques, Deployments and LeaderWorkerSets only).', json_schema_extra={'format': 'int32'})
+    replicas: StrictInt = Field(alias='replicas', ge=0, description='Replicas that are not terminated.', json_schema_extra={'format': 'int32'})
+    runtime_namespace: Optional[StrictStr] = Field(default=None, alias='runtimeNamespace', description='Dynamo runtime namespace the component actually uses; workers may carry a generation suffix, and keep the old one during a rolling update until cut-over.')
+    scheduled_replicas: Optional[StrictInt] = Field(default=None, alias='scheduledReplicas', ge=0, description='Replicas the scheduler has placed, counted in component replicas (not pods); helps tell scheduling shortfalls from readiness problems. Optional.', json_schema_extra={'format': 'int32'})
+    updated_replicas: StrictInt = Field(alias='updatedReplicas', ge=0, description='Replicas already at the desired revision.', json_schema_extra={'format': 'int32'})
 
 
 class Condition(_Base):
@@ -1170,96 +1170,96 @@ class Condition(_Base):
 
 class Placement(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    score: Optional[float] = Field(default=None, alias='score', ge=0, le=1)
-    state: Optional[Literal['Reported', 'Partial', 'Unsupported', 'Unknown']] = Field(default=None, alias='state')
+    score: Optional[float] = Field(default=None, alias='score', ge=0, le=1, description="Placement score from 0.0 to 1.0 (1.0 is best), the worst of the deployment's placement units.")
+    state: Optional[Literal['Reported', 'Partial', 'Unsupported', 'Unknown']] = Field(default=None, alias='state', description='Whether and how the placement score is being reported.')
 
 
 class DynamoGraphDeploymentStatusRestart(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    in_progress: Optional[List[StrictStr]] = Field(default=None, alias='inProgress')
-    observed_id: Optional[StrictStr] = Field(default=None, alias='observedID')
-    phase: Optional[StrictStr] = Field(default=None, alias='phase')
+    in_progress: Optional[List[StrictStr]] = Field(default=None, alias='inProgress', description='Components being restarted now.')
+    observed_id: Optional[StrictStr] = Field(default=None, alias='observedID', description='The spec.restart.id being acted on.')
+    phase: Optional[StrictStr] = Field(default=None, alias='phase', description='Phase of the restart.')
 
 
 class RollingUpdate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    end_time: Optional[StrictStr] = Field(default=None, alias='endTime', json_schema_extra={'format': 'date-time'})
-    phase: Optional[Literal['Pending', 'InProgress', 'Completed', 'Failed', '']] = Field(default=None, alias='phase')
-    start_time: Optional[StrictStr] = Field(default=None, alias='startTime', json_schema_extra={'format': 'date-time'})
-    updated_components: Optional[List[StrictStr]] = Field(default=None, alias='updatedComponents')
+    end_time: Optional[StrictStr] = Field(default=None, alias='endTime', description='When the rolling update finished, successfully or not.', json_schema_extra={'format': 'date-time'})
+    phase: Optional[Literal['Pending', 'InProgress', 'Completed', 'Failed', '']] = Field(default=None, alias='phase', description='Phase of the rolling update.')
+    start_time: Optional[StrictStr] = Field(default=None, alias='startTime', description='When the rolling update started.', json_schema_extra={'format': 'date-time'})
+    updated_components: Optional[List[StrictStr]] = Field(default=None, alias='updatedComponents', description='Components whose rolling update is done.')
 
 
 class DynamoGraphDeploymentStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    checkpoints: Optional[Dict[str, CheckpointValue]] = Field(default=None, alias='checkpoints')
-    components: Optional[Dict[str, ComponentValue]] = Field(default=None, alias='components')
+    checkpoints: Optional[Dict[str, CheckpointValue]] = Field(default=None, alias='checkpoints', description='Checkpoint state of each component, by component name.')
+    components: Optional[Dict[str, ComponentValue]] = Field(default=None, alias='components', description='Replica counts of each component, by component name.')
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type']})
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
-    placement: Optional[Placement] = Field(default=None, alias='placement')
-    restart: Optional[DynamoGraphDeploymentStatusRestart] = Field(default=None, alias='restart')
-    rolling_update: Optional[RollingUpdate] = Field(default=None, alias='rollingUpdate')
-    state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state')
+    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', description='Latest metadata.generation the controller has acted on.', json_schema_extra={'format': 'int64'})
+    placement: Optional[Placement] = Field(default=None, alias='placement', description='Scheduler placement signals of the whole deployment.')
+    restart: Optional[DynamoGraphDeploymentStatusRestart] = Field(default=None, alias='restart', description='Progress of a graph-level restart.')
+    rolling_update: Optional[RollingUpdate] = Field(default=None, alias='rollingUpdate', description='Progress of a rolling update run by the operator (single-node, non-Grove deployments only).')
+    state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state', description="Short text state of the deployment's lifecycle.")
 
 
 class DynamoComponentDeploymentSpecMultinodeSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
+    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, description="Number of nodes the component spans; it uses nodeCount times the container's GPU request.", json_schema_extra={'format': 'int32'})
 
 
 class DynamoComponentDeploymentSpec(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'eppConfig may only be set when type is epp', 'rule': "!has(self.eppConfig) || (has(self.type) && self.type == 'epp')"}, {'message': 'minAvailable must be less than or equal to replicas unless replicas is 0', 'rule': '!has(self.minAvailable) || (has(self.replicas) && self.replicas == 0) || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)'}, {'message': 'minAvailable is immutable after creation', 'rule': '!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)'}]}, **_CONF)
-    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework')
-    compilation_cache: Optional[CompilationCache] = Field(default=None, alias='compilationCache')
-    epp_config: Optional[EppConfig] = Field(default=None, alias='eppConfig', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of configMapRef or config must be specified', 'rule': 'has(self.configMapRef) != has(self.config)'}]})
-    experimental: Optional[Experimental] = Field(default=None, alias='experimental')
-    frontend_sidecar: Optional[StrictStr] = Field(default=None, alias='frontendSidecar')
-    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
-    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
-    model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec] = Field(default=None, alias='multinode')
-    name: Optional[StrictStr] = Field(default=None, alias='name', pattern='^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$', min_length=1, max_length=63)
+    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework', description='Inference engine of the component: sglang, vllm or trtllm.')
+    compilation_cache: Optional[CompilationCache] = Field(default=None, alias='compilationCache', description="A compilation cache kept on a PersistentVolumeClaim. The operator mounts it at the backend's usual path and sets the matching environment variables (replaces v1alpha1's volumeMount.useAsCompilationCache).")
+    epp_config: Optional[EppConfig] = Field(default=None, alias='eppConfig', description='Settings of an Endpoint Picker Plugin (EPP) component; used only when `type` is `epp`.', json_schema_extra={'x-kubernetes-validations': [{'message': 'exactly one of configMapRef or config must be specified', 'rule': 'has(self.configMapRef) != has(self.config)'}]})
+    experimental: Optional[Experimental] = Field(default=None, alias='experimental', description='Preview features of a component whose shape may change incompatibly, or go away, between v1beta1 releases: GPU Memory Service, failover, checkpointing and Grove options.')
+    frontend_sidecar: Optional[StrictStr] = Field(default=None, alias='frontendSidecar', description='Name of a container in `podTemplate.spec.containers` that serves as the frontend sidecar; the operator adds the frontend defaults (Dynamo environment, ports, health probes) to it.')
+    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace', description="Put the component in the shared global Dynamo namespace instead of the namespace derived from the deployment's name.")
+    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, description='Minimum number of replicas Grove must keep up: minAvailable of the PodCliqueScalingGroup for scaling-group components (multinode, inter-pod GMS, forceScalingGroup), of the PodClique otherwise; it also decides which replicas form the base PodGang.', json_schema_extra={'format': 'int32'})
+    model_ref_: Optional[ModelRef] = Field(default=None, alias='modelRef', description="The model this component serves; when set, a headless Service is created so the model's endpoints can be discovered.")
+    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec] = Field(default=None, alias='multinode', description='Settings of a component that spans several nodes.')
+    name: Optional[StrictStr] = Field(default=None, alias='name', pattern='^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$', min_length=1, max_length=63, description='Stable name of the component, unique within `spec.components`. For a standalone DynamoComponentDeployment the defaulting webhook fills it from metadata.name.')
     pod_template: Optional[PodTemplateSpec] = Field(default=None, alias='podTemplate')
-    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
-    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    scaling_adapter: Optional[Dict[str, Any]] = Field(default=None, alias='scalingAdapter')
-    shared_memory_size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sharedMemorySize', json_schema_extra={'x-kubernetes-int-or-string': True})
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint')
-    type_: Optional[Literal['frontend', 'worker', 'prefill', 'decode', 'planner', 'epp']] = Field(default=None, alias='type')
+    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, description='Number of pods wanted for this component. With `scalingAdapter` set, the scaling adapter owns this value; do not edit it by hand.', json_schema_extra={'format': 'int32'})
+    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description="Dynamo runtime compatibility version of the component's main image. Required by admission when the main container's image tag is not a semantic version; DCDs generated by the controller may leave it out.")
+    scaling_adapter: Optional[Dict[str, Any]] = Field(default=None, alias='scalingAdapter', description='Hands scaling of this component to a DynamoGraphDeploymentScalingAdapter (even `{}` creates one), which owns `replicas` so that HPA, KEDA or the Planner can scale through the Scale subresource; leave it out to manage replicas yourself.')
+    shared_memory_size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sharedMemorySize', description='Size of the tmpfs mounted at /dev/shm: unset uses the operator default (8Gi), a positive quantity sets the size, "0" removes the volume (replaces v1alpha1\'s sharedMemory block).', json_schema_extra={'x-kubernetes-int-or-string': True})
+    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Topology constraint of this component; `packDomain` is required and must be no wider than the deployment-level packDomain when that is set.')
+    type_: Optional[Literal['frontend', 'worker', 'prefill', 'decode', 'planner', 'epp']] = Field(default=None, alias='type', description='Role of the component in the graph (frontend, worker, prefill, decode, planner, epp…). It decides port mapping, frontend detection, planner RBAC and the nvidia.com/dynamo-component-type pod label.')
 
 
 class DynamoComponentDeploymentStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    component: Optional[ComponentValue] = Field(default=None, alias='component')
+    component: Optional[ComponentValue] = Field(default=None, alias='component', description='Replica counts of this component.')
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type']})
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
+    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', description='Latest metadata.generation the controller has acted on.', json_schema_extra={'format': 'int64'})
 
 
 class Mocker(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    enabled: Optional[StrictBool] = Field(default=None, alias='enabled')
+    enabled: Optional[StrictBool] = Field(default=None, alias='enabled', description='Deploy mocker workers in place of real inference workers, e.g. for large tests on clusters without GPUs.')
 
 
 class Features(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    mocker: Optional[Mocker] = Field(default=None, alias='mocker')
-    planner: Optional[Dict[str, Any]] = Field(default=None, alias='planner', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    mocker: Optional[Mocker] = Field(default=None, alias='mocker', description='Simulated (mocker) workers, for testing without GPUs.')
+    planner: Optional[Dict[str, Any]] = Field(default=None, alias='planner', description="Planner configuration passed unchanged to the Planner service (the schema is Dynamo's PlannerConfig).", json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class Hardware(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    gpu_sku: Optional[Literal['gb200_sxm', 'gb10', 'b200_sxm', 'h200_sxm', 'h100_sxm', 'h100_pcie', 'a100_sxm', 'a100_pcie', 'a30', 'l40s', 'l40', 'l4', 'v100_sxm', 'v100_pcie', 't4', 'mi200', 'mi300']] = Field(default=None, alias='gpuSku')
-    interconnect: Optional[StrictStr] = Field(default=None, alias='interconnect')
-    num_gpus_per_node: Optional[StrictInt] = Field(default=None, alias='numGpusPerNode', json_schema_extra={'format': 'int32'})
-    rdma: Optional[StrictBool] = Field(default=None, alias='rdma')
-    total_gpus: Optional[StrictInt] = Field(default=None, alias='totalGpus', json_schema_extra={'format': 'int32'})
-    vram_mb: Optional[float] = Field(default=None, alias='vramMb')
+    gpu_sku: Optional[Literal['gb200_sxm', 'gb10', 'b200_sxm', 'h200_sxm', 'h100_sxm', 'h100_pcie', 'a100_sxm', 'a100_pcie', 'a30', 'l40s', 'l40', 'l4', 'v100_sxm', 'v100_pcie', 't4', 'mi200', 'mi300']] = Field(default=None, alias='gpuSku', description='GPU type to target. Unset: the GPU found on the most nodes, then the one with most memory. On mixed clusters, choose the type here; discovery and totalGpus then count only nodes of that type.')
+    interconnect: Optional[StrictStr] = Field(default=None, alias='interconnect', description='Main GPU-to-GPU link inside a node (e.g. NVLink or PCIe). Descriptive only: it informs profiling, planning and deployment choices and configures nothing.')
+    num_gpus_per_node: Optional[StrictInt] = Field(default=None, alias='numGpusPerNode', description="GPUs per node; discovered from the cluster's GPU nodes when unset.", json_schema_extra={'format': 'int32'})
+    rdma: Optional[StrictBool] = Field(default=None, alias='rdma', description="Whether RDMA networking is available for Dynamo's data transfers. Descriptive only: it informs profiling, planning and deployment choices and installs or configures nothing.")
+    total_gpus: Optional[StrictInt] = Field(default=None, alias='totalGpus', description='GPU budget for profiling and deployment, from which the profiler derives parallelism and replica counts. Unset: the GPUs counted on discovered nodes (of gpuSku when set), capped for now at 32.', json_schema_extra={'format': 'int32'})
+    vram_mb: Optional[float] = Field(default=None, alias='vramMb', description="Memory per GPU in MiB; discovered from the cluster's GPU nodes when unset.")
 
 
 class ModelCache(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    pvc_model_path: Optional[StrictStr] = Field(default=None, alias='pvcModelPath')
-    pvc_mount_path: StrictStr = Field(default='/opt/model-cache', alias='pvcMountPath')
-    pvc_name: Optional[StrictStr] = Field(default=None, alias='pvcName')
+    pvc_model_path: Optional[StrictStr] = Field(default=None, alias='pvcModelPath', description='Directory of the model inside the PVC (e.g. deepseek-r1); an absolute path already under pvcMountPath is also accepted.')
+    pvc_mount_path: StrictStr = Field(default='/opt/model-cache', alias='pvcMountPath', description='Where the PVC is mounted inside the container.')
+    pvc_name: Optional[StrictStr] = Field(default=None, alias='pvcName', description='Name of the PVC with the weights, in the same namespace as the request.')
 
 
 class OnExitCodes(_Base):
@@ -1401,69 +1401,69 @@ class ProfilingJob(_Base):
 
 class Overrides(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    dgd: Optional[Dict[str, Any]] = Field(default=None, alias='dgd', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True, 'x-kubernetes-embedded-resource': True})
+    dgd: Optional[Dict[str, Any]] = Field(default=None, alias='dgd', description="A partial DynamoGraphDeployment (apiVersion nvidia.com/v1alpha1 or v1beta1, kind DynamoGraphDeployment) merged into the deployment the profiler generates, using that version's schema.", json_schema_extra={'x-kubernetes-preserve-unknown-fields': True, 'x-kubernetes-embedded-resource': True})
     profiling_job: Optional[ProfilingJob] = Field(default=None, alias='profilingJob')
 
 
 class Sla(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    e2e_latency: Optional[float] = Field(default=None, alias='e2eLatency')
-    itl: Optional[float] = Field(default=None, alias='itl')
-    optimization_type: Optional[Literal['latency', 'throughput']] = Field(default=None, alias='optimizationType')
-    ttft: Optional[float] = Field(default=None, alias='ttft')
+    e2e_latency: Optional[float] = Field(default=None, alias='e2eLatency', description='Target end-to-end latency of a request, in milliseconds; an alternative to giving ttft and itl.')
+    itl: Optional[float] = Field(default=None, alias='itl', description='Target inter-token latency, in milliseconds.')
+    optimization_type: Optional[Literal['latency', 'throughput']] = Field(default=None, alias='optimizationType', description='What SLA profiling optimizes: latency or throughput.')
+    ttft: Optional[float] = Field(default=None, alias='ttft', description='Target time to first token, in milliseconds.')
 
 
 class Workload(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    concurrency: Optional[float] = Field(default=None, alias='concurrency')
-    isl: StrictInt = Field(default=4000, alias='isl', json_schema_extra={'format': 'int32'})
-    osl: StrictInt = Field(default=1000, alias='osl', json_schema_extra={'format': 'int32'})
-    request_rate: Optional[float] = Field(default=None, alias='requestRate')
+    concurrency: Optional[float] = Field(default=None, alias='concurrency', description='Target number of concurrent requests; give this or requestRate, not both. With neither and no planner, the profiler picks the maximum-throughput configuration.')
+    isl: StrictInt = Field(default=4000, alias='isl', description='Input sequence length, in tokens.', json_schema_extra={'format': 'int32'})
+    osl: StrictInt = Field(default=1000, alias='osl', description='Output sequence length, in tokens.', json_schema_extra={'format': 'int32'})
+    request_rate: Optional[float] = Field(default=None, alias='requestRate', description='Target requests per second; give this or concurrency, not both. With neither and no planner, the profiler picks the maximum-throughput configuration.')
 
 
 class DynamoGraphDeploymentRequestSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    auto_apply: StrictBool = Field(default=True, alias='autoApply')
-    backend: Literal['auto', 'sglang', 'trtllm', 'vllm'] = Field(default='auto', alias='backend')
-    features: Optional[Features] = Field(default=None, alias='features')
-    hardware: Optional[Hardware] = Field(default=None, alias='hardware')
-    image: Optional[StrictStr] = Field(default=None, alias='image')
-    model: StrictStr = Field(alias='model', min_length=1)
-    model_cache_: Optional[ModelCache] = Field(default=None, alias='modelCache')
-    overrides: Optional[Overrides] = Field(default=None, alias='overrides')
-    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    search_strategy: Literal['rapid', 'thorough'] = Field(default='rapid', alias='searchStrategy')
-    sla: Optional[Sla] = Field(default=None, alias='sla')
-    workload: Optional[Workload] = Field(default=None, alias='workload')
+    auto_apply: StrictBool = Field(default=True, alias='autoApply', description='Create the DynamoGraphDeployment as soon as profiling finishes; when false the generated spec is only stored in status, to be reviewed and applied by hand.')
+    backend: Literal['auto', 'sglang', 'trtllm', 'vllm'] = Field(default='auto', alias='backend', description='Inference engine used for profiling and for the deployment (sglang, vllm, trtllm…).')
+    features: Optional[Features] = Field(default=None, alias='features', description='Switches for optional Dynamo platform features (planner, mocker) in the deployment that is generated.')
+    hardware: Optional[Hardware] = Field(default=None, alias='hardware', description='Hardware available for profiling and deployment; the operator usually fills it from what it discovers in the cluster.')
+    image: Optional[StrictStr] = Field(default=None, alias='image', description='Container image of the profiling job (the planner image, e.g. nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.4.0; before Dynamo 1.1.0 the frontend image).')
+    model: StrictStr = Field(alias='model', min_length=1, description='Model to deploy: a Hugging Face id (e.g. Qwen/Qwen3-0.6B) or the name of a private model.')
+    model_cache_: Optional[ModelCache] = Field(default=None, alias='modelCache', description='A PersistentVolumeClaim that already holds the model weights, used instead of downloading them from Hugging Face.')
+    overrides: Optional[Overrides] = Field(default=None, alias='overrides', description='Changes to apply to the profiling Job and to the generated DynamoGraphDeployment.')
+    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description='Default Dynamo runtime version for generated components without their own override; needed when `image` has a tag that is not a semantic version (or a digest), or a tag that does not name the runtime.')
+    search_strategy: Literal['rapid', 'thorough'] = Field(default='rapid', alias='searchStrategy', description='How deep profiling searches: rapid is a quick sweep, thorough tries more configurations.')
+    sla: Optional[Sla] = Field(default=None, alias='sla', description='Service-level targets that profiling optimizes for.')
+    workload: Optional[Workload] = Field(default=None, alias='workload', description='Expected traffic, for SLA-driven profiling.')
 
 
 class DeploymentInfo(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    available_replicas: Optional[StrictInt] = Field(default=None, alias='availableReplicas', json_schema_extra={'format': 'int32'})
-    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', json_schema_extra={'format': 'int32'})
+    available_replicas: Optional[StrictInt] = Field(default=None, alias='availableReplicas', description='Replicas that are ready and available.', json_schema_extra={'format': 'int32'})
+    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', description='Replicas wanted.', json_schema_extra={'format': 'int32'})
 
 
 class ParetoItem(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    config: Dict[str, Any] = Field(alias='config', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    config: Dict[str, Any] = Field(alias='config', description='Deployment configuration of this Pareto point (deprecated).', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class ProfilingResults(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    pareto: Optional[List[ParetoItem]] = Field(default=None, alias='pareto')
-    selected_config: Optional[Dict[str, Any]] = Field(default=None, alias='selectedConfig', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    pareto: Optional[List[ParetoItem]] = Field(default=None, alias='pareto', description='Deprecated: kept for old status objects, no longer written by the controller.')
+    selected_config: Optional[Dict[str, Any]] = Field(default=None, alias='selectedConfig', description='Configuration the profiler recommends for the SLA targets; it is what gets deployed when autoApply is true.', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class DynamoGraphDeploymentRequestStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type']})
-    deployment_info: Optional[DeploymentInfo] = Field(default=None, alias='deploymentInfo')
-    dgd_name: Optional[StrictStr] = Field(default=None, alias='dgdName')
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
-    phase: Optional[Literal['Pending', 'Profiling', 'Ready', 'Deploying', 'Deployed', 'Failed']] = Field(default=None, alias='phase')
-    profiling_job_name: Optional[StrictStr] = Field(default=None, alias='profilingJobName')
-    profiling_phase: Optional[Literal['Initializing', 'SweepingPrefill', 'SweepingDecode', 'SelectingConfig', 'BuildingCurves', 'GeneratingDGD', 'Done']] = Field(default=None, alias='profilingPhase')
-    profiling_results: Optional[ProfilingResults] = Field(default=None, alias='profilingResults')
+    deployment_info: Optional[DeploymentInfo] = Field(default=None, alias='deploymentInfo', description='State of the DynamoGraphDeployment created for this request (automatically or by hand).')
+    dgd_name: Optional[StrictStr] = Field(default=None, alias='dgdName', description='Name of the DynamoGraphDeployment generated or created for this request.')
+    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', description='Latest metadata.generation the controller has acted on.', json_schema_extra={'format': 'int64'})
+    phase: Optional[Literal['Pending', 'Profiling', 'Ready', 'Deploying', 'Deployed', 'Failed']] = Field(default=None, alias='phase', description='Overall lifecycle phase of the request.')
+    profiling_job_name: Optional[StrictStr] = Field(default=None, alias='profilingJobName', description='Name of the Job running the profiler.')
+    profiling_phase: Optional[Literal['Initializing', 'SweepingPrefill', 'SweepingDecode', 'SelectingConfig', 'BuildingCurves', 'GeneratingDGD', 'Done']] = Field(default=None, alias='profilingPhase', description='Current step of profiling; meaningful only while phase is Profiling, cleared when profiling ends.')
+    profiling_results: Optional[ProfilingResults] = Field(default=None, alias='profilingResults', description='The deployment configuration profiling selected (older releases may have left deprecated fields here).')
 
 
 class DynamoGraphDeployment(_Base):

@@ -9,10 +9,9 @@ and run ``python tools/gen_models.py``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from typing_extensions import Annotated
 
 from ._base import ObjectMeta, _Base, _CONF
 
@@ -20,21 +19,21 @@ from ._base import ObjectMeta, _Base, _CONF
 
 class DgdRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    component_name: StrictStr = Field(alias='componentName', min_length=1)
-    name: StrictStr = Field(alias='name', min_length=1)
+    component_name: StrictStr = Field(alias='componentName', min_length=1, description="Name of the component (an entry of the target DGD's spec.components) whose replicas are scaled.")
+    name: StrictStr = Field(alias='name', min_length=1, description="metadata.name of the DynamoGraphDeployment to scale, in the adapter's namespace.")
 
 
 class DynamoGraphDeploymentScalingAdapterSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    dgd_ref: DgdRef = Field(alias='dgdRef')
-    replicas: StrictInt = Field(alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
+    dgd_ref: DgdRef = Field(alias='dgdRef', description='Which DynamoGraphDeployment, and which of its components, this adapter scales.')
+    replicas: StrictInt = Field(alias='replicas', ge=0, description='Wanted replica count of the target component; written by an autoscaler (HPA, KEDA, the Planner) or by hand.', json_schema_extra={'format': 'int32'})
 
 
 class DynamoGraphDeploymentScalingAdapterStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    last_scale_time: Optional[StrictStr] = Field(default=None, alias='lastScaleTime', json_schema_extra={'format': 'date-time'})
-    replicas: StrictInt = Field(alias='replicas', json_schema_extra={'format': 'int32'})
-    selector: Optional[StrictStr] = Field(default=None, alias='selector')
+    last_scale_time: Optional[StrictStr] = Field(default=None, alias='lastScaleTime', description="When the adapter last changed the target component's replicas.", json_schema_extra={'format': 'date-time'})
+    replicas: StrictInt = Field(alias='replicas', description='Replica count the target component has now, copied from the DGD; read through the scale subresource.', json_schema_extra={'format': 'int32'})
+    selector: Optional[StrictStr] = Field(default=None, alias='selector', description='Label selector (as a string) of the pods behind the adapter, for HPA through the scale subresource.')
 
 
 class DynamoGraphDeploymentScalingAdapter(_Base):

@@ -9,100 +9,99 @@ and run ``python tools/gen_models.py``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from typing_extensions import Annotated
 
 from ._base import ObjectMeta, _Base, _CONF
 
-from ._generated import Condition, Template
+from ._generated import Condition, Job, Template
 from ._generated_v1alpha1 import ServiceValueCheckpointIdentity, ServiceValueGpuMemoryService, SharedMemory
 
 
 class Source(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    uri: StrictStr = Field(alias='uri')
+    uri: StrictStr = Field(alias='uri', description='Location of the model files: s3://bucket/path, hf://org/model@revision or file:///path.')
 
 
 class DynamoModelSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    base_model_name: StrictStr = Field(alias='baseModelName')
-    model_name_: StrictStr = Field(alias='modelName')
-    model_type_: Literal['base', 'lora', 'adapter'] = Field(default='base', alias='modelType')
-    source: Optional[Source] = Field(default=None, alias='source')
+    base_model_name: StrictStr = Field(alias='baseModelName', description='Identifier of the base model; the operator finds the serving endpoints through the headless Services labelled with it.')
+    model_name_: StrictStr = Field(alias='modelName', description='Full identifier of this model, such as an organisation/name of a LoRA adapter.')
+    model_type_: Literal['base', 'lora', 'adapter'] = Field(default='base', alias='modelType', description='Kind of model: base, lora or adapter.')
+    source: Optional[Source] = Field(default=None, alias='source', description="Where the model's files come from; used for LoRA models only.")
 
 
 class Endpoint(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    address: StrictStr = Field(alias='address')
-    lora_fallback_covered: Optional[StrictBool] = Field(default=None, alias='loraFallbackCovered')
-    pod_name: Optional[StrictStr] = Field(default=None, alias='podName')
-    ready: StrictBool = Field(alias='ready')
+    address: StrictStr = Field(alias='address', description='Full address of the endpoint, scheme and port included.')
+    lora_fallback_covered: Optional[StrictBool] = Field(default=None, alias='loraFallbackCovered', description='During a rolling upgrade: this older prefill endpoint cannot load LoRA adapters itself and a capable prefill of the same topology covers for it (it is still not ready for the adapter).')
+    pod_name: Optional[StrictStr] = Field(default=None, alias='podName', description='Pod behind this endpoint.')
+    ready: StrictBool = Field(alias='ready', description='Whether the endpoint serves the model: for a LoRA model, its load request succeeded; for a base model, never set (base endpoints are not probed).')
 
 
 class DynamoModelStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions')
-    endpoints: Optional[List[Endpoint]] = Field(default=None, alias='endpoints')
-    lora_fallback_covered_endpoints: Optional[StrictInt] = Field(default=None, alias='loraFallbackCoveredEndpoints')
-    ready_endpoints: StrictInt = Field(alias='readyEndpoints')
-    total_endpoints: StrictInt = Field(alias='totalEndpoints')
+    endpoints: Optional[List[Endpoint]] = Field(default=None, alias='endpoints', description='Every endpoint currently serving this model.')
+    lora_fallback_covered_endpoints: Optional[StrictInt] = Field(default=None, alias='loraFallbackCoveredEndpoints', description='How many older prefill endpoints are covered by a capable prefill during a rolling upgrade; they do not count as ready.')
+    ready_endpoints: StrictInt = Field(alias='readyEndpoints', description='How many endpoints are ready.')
+    total_endpoints: StrictInt = Field(alias='totalEndpoints', description='How many endpoints there are in all.')
 
 
 class DynamoGraphDeploymentScalingAdapterSpecDgdRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name', min_length=1)
-    service_name: StrictStr = Field(alias='serviceName', min_length=1)
+    name: StrictStr = Field(alias='name', min_length=1, description='metadata.name of the DynamoGraphDeployment to scale.')
+    service_name: StrictStr = Field(alias='serviceName', min_length=1, description="Key of the service in the target DGD's spec.services map whose replicas are scaled.")
 
 
 class DynamoGraphDeploymentScalingAdapterSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    dgd_ref: DynamoGraphDeploymentScalingAdapterSpecDgdRef = Field(alias='dgdRef')
-    replicas: StrictInt = Field(alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
+    dgd_ref: DynamoGraphDeploymentScalingAdapterSpecDgdRef = Field(alias='dgdRef', description='Which DynamoGraphDeployment, and which of its services, this adapter scales.')
+    replicas: StrictInt = Field(alias='replicas', ge=0, description='Wanted replica count of the target service; written by an autoscaler (HPA, KEDA, the Planner) or by hand.', json_schema_extra={'format': 'int32'})
 
 
 class DynamoGraphDeploymentScalingAdapterStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    last_scale_time: Optional[StrictStr] = Field(default=None, alias='lastScaleTime', json_schema_extra={'format': 'date-time'})
-    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', json_schema_extra={'format': 'int32'})
-    selector: Optional[StrictStr] = Field(default=None, alias='selector')
+    last_scale_time: Optional[StrictStr] = Field(default=None, alias='lastScaleTime', description="When the adapter last changed the target service's replicas.", json_schema_extra={'format': 'date-time'})
+    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', description='Replica count the target service has now, copied from the DGD; read through the scale subresource.', json_schema_extra={'format': 'int32'})
+    selector: Optional[StrictStr] = Field(default=None, alias='selector', description='Label selector (as a string) of the pods behind the adapter, for HPA through the scale subresource.')
 
 
 class DynamoCheckpointSpecJob(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    active_deadline_seconds: StrictInt = Field(default=3600, alias='activeDeadlineSeconds', ge=1, json_schema_extra={'format': 'int64'})
-    backoff_limit: Optional[StrictInt] = Field(default=None, alias='backoffLimit', ge=0, json_schema_extra={'format': 'int32'})
-    pod_template_spec: Template = Field(alias='podTemplateSpec')
-    shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
-    target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)
-    ttl_seconds_after_finished: Optional[StrictInt] = Field(default=None, alias='ttlSecondsAfterFinished', ge=0, json_schema_extra={'format': 'int32'})
+    active_deadline_seconds: StrictInt = Field(default=3600, alias='activeDeadlineSeconds', ge=1, description='Longest time, in seconds, the checkpoint Job may run.', json_schema_extra={'format': 'int64'})
+    backoff_limit: Optional[StrictInt] = Field(default=None, alias='backoffLimit', ge=0, description='Deprecated and ignored: a checkpoint Job is never retried.', json_schema_extra={'format': 'int32'})
+    pod_template_spec: Template = Field(alias='podTemplateSpec', description='Pod of the checkpoint Job; it holds the container to snapshot with everything it needs (env, service account, GMS or DRA wiring).')
+    shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', description='Size of the /dev/shm tmpfs of the checkpoint Job pod; 8Gi when unset, as for Dynamo components.', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
+    target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63, description='Name of the container of podTemplateSpec that is snapshotted.')
+    ttl_seconds_after_finished: Optional[StrictInt] = Field(default=None, alias='ttlSecondsAfterFinished', ge=0, description='Deprecated and ignored: the operator deletes a checkpoint Job once its outcome is recorded.', json_schema_extra={'format': 'int32'})
 
 
 class DynamoCheckpointSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
-    identity: ServiceValueCheckpointIdentity = Field(alias='identity')
-    job: DynamoCheckpointSpecJob = Field(alias='job')
+    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', description='GPU Memory Service facts of a prepared checkpoint Job pod, recorded at checkpoint time; this controller adds no GMS or DRA resources itself.', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
+    identity: ServiceValueCheckpointIdentity = Field(alias='identity', description='Deprecated: only standalone v1alpha1 checkpoints need it; automatic checkpoints derive it and checkpointRef restores read it from the referenced object.')
+    job: DynamoCheckpointSpecJob = Field(alias='job', description='The Job that creates the checkpoint.')
 
 
 class DynamoCheckpointStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    checkpoint_id: Optional[StrictStr] = Field(default=None, alias='checkpointID')
+    checkpoint_id: Optional[StrictStr] = Field(default=None, alias='checkpointID', description='ID of the checkpoint artifact in the snapshot protocol.')
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions')
-    created_at: Optional[StrictStr] = Field(default=None, alias='createdAt', json_schema_extra={'format': 'date-time'})
-    identity_hash: Optional[StrictStr] = Field(default=None, alias='identityHash')
-    job_name: Optional[StrictStr] = Field(default=None, alias='jobName')
-    location: Optional[StrictStr] = Field(default=None, alias='location')
-    message: Optional[StrictStr] = Field(default=None, alias='message')
-    phase: Optional[Literal['Pending', 'Creating', 'Ready', 'Failed']] = Field(default=None, alias='phase')
-    pod_snapshot_name: Optional[StrictStr] = Field(default=None, alias='podSnapshotName')
-    storage_type: Optional[Literal['pvc', 's3', 'oci']] = Field(default=None, alias='storageType')
+    created_at: Optional[StrictStr] = Field(default=None, alias='createdAt', description='When the checkpoint became ready.', json_schema_extra={'format': 'date-time'})
+    identity_hash: Optional[StrictStr] = Field(default=None, alias='identityHash', description='Deprecated (use checkpointID): hash of the checkpoint identity, kept for older readers.')
+    job_name: Optional[StrictStr] = Field(default=None, alias='jobName', description='Name of the Job that creates the checkpoint.')
+    location: Optional[StrictStr] = Field(default=None, alias='location', description='Deprecated: no longer written; kept so that older objects still validate.')
+    message: Optional[StrictStr] = Field(default=None, alias='message', description='Human-readable detail about the current state.')
+    phase: Optional[Literal['Pending', 'Creating', 'Ready', 'Failed']] = Field(default=None, alias='phase', description='Where the checkpoint is in its lifecycle.')
+    pod_snapshot_name: Optional[StrictStr] = Field(default=None, alias='podSnapshotName', description='Name of the PodSnapshot created to capture this checkpoint; empty until it exists.')
+    storage_type: Optional[Literal['pvc', 's3', 'oci']] = Field(default=None, alias='storageType', description='Deprecated: no longer written; kept so that older objects still validate.')
 
 
 class DynamoWorkerMetadataSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    data: Dict[str, Any] = Field(alias='data', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    data: Dict[str, Any] = Field(alias='data', description="The worker's discovery metadata, as a raw JSON value.", json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
 
 
 class DynamoModel(_Base):

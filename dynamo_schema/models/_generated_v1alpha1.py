@@ -15,16 +15,16 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ._base import ObjectMeta, _Base, _CONF
 
-from ._generated import Affinity, CheckpointValue, Claim, ComponentRoleSpec, Condition, Config, ConfigMapRef, ContainerPort, DynamoGraphDeploymentSpecExperimental, DynamoGraphDeploymentStatusRestart, EnvFromSource, EnvVar, EphemeralContainer, ExtraClientPod, HostAlias, Job, LabelSelector, Lifecycle, LocalObjectReference, Placement, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSecurityContext, Probe, ProviderOverride, ResizePolicyItem, ResourceRequirements, Restart, RestartPolicyRule, SchedulingGroup, SecurityContext, TemplateSpecContainer, Toleration, TopologyConstraint, TopologySpreadConstraint, Volume, VolumeDevice, VolumeMount
+from ._generated import Affinity, Checkpoint, CheckpointValue, Claim, ComponentRoleSpec, Condition, Config, ConfigMapRef, Container, ContainerPort, DynamoGraphDeploymentSpecExperimental, DynamoGraphDeploymentStatusRestart, EnvFromSource, EnvVar, EphemeralContainer, ExtraClientPod, Failover, Grove, HostAlias, Job, LabelSelector, Lifecycle, LocalObjectReference, Metadata, Placement, Plugin, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSecurityContext, Probe, ProviderOverride, ResizePolicyItem, ResourceRequirements, Restart, RestartPolicyRule, SchedulingGroup, SecurityContext, TemplateSpecContainer, Toleration, TopologyConstraint, TopologySpreadConstraint, Volume, VolumeDevice, VolumeMount
 
 
 class Pvc(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'When create is true, size, storageClass, and volumeAccessMode are required', 'rule': '!has(self.create) || self.create == false || (has(self.size) && has(self.storageClass) && has(self.volumeAccessMode))'}]}, **_CONF)
-    create: Optional[StrictBool] = Field(default=None, alias='create')
-    name: StrictStr = Field(alias='name')
-    size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='size', json_schema_extra={'x-kubernetes-int-or-string': True})
-    storage_class: Optional[StrictStr] = Field(default=None, alias='storageClass')
-    volume_access_mode: Optional[StrictStr] = Field(default=None, alias='volumeAccessMode')
+    create: Optional[StrictBool] = Field(default=None, alias='create', description='Create the PVC (otherwise it must already exist).')
+    name: StrictStr = Field(alias='name', description='Name of the PVC.')
+    size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='size', description='Size of the volume to create; required with create.', json_schema_extra={'x-kubernetes-int-or-string': True})
+    storage_class: Optional[StrictStr] = Field(default=None, alias='storageClass', description='StorageClass of the PVC to create; required with create.')
+    volume_access_mode: Optional[StrictStr] = Field(default=None, alias='volumeAccessMode', description='Access mode of the PVC to create (e.g. ReadWriteMany); required with create.')
 
 
 class Policy(_Base):
@@ -108,40 +108,40 @@ class Metric(_Base):
 class Autoscaling(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     behavior: Optional[Behavior] = Field(default=None, alias='behavior')
-    enabled: Optional[StrictBool] = Field(default=None, alias='enabled')
-    max_replicas: Optional[StrictInt] = Field(default=None, alias='maxReplicas')
+    enabled: Optional[StrictBool] = Field(default=None, alias='enabled', description='Deprecated; ignored.')
+    max_replicas: Optional[StrictInt] = Field(default=None, alias='maxReplicas', description='Deprecated; ignored.')
     metrics: Optional[List[Metric]] = Field(default=None, alias='metrics')
-    min_replicas: Optional[StrictInt] = Field(default=None, alias='minReplicas')
+    min_replicas: Optional[StrictInt] = Field(default=None, alias='minReplicas', description='Deprecated; ignored.')
 
 
 class ServiceValueCheckpointIdentity(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    backend_framework: Literal['vllm', 'sglang', 'trtllm'] = Field(alias='backendFramework')
-    dtype: Optional[StrictStr] = Field(default=None, alias='dtype')
-    dynamo_version: Optional[StrictStr] = Field(default=None, alias='dynamoVersion')
-    extra_parameters: Optional[Dict[str, StrictStr]] = Field(default=None, alias='extraParameters')
-    max_model_len: Optional[StrictInt] = Field(default=None, alias='maxModelLen', ge=1, json_schema_extra={'format': 'int32'})
-    model: StrictStr = Field(alias='model')
-    pipeline_parallel_size: StrictInt = Field(default=1, alias='pipelineParallelSize', ge=1, json_schema_extra={'format': 'int32'})
-    tensor_parallel_size: StrictInt = Field(default=1, alias='tensorParallelSize', ge=1, json_schema_extra={'format': 'int32'})
+    backend_framework: Literal['vllm', 'sglang', 'trtllm'] = Field(alias='backendFramework', description='Deprecated (legacy identity): engine framework, vllm, sglang or trtllm.')
+    dtype: Optional[StrictStr] = Field(default=None, alias='dtype', description='Deprecated (legacy identity): numeric data type such as fp16, bf16 or fp8.')
+    dynamo_version: Optional[StrictStr] = Field(default=None, alias='dynamoVersion', description='Deprecated (legacy identity): Dynamo platform version.')
+    extra_parameters: Optional[Dict[str, StrictStr]] = Field(default=None, alias='extraParameters', description='Deprecated (legacy identity): further key/value inputs of the checkpoint hash, for framework-specific settings.')
+    max_model_len: Optional[StrictInt] = Field(default=None, alias='maxModelLen', ge=1, description='Deprecated (legacy identity): maximum sequence length.', json_schema_extra={'format': 'int32'})
+    model: StrictStr = Field(alias='model', description='Deprecated (legacy identity): model identifier, e.g. meta-llama/Llama-3-70B.')
+    pipeline_parallel_size: StrictInt = Field(default=1, alias='pipelineParallelSize', ge=1, description='Deprecated: pipeline-parallel degree; the checkpoint launch now takes it from the pod template.', json_schema_extra={'format': 'int32'})
+    tensor_parallel_size: StrictInt = Field(default=1, alias='tensorParallelSize', ge=1, description='Deprecated: tensor-parallel degree; the checkpoint launch now takes it from the pod template.', json_schema_extra={'format': 'int32'})
 
 
 class ServiceValueCheckpoint(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]}, **_CONF)
-    checkpoint_ref: Optional[StrictStr] = Field(default=None, alias='checkpointRef')
-    deletion_policy: Literal['Delete', 'Retain'] = Field(default='Delete', alias='deletionPolicy')
-    enabled: StrictBool = Field(default=False, alias='enabled')
-    identity: Optional[ServiceValueCheckpointIdentity] = Field(default=None, alias='identity')
-    job: Optional[Job] = Field(default=None, alias='job')
-    mode: Optional[Literal['Auto', 'Manual']] = Field(default=None, alias='mode')
-    startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy')
-    target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)
+    checkpoint_ref: Optional[StrictStr] = Field(default=None, alias='checkpointRef', description='metadata.name of an existing DynamoCheckpoint to restore from; when set, identity is not used.')
+    deletion_policy: Literal['Delete', 'Retain'] = Field(default='Delete', alias='deletionPolicy', description='What happens to a checkpoint created automatically for this deployment (its CR and artifact) when the deployment is deleted: delete or retain. Checkpoints named by checkpointRef are never deleted with it.')
+    enabled: StrictBool = Field(default=False, alias='enabled', description='Turns checkpointing on for the service.')
+    identity: Optional[ServiceValueCheckpointIdentity] = Field(default=None, alias='identity', description='Deprecated legacy identity of a checkpoint; not needed for automatic checkpoints (use checkpointRef to restore an existing one).')
+    job: Optional[Job] = Field(default=None, alias='job', description='Customization of the Job that creates an automatic checkpoint.')
+    mode: Optional[Literal['Auto', 'Manual']] = Field(default=None, alias='mode', description='Deprecated; leave it out. Use enabled: true alone for an automatic checkpoint, or checkpointRef to restore a named one.')
+    startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy', description='When worker replicas start relative to the automatic checkpoint: Immediate starts them cold at once and later pods restore once it is ready; WaitForCheckpoint holds workers at zero until it is ready.')
+    target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63, description='Name of the container that is snapshotted and restored.')
 
 
 class ServiceValueEppConfig(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    config: Optional[Config] = Field(default=None, alias='config', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
+    config: Optional[Config] = Field(default=None, alias='config', description='The EPP EndpointPickerConfig written inline; the operator serializes it into a ConfigMap it manages. Give either this or configMapRef.', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    config_map_ref: Optional[ConfigMapRef] = Field(default=None, alias='configMapRef', description='A ConfigMap you provide that holds the EndpointPickerConfig YAML. Give either this or config.', json_schema_extra={'x-kubernetes-map-type': 'atomic'})
 
 
 class ExtraPodMetadata(_Base):
@@ -228,85 +228,85 @@ class ExtraPodSpec(_Base):
 
 class ServiceValueFailover(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    enabled: StrictBool = Field(alias='enabled')
-    mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode')
-    num_shadows: StrictInt = Field(default=1, alias='numShadows', ge=1, json_schema_extra={'format': 'int32'})
+    enabled: StrictBool = Field(alias='enabled', description='Turns failover on.')
+    mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode', description='Failover topology: intraPod (needs gpuMemoryService.enabled) or interPod (needs Grove).')
+    num_shadows: StrictInt = Field(default=1, alias='numShadows', ge=1, description='Standby engine pods per rank (interPod only; each rank then has numShadows + 1 engine pods).', json_schema_extra={'format': 'int32'})
 
 
 class FrontendSidecar(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    args: Optional[List[StrictStr]] = Field(default=None, alias='args')
-    env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret')
+    args: Optional[List[StrictStr]] = Field(default=None, alias='args', description='Arguments of the frontend; given, they replace the default ["-m", "dynamo.frontend"] completely.')
+    env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret', description='Name of a Secret whose keys become environment variables of the frontend sidecar.')
     envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
-    image: StrictStr = Field(alias='image')
+    image: StrictStr = Field(alias='image', description='Image that the frontend sidecar container runs.')
 
 
 class ServiceValueGpuMemoryService(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]}, **_CONF)
-    device_class_name: StrictStr = Field(default='gpu.nvidia.com', alias='deviceClassName')
-    enabled: StrictBool = Field(alias='enabled')
-    extra_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='extraClientContainers', json_schema_extra={'x-kubernetes-list-type': 'set'})
-    extra_client_pods: Optional[List[ExtraClientPod]] = Field(default=None, alias='extraClientPods', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
-    mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode')
+    device_class_name: StrictStr = Field(default='gpu.nvidia.com', alias='deviceClassName', description='DRA DeviceClass the GPUs are requested from.')
+    enabled: StrictBool = Field(alias='enabled', description='Turns GMS on: GPU resources of client containers become a shared DRA ResourceClaim.')
+    extra_client_containers: Optional[List[Annotated[StrictStr, Field(pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63)]]] = Field(default=None, alias='extraClientContainers', description="More containers of the service's pods to wire as GMS clients.", json_schema_extra={'x-kubernetes-list-type': 'set'})
+    extra_client_pods: Optional[List[ExtraClientPod]] = Field(default=None, alias='extraClientPods', description='Extra GMS client pods for inter-pod GMS. Reserved: refused until supported.', json_schema_extra={'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name']})
+    mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode', description='GMS topology (within a pod or across pods).')
 
 
 class Tls(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    secret_name: Optional[StrictStr] = Field(default=None, alias='secretName')
+    secret_name: Optional[StrictStr] = Field(default=None, alias='secretName', description='Secret holding the TLS certificate and key.')
 
 
 class Ingress(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    enabled: Optional[StrictBool] = Field(default=None, alias='enabled')
-    host: Optional[StrictStr] = Field(default=None, alias='host')
-    host_prefix: Optional[StrictStr] = Field(default=None, alias='hostPrefix')
-    host_suffix: Optional[StrictStr] = Field(default=None, alias='hostSuffix')
-    ingress_controller_class_name: Optional[StrictStr] = Field(default=None, alias='ingressControllerClassName')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
-    tls: Optional[Tls] = Field(default=None, alias='tls')
-    use_virtual_service: Optional[StrictBool] = Field(default=None, alias='useVirtualService')
-    virtual_service_gateway: Optional[StrictStr] = Field(default=None, alias='virtualServiceGateway')
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description='Extra annotations put on the Ingress or VirtualService the operator creates.')
+    enabled: Optional[StrictBool] = Field(default=None, alias='enabled', description='Create the Ingress (or VirtualService).')
+    host: Optional[StrictStr] = Field(default=None, alias='host', description='Base host name that external traffic uses.')
+    host_prefix: Optional[StrictStr] = Field(default=None, alias='hostPrefix', description='Optional text put before the host name.')
+    host_suffix: Optional[StrictStr] = Field(default=None, alias='hostSuffix', description='Optional text put after the host name.')
+    ingress_controller_class_name: Optional[StrictStr] = Field(default=None, alias='ingressControllerClassName', description='Ingress class to use, e.g. nginx.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Extra labels put on the Ingress or VirtualService the operator creates.')
+    tls: Optional[Tls] = Field(default=None, alias='tls', description='TLS settings of the Ingress or VirtualService.')
+    use_virtual_service: Optional[StrictBool] = Field(default=None, alias='useVirtualService', description='Create a service-mesh VirtualService instead of an Ingress.')
+    virtual_service_gateway: Optional[StrictStr] = Field(default=None, alias='virtualServiceGateway', description='Gateway the VirtualService attaches to.')
 
 
 class ServiceValueModelRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    name: StrictStr = Field(alias='name')
-    revision: Optional[StrictStr] = Field(default=None, alias='revision')
+    name: StrictStr = Field(alias='name', description='Which base model is served, given as its identifier (such as llama-3-70b-instruct-v1).')
+    revision: Optional[StrictStr] = Field(default=None, alias='revision', description='Revision (version) of the model.')
 
 
 class ServiceValueMultinodeSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    leader: Optional[ComponentRoleSpec] = Field(default=None, alias='leader')
-    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
-    worker: Optional[ComponentRoleSpec] = Field(default=None, alias='worker')
+    leader: Optional[ComponentRoleSpec] = Field(default=None, alias='leader', description='Settings of the generated leader unit.')
+    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, description='Number of nodes the service spans (more than 1); it uses nodeCount times the GPU limit.', json_schema_extra={'format': 'int32'})
+    worker: Optional[ComponentRoleSpec] = Field(default=None, alias='worker', description='Settings of the generated worker unit.')
 
 
 class Limits(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    cpu: Optional[StrictStr] = Field(default=None, alias='cpu')
-    custom: Optional[Dict[str, StrictStr]] = Field(default=None, alias='custom')
-    gpu: Optional[StrictStr] = Field(default=None, alias='gpu')
-    gpu_type: Optional[StrictStr] = Field(default=None, alias='gpuType')
-    memory: Optional[StrictStr] = Field(default=None, alias='memory')
+    cpu: Optional[StrictStr] = Field(default=None, alias='cpu', description='CPU amount, e.g. 1000m or 2.')
+    custom: Optional[Dict[str, StrictStr]] = Field(default=None, alias='custom', description='Further resource names and amounts.')
+    gpu: Optional[StrictStr] = Field(default=None, alias='gpu', description='Number of GPUs (per node for multinode services).')
+    gpu_type: Optional[StrictStr] = Field(default=None, alias='gpuType', description='Resource name of the GPUs, nvidia.com/gpu by default (e.g. gpu.intel.com/xe).')
+    memory: Optional[StrictStr] = Field(default=None, alias='memory', description='Memory amount, e.g. 4Gi.')
 
 
 class ServiceValueResourceRequirements(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     claims: Optional[List[Claim]] = Field(default=None, alias='claims')
-    limits: Optional[Limits] = Field(default=None, alias='limits')
-    requests: Optional[Limits] = Field(default=None, alias='requests')
+    limits: Optional[Limits] = Field(default=None, alias='limits', description="Upper bounds of the service's resources.")
+    requests: Optional[Limits] = Field(default=None, alias='requests', description='Resources the service needs at least.')
 
 
 class ScalingAdapter(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    enabled: StrictBool = Field(default=False, alias='enabled')
+    enabled: StrictBool = Field(default=False, alias='enabled', description='Create the scaling adapter, which then owns replicas; false (default) sets replicas directly on the deployment.')
 
 
 class SharedMemory(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]}, **_CONF)
-    disabled: Optional[StrictBool] = Field(default=None, alias='disabled')
-    size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='size', json_schema_extra={'x-kubernetes-int-or-string': True})
+    disabled: Optional[StrictBool] = Field(default=None, alias='disabled', description='Do not mount shared memory; otherwise size is required (checked by the webhook) and used.')
+    size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='size', description='Size of the shared-memory tmpfs.', json_schema_extra={'x-kubernetes-int-or-string': True})
 
 
 class ServiceValueVolumeMount(_Base):
@@ -318,196 +318,196 @@ class ServiceValueVolumeMount(_Base):
 
 class ServiceValue(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'minAvailable must be less than or equal to replicas unless replicas is 0', 'rule': '!has(self.minAvailable) || (has(self.replicas) && self.replicas == 0) || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)'}, {'message': 'minAvailable is immutable after creation', 'rule': '!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)'}]}, **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    autoscaling: Optional[Autoscaling] = Field(default=None, alias='autoscaling')
-    checkpoint: Optional[ServiceValueCheckpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
-    component_type: Optional[StrictStr] = Field(default=None, alias='componentType')
-    dynamo_namespace: Optional[StrictStr] = Field(default=None, alias='dynamoNamespace')
-    env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret')
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description='Annotations added to the objects generated for this service (pods, Service, Ingress…).')
+    autoscaling: Optional[Autoscaling] = Field(default=None, alias='autoscaling', description='Deprecated and ignored: scale with a DynamoGraphDeploymentScalingAdapter driven by HPA, KEDA or the Planner instead. To be removed.')
+    checkpoint: Optional[ServiceValueCheckpoint] = Field(default=None, alias='checkpoint', description="Checkpointing of the service's container, so that pods can start from a snapshot instead of cold.", json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
+    component_type: Optional[StrictStr] = Field(default=None, alias='componentType', description='Role of the service in the graph (frontend, worker, planner, epp, main…).')
+    dynamo_namespace: Optional[StrictStr] = Field(default=None, alias='dynamoNamespace', description="Deprecated, to be removed: the Dynamo namespace of each service is now built from the Kubernetes namespace and the deployment's name.")
+    env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret', description="Name of a Secret whose keys become environment variables of the service's containers.")
     envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
-    epp_config: Optional[ServiceValueEppConfig] = Field(default=None, alias='eppConfig')
+    epp_config: Optional[ServiceValueEppConfig] = Field(default=None, alias='eppConfig', description='Settings of an Endpoint Picker Plugin (EPP) service; only for componentType epp.')
     extra_pod_metadata: Optional[ExtraPodMetadata] = Field(default=None, alias='extraPodMetadata')
     extra_pod_spec: Optional[ExtraPodSpec] = Field(default=None, alias='extraPodSpec')
-    failover: Optional[ServiceValueFailover] = Field(default=None, alias='failover')
-    frontend_sidecar: Optional[FrontendSidecar] = Field(default=None, alias='frontendSidecar')
-    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
-    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
-    ingress: Optional[Ingress] = Field(default=None, alias='ingress')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
+    failover: Optional[ServiceValueFailover] = Field(default=None, alias='failover', description='GPU Memory Service failover. intraPod: the main container is duplicated into an active and a standby engine. interPod: a GMS weight-server pod plus engine pods per rank (Grove only).')
+    frontend_sidecar: Optional[FrontendSidecar] = Field(default=None, alias='frontendSidecar', description="A frontend container the operator adds to the service's pods, complete with Dynamo environment, health probes and ports.")
+    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace', description='Put the service in the shared global Dynamo namespace.')
+    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', description='GPU Memory Service (GMS) sidecar; when enabled, GPUs are reached through DRA.', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
+    ingress: Optional[Ingress] = Field(default=None, alias='ingress', description='Exposure of the service outside the cluster, by an Ingress or a service-mesh VirtualService.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Labels added to the objects generated for this service.')
     liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
-    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
-    model_ref_: Optional[ServiceValueModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[ServiceValueMultinodeSpec] = Field(default=None, alias='multinode')
-    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
+    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, description='Minimum replicas Grove must keep up: minAvailable of the PodClique (single-node) or of the PodCliqueScalingGroup (multinode); it also decides which replicas are gang-scheduled together.', json_schema_extra={'format': 'int32'})
+    model_ref_: Optional[ServiceValueModelRef] = Field(default=None, alias='modelRef', description='The model this service serves; when set, a headless Service is created for endpoint discovery.')
+    multinode: Optional[ServiceValueMultinodeSpec] = Field(default=None, alias='multinode', description='Settings of a service that spans several nodes.')
+    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride', description='Override of the main Grove object of this service (grove.io/v1alpha1; PodCliqueTemplateSpec for single-node, PodCliqueScalingGroupConfig for scaling-group services); only topologyConstraint.')
     readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
-    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
-    resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources')
-    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    scaling_adapter: Optional[ScalingAdapter] = Field(default=None, alias='scalingAdapter')
-    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName')
-    shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
-    sub_component_type: Optional[StrictStr] = Field(default=None, alias='subComponentType')
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint')
+    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, description='Number of pods wanted for this service; with the scaling adapter enabled the adapter owns it.', json_schema_extra={'format': 'int32'})
+    resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources', description='CPU, memory, GPU and other resources requested by and allowed for the service.')
+    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description="Dynamo runtime compatibility version of the service's main image; required by admission when extraPodSpec.mainContainer.image has no semantic-version tag.")
+    scaling_adapter: Optional[ScalingAdapter] = Field(default=None, alias='scalingAdapter', description="Whether a DynamoGraphDeploymentScalingAdapter owns this service's replicas, so that external autoscalers scale it through the Scale subresource.")
+    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName', description="The service's name within its graph.")
+    shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', description='The tmpfs mounted at /dev/shm: on or off, and its size.', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
+    sub_component_type: Optional[StrictStr] = Field(default=None, alias='subComponentType', description='Sub-role of the service, e.g. prefill or decode.')
+    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Topology constraint of the service; packDomain is required and must be no wider than the deployment-level packDomain.')
     volume_mounts: Optional[List[ServiceValueVolumeMount]] = Field(default=None, alias='volumeMounts')
 
 
 class DynamoGraphDeploymentSpecTopologyConstraint2(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    pack_domain: Optional[StrictStr] = Field(default=None, alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
-    topology_profile: StrictStr = Field(alias='topologyProfile', min_length=1)
+    pack_domain: Optional[StrictStr] = Field(default=None, alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', description='Default topology domain to pack pods within; may be left out when services carry their own.')
+    topology_profile: StrictStr = Field(alias='topologyProfile', min_length=1, description='Name of the ClusterTopology that defines the topology levels for this deployment.')
 
 
 class DynamoGraphDeploymentSpec(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'spec.restart must be unset on create; set spec.restart.id after creation to request a restart', 'optionalOldSelf': True, 'rule': 'oldSelf.hasValue() || !has(self.restart)'}]}, **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework')
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description="Annotations copied onto every object created for this graph (PodCliqueSet, DCDs, Deployments, pod templates); a service's own annotations win.")
+    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework', description='Inference engine the graph runs: sglang, vllm or trtllm.')
     envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
-    experimental: Optional[DynamoGraphDeploymentSpecExperimental] = Field(default=None, alias='experimental')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
-    priority_class_name: Optional[StrictStr] = Field(default=None, alias='priorityClassName')
-    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
-    pvcs: Optional[List[Pvc]] = Field(default=None, alias='pvcs', max_length=100)
-    restart: Optional[Restart] = Field(default=None, alias='restart')
-    services: Optional[Dict[str, ServiceValue]] = Field(default=None, alias='services', max_length=25)
-    topology_constraint: Optional[DynamoGraphDeploymentSpecTopologyConstraint2] = Field(default=None, alias='topologyConstraint')
+    experimental: Optional[DynamoGraphDeploymentSpecExperimental] = Field(default=None, alias='experimental', description='Graph-level preview features whose shape may change incompatibly between releases.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description="Labels copied onto every object created for this graph (PodCliqueSet, DCDs, Deployments, pod templates); a service's own labels win.")
+    priority_class_name: Optional[StrictStr] = Field(default=None, alias='priorityClassName', description='PriorityClass of the Grove PodCliqueSet; Grove only.')
+    provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride', description="Override of the root object of the graph's workload provider; for Grove: apiVersion grove.io/v1alpha1, target PodCliqueSet, only spec.template.topologyConstraint.")
+    pvcs: Optional[List[Pvc]] = Field(default=None, alias='pvcs', max_length=100, description='PersistentVolumeClaims that services can mount by name; names must be unique.')
+    restart: Optional[Restart] = Field(default=None, alias='restart', description="How and when the graph's services are restarted.")
+    services: Optional[Dict[str, ServiceValue]] = Field(default=None, alias='services', max_length=25, description='The services of the graph, keyed by service name.')
+    topology_constraint: Optional[DynamoGraphDeploymentSpecTopologyConstraint2] = Field(default=None, alias='topologyConstraint', description='Deployment-wide topology constraint: topologyProfile names the ClusterTopology; packDomain is optional here.')
 
 
 class DynamoGraphDeploymentStatusRollingUpdate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    end_time: Optional[StrictStr] = Field(default=None, alias='endTime', json_schema_extra={'format': 'date-time'})
-    phase: Optional[Literal['Pending', 'InProgress', 'Completed', 'Failed', '']] = Field(default=None, alias='phase')
-    start_time: Optional[StrictStr] = Field(default=None, alias='startTime', json_schema_extra={'format': 'date-time'})
-    updated_services: Optional[List[StrictStr]] = Field(default=None, alias='updatedServices')
+    end_time: Optional[StrictStr] = Field(default=None, alias='endTime', description='When the rolling update finished, successfully or not.', json_schema_extra={'format': 'date-time'})
+    phase: Optional[Literal['Pending', 'InProgress', 'Completed', 'Failed', '']] = Field(default=None, alias='phase', description='Phase of the rolling update.')
+    start_time: Optional[StrictStr] = Field(default=None, alias='startTime', description='When the rolling update started.', json_schema_extra={'format': 'date-time'})
+    updated_services: Optional[List[StrictStr]] = Field(default=None, alias='updatedServices', description='Services whose rolling update is done (all new replicas ready, old ones scaled away).')
 
 
 class DynamoGraphDeploymentStatusServiceValue(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    available_replicas: Optional[StrictInt] = Field(default=None, alias='availableReplicas', ge=0, json_schema_extra={'format': 'int32'})
-    component_kind: Literal['PodClique', 'PodCliqueScalingGroup', 'Deployment', 'LeaderWorkerSet'] = Field(alias='componentKind')
-    component_name: StrictStr = Field(alias='componentName')
-    component_names: Optional[List[StrictStr]] = Field(default=None, alias='componentNames')
-    ready_replicas: Optional[StrictInt] = Field(default=None, alias='readyReplicas', ge=0, json_schema_extra={'format': 'int32'})
-    replicas: StrictInt = Field(alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
-    runtime_namespace: Optional[StrictStr] = Field(default=None, alias='runtimeNamespace')
-    scheduled_replicas: Optional[StrictInt] = Field(default=None, alias='scheduledReplicas', ge=0, json_schema_extra={'format': 'int32'})
-    updated_replicas: StrictInt = Field(alias='updatedReplicas', ge=0, json_schema_extra={'format': 'int32'})
+    available_replicas: Optional[StrictInt] = Field(default=None, alias='availableReplicas', ge=0, description='Available replicas (Deployments: ready for minReadySeconds; scaling groups: every PodClique at its minAvailable).', json_schema_extra={'format': 'int32'})
+    component_kind: Literal['PodClique', 'PodCliqueScalingGroup', 'Deployment', 'LeaderWorkerSet'] = Field(alias='componentKind', description='Kind of the object behind the service: PodClique, PodCliqueScalingGroup, Deployment, LeaderWorkerSet.')
+    component_name: StrictStr = Field(alias='componentName', description='Deprecated: name of the main object behind the service (the new one during a rolling update); use componentNames.')
+    component_names: Optional[List[StrictStr]] = Field(default=None, alias='componentNames', description='Names of the objects behind the service: one normally, old and new during a rolling update.')
+    ready_replicas: Optional[StrictInt] = Field(default=None, alias='readyReplicas', ge=0, description='Ready replicas (PodClique, Deployment and LeaderWorkerSet only).', json_schema_extra={'format': 'int32'})
+    replicas: StrictInt = Field(alias='replicas', ge=0, description='Replicas that are not terminated.', json_schema_extra={'format': 'int32'})
+    runtime_namespace: Optional[StrictStr] = Field(default=None, alias='runtimeNamespace', description='Dynamo runtime namespace the service actually uses; workers may carry a generation suffix.')
+    scheduled_replicas: Optional[StrictInt] = Field(default=None, alias='scheduledReplicas', ge=0, description='Replicas the scheduler has placed, in component replicas; absent when it cannot be told.', json_schema_extra={'format': 'int32'})
+    updated_replicas: StrictInt = Field(alias='updatedReplicas', ge=0, description='Replicas already at the desired revision.', json_schema_extra={'format': 'int32'})
 
 
 class DynamoGraphDeploymentStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    checkpoints: Optional[Dict[str, CheckpointValue]] = Field(default=None, alias='checkpoints')
+    checkpoints: Optional[Dict[str, CheckpointValue]] = Field(default=None, alias='checkpoints', description='Checkpoint state of each service, by service name.')
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions')
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
-    placement: Optional[Placement] = Field(default=None, alias='placement')
-    restart: Optional[DynamoGraphDeploymentStatusRestart] = Field(default=None, alias='restart')
-    rolling_update: Optional[DynamoGraphDeploymentStatusRollingUpdate] = Field(default=None, alias='rollingUpdate')
-    services: Optional[Dict[str, DynamoGraphDeploymentStatusServiceValue]] = Field(default=None, alias='services')
-    state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state')
+    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', description='Latest metadata.generation the controller has acted on.', json_schema_extra={'format': 'int64'})
+    placement: Optional[Placement] = Field(default=None, alias='placement', description='Scheduler placement signals of the whole deployment.')
+    restart: Optional[DynamoGraphDeploymentStatusRestart] = Field(default=None, alias='restart', description='Progress of a graph-level restart.')
+    rolling_update: Optional[DynamoGraphDeploymentStatusRollingUpdate] = Field(default=None, alias='rollingUpdate', description='Progress of a rolling update run by the operator (single-node, non-Grove deployments only).')
+    services: Optional[Dict[str, DynamoGraphDeploymentStatusServiceValue]] = Field(default=None, alias='services', description='Replica counts of each service, by service name.')
+    state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state', description="Short text state of the deployment's lifecycle.")
 
 
 class DynamoComponentDeploymentSpecMultinodeSpec2(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, json_schema_extra={'format': 'int32'})
+    node_count: StrictInt = Field(default=2, alias='nodeCount', ge=2, description='Number of nodes the service spans (more than 1); it uses nodeCount times the GPU limit.', json_schema_extra={'format': 'int32'})
 
 
 class DynamoComponentDeploymentSpec(_Base):
     model_config = ConfigDict(extra='forbid', json_schema_extra={'x-kubernetes-validations': [{'message': 'minAvailable must be less than or equal to replicas unless replicas is 0', 'rule': '!has(self.minAvailable) || (has(self.replicas) && self.replicas == 0) || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)'}, {'message': 'minAvailable is immutable after creation', 'rule': '!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)'}]}, **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    autoscaling: Optional[Autoscaling] = Field(default=None, alias='autoscaling')
-    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework')
-    checkpoint: Optional[ServiceValueCheckpoint] = Field(default=None, alias='checkpoint', json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
-    component_type: Optional[StrictStr] = Field(default=None, alias='componentType')
-    dynamo_namespace: Optional[StrictStr] = Field(default=None, alias='dynamoNamespace')
-    env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret')
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description='Annotations added to the objects generated for this service (pods, Service, Ingress…).')
+    autoscaling: Optional[Autoscaling] = Field(default=None, alias='autoscaling', description='Deprecated and ignored: scale with a DynamoGraphDeploymentScalingAdapter driven by HPA, KEDA or the Planner instead. To be removed.')
+    backend_framework: Optional[Literal['sglang', 'vllm', 'trtllm']] = Field(default=None, alias='backendFramework', description='Inference engine of the component: sglang, vllm or trtllm.')
+    checkpoint: Optional[ServiceValueCheckpoint] = Field(default=None, alias='checkpoint', description="Checkpointing of the service's container, so that pods can start from a snapshot instead of cold.", json_schema_extra={'x-kubernetes-validations': [{'message': 'checkpoint.job cannot be set when checkpointRef is specified', 'rule': '!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0'}]})
+    component_type: Optional[StrictStr] = Field(default=None, alias='componentType', description='Role of the service in the graph (frontend, worker, planner, epp, main…).')
+    dynamo_namespace: Optional[StrictStr] = Field(default=None, alias='dynamoNamespace', description="Deprecated, to be removed: the Dynamo namespace of each service is now built from the Kubernetes namespace and the deployment's name.")
+    env_from_secret: Optional[StrictStr] = Field(default=None, alias='envFromSecret', description="Name of a Secret whose keys become environment variables of the service's containers.")
     envs: Optional[List[EnvVar]] = Field(default=None, alias='envs')
-    epp_config: Optional[ServiceValueEppConfig] = Field(default=None, alias='eppConfig')
+    epp_config: Optional[ServiceValueEppConfig] = Field(default=None, alias='eppConfig', description='Settings of an Endpoint Picker Plugin (EPP) service; only for componentType epp.')
     extra_pod_metadata: Optional[ExtraPodMetadata] = Field(default=None, alias='extraPodMetadata')
     extra_pod_spec: Optional[ExtraPodSpec] = Field(default=None, alias='extraPodSpec')
-    failover: Optional[ServiceValueFailover] = Field(default=None, alias='failover')
-    frontend_sidecar: Optional[FrontendSidecar] = Field(default=None, alias='frontendSidecar')
-    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace')
-    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
-    ingress: Optional[Ingress] = Field(default=None, alias='ingress')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
+    failover: Optional[ServiceValueFailover] = Field(default=None, alias='failover', description='GPU Memory Service failover. intraPod: the main container is duplicated into an active and a standby engine. interPod: a GMS weight-server pod plus engine pods per rank (Grove only).')
+    frontend_sidecar: Optional[FrontendSidecar] = Field(default=None, alias='frontendSidecar', description="A frontend container the operator adds to the service's pods, complete with Dynamo environment, health probes and ports.")
+    global_dynamo_namespace: Optional[StrictBool] = Field(default=None, alias='globalDynamoNamespace', description='Put the service in the shared global Dynamo namespace.')
+    gpu_memory_service: Optional[ServiceValueGpuMemoryService] = Field(default=None, alias='gpuMemoryService', description='GPU Memory Service (GMS) sidecar; when enabled, GPUs are reached through DRA.', json_schema_extra={'x-kubernetes-validations': [{'message': 'extraClientContainers is only supported with mode=intraPod', 'rule': "!has(self.extraClientContainers) || size(self.extraClientContainers) == 0 || self.mode == 'intraPod'"}, {'message': 'extraClientPods is only supported with mode=interPod', 'rule': "!has(self.extraClientPods) || size(self.extraClientPods) == 0 || self.mode == 'interPod'"}, {'message': 'extraClientPods is reserved for inter-pod GMS and is not implemented yet', 'rule': '!has(self.extraClientPods) || size(self.extraClientPods) == 0'}]})
+    ingress: Optional[Ingress] = Field(default=None, alias='ingress', description='Exposure of the service outside the cluster, by an Ingress or a service-mesh VirtualService.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Labels added to the objects generated for this service.')
     liveness_probe: Optional[Probe] = Field(default=None, alias='livenessProbe')
-    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, json_schema_extra={'format': 'int32'})
-    model_ref_: Optional[ServiceValueModelRef] = Field(default=None, alias='modelRef')
-    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec2] = Field(default=None, alias='multinode')
+    min_available: Optional[StrictInt] = Field(default=None, alias='minAvailable', ge=1, description='Minimum replicas Grove must keep up: minAvailable of the PodClique (single-node) or of the PodCliqueScalingGroup (multinode); it also decides which replicas are gang-scheduled together.', json_schema_extra={'format': 'int32'})
+    model_ref_: Optional[ServiceValueModelRef] = Field(default=None, alias='modelRef', description='The model this service serves; when set, a headless Service is created for endpoint discovery.')
+    multinode: Optional[DynamoComponentDeploymentSpecMultinodeSpec2] = Field(default=None, alias='multinode', description='Settings of a service that spans several nodes.')
     readiness_probe: Optional[Probe] = Field(default=None, alias='readinessProbe')
-    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
-    resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources')
-    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    scaling_adapter: Optional[ScalingAdapter] = Field(default=None, alias='scalingAdapter')
-    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName')
-    shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
-    sub_component_type: Optional[StrictStr] = Field(default=None, alias='subComponentType')
-    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint')
+    replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, description='Number of pods wanted for this service; with the scaling adapter enabled the adapter owns it.', json_schema_extra={'format': 'int32'})
+    resources: Optional[ServiceValueResourceRequirements] = Field(default=None, alias='resources', description='CPU, memory, GPU and other resources requested by and allowed for the service.')
+    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description="Dynamo runtime compatibility version of the service's main image; required by admission when extraPodSpec.mainContainer.image has no semantic-version tag.")
+    scaling_adapter: Optional[ScalingAdapter] = Field(default=None, alias='scalingAdapter', description="Whether a DynamoGraphDeploymentScalingAdapter owns this service's replicas, so that external autoscalers scale it through the Scale subresource.")
+    service_name: Optional[StrictStr] = Field(default=None, alias='serviceName', description="The service's name within its graph.")
+    shared_memory: Optional[SharedMemory] = Field(default=None, alias='sharedMemory', description='The tmpfs mounted at /dev/shm: on or off, and its size.', json_schema_extra={'x-kubernetes-validations': [{'message': 'size is required when disabled is false', 'rule': "(has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))"}]})
+    sub_component_type: Optional[StrictStr] = Field(default=None, alias='subComponentType', description='Sub-role of the service, e.g. prefill or decode.')
+    topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint', description='Topology constraint of the service; packDomain is required and must be no wider than the deployment-level packDomain.')
     volume_mounts: Optional[List[ServiceValueVolumeMount]] = Field(default=None, alias='volumeMounts')
 
 
 class DynamoComponentDeploymentStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     conditions: List[Condition] = Field(alias='conditions')
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
-    pod_selector: Optional[Dict[str, StrictStr]] = Field(default=None, alias='podSelector')
-    service: Optional[DynamoGraphDeploymentStatusServiceValue] = Field(default=None, alias='service')
+    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', description='Latest metadata.generation the controller has acted on.', json_schema_extra={'format': 'int64'})
+    pod_selector: Optional[Dict[str, StrictStr]] = Field(default=None, alias='podSelector', description='Labels that select the pods of this component deployment.')
+    service: Optional[DynamoGraphDeploymentStatusServiceValue] = Field(default=None, alias='service', description='Replica counts of this component.')
 
 
 class DeploymentOverrides(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations')
-    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels')
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
-    workers_image: Optional[StrictStr] = Field(default=None, alias='workersImage')
+    annotations: Optional[Dict[str, StrictStr]] = Field(default=None, alias='annotations', description='Annotations added to the created deployment.')
+    labels: Optional[Dict[str, StrictStr]] = Field(default=None, alias='labels', description='Labels added to the created deployment, next to those profiling generates.')
+    name: Optional[StrictStr] = Field(default=None, alias='name', description="Name of the created deployment; defaults to the request's name.")
+    namespace: Optional[StrictStr] = Field(default=None, alias='namespace', description="Namespace of the created deployment; defaults to the request's namespace.")
+    workers_image: Optional[StrictStr] = Field(default=None, alias='workersImage', description='Image of the worker components, both of the temporary deployments of online profiling and of the final one.')
 
 
 class ProfilingConfigConfigMapRef(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    key: StrictStr = Field(default='disagg.yaml', alias='key')
-    name: StrictStr = Field(alias='name')
+    key: StrictStr = Field(default='disagg.yaml', alias='key', description='Key of the file in the ConfigMap; disagg.yaml by default.')
+    name: StrictStr = Field(alias='name', description='Name of the ConfigMap.')
 
 
 class ProfilingConfig(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    config: Optional[Dict[str, Any]] = Field(default=None, alias='config', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
-    config_map_ref: Optional[ProfilingConfigConfigMapRef] = Field(default=None, alias='configMapRef')
-    node_selector: Optional[Dict[str, StrictStr]] = Field(default=None, alias='nodeSelector')
-    output_pvc: Optional[StrictStr] = Field(default=None, alias='outputPVC')
-    profiler_image: StrictStr = Field(alias='profilerImage')
-    resources: Optional[ResourceRequirements] = Field(default=None, alias='resources')
+    config: Optional[Dict[str, Any]] = Field(default=None, alias='config', description='Profiler configuration as free-form JSON/YAML, handed to the profiler, which validates it.', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True})
+    config_map_ref: Optional[ProfilingConfigConfigMapRef] = Field(default=None, alias='configMapRef', description='Optional ConfigMap holding the base DynamoGraphDeployment file (disagg.yaml) for profiling.')
+    node_selector: Optional[Dict[str, StrictStr]] = Field(default=None, alias='nodeSelector', description='Node labels the profiling pod must be scheduled on, e.g. {"kubernetes.io/arch": "arm64"}.')
+    output_pvc: Optional[StrictStr] = Field(default=None, alias='outputPVC', description='Optional PVC that receives every profiling artifact (logs, plots, configurations, raw data).')
+    profiler_image: StrictStr = Field(alias='profilerImage', description='Container image of the profiling job, with the profiler and its dependencies.')
+    resources: Optional[ResourceRequirements] = Field(default=None, alias='resources', description='CPU and memory requests and limits of the profiling container; none when unset.')
     tolerations: Optional[List[Toleration]] = Field(default=None, alias='tolerations')
 
 
 class DynamoGraphDeploymentRequestSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    auto_apply: StrictBool = Field(default=False, alias='autoApply')
-    backend: Literal['auto', 'vllm', 'sglang', 'trtllm'] = Field(alias='backend')
-    deployment_overrides: Optional[DeploymentOverrides] = Field(default=None, alias='deploymentOverrides')
-    enable_gpu_discovery: StrictBool = Field(default=True, alias='enableGpuDiscovery')
-    model: StrictStr = Field(alias='model')
-    profiling_config: ProfilingConfig = Field(alias='profilingConfig')
-    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    use_mocker: StrictBool = Field(default=False, alias='useMocker')
+    auto_apply: StrictBool = Field(default=False, alias='autoApply', description='Create the DynamoGraphDeployment as soon as profiling finishes; otherwise the generated spec is only stored in status, for you to apply.')
+    backend: Literal['auto', 'vllm', 'sglang', 'trtllm'] = Field(alias='backend', description='Inference engine used for profiling; the controller copies it into profilingConfig.config.engine.backend.')
+    deployment_overrides: Optional[DeploymentOverrides] = Field(default=None, alias='deploymentOverrides', description='Metadata of the DynamoGraphDeployment created automatically (autoApply only).')
+    enable_gpu_discovery: StrictBool = Field(default=True, alias='enableGpuDiscovery', description="Deprecated, removed in v1beta1: the operator now always tries to discover GPUs from the cluster's nodes.")
+    model: StrictStr = Field(alias='model', description='Model to deploy (a Hugging Face id such as Qwen/Qwen3-0.6B); shown in kubectl output and logs, and copied by the controller into the profiling configuration.')
+    profiling_config: ProfilingConfig = Field(alias='profilingConfig', description="Full configuration of the profiling job (GPU hardware is discovered from the cluster's nodes when the operator may read them).")
+    runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$', description='Dynamo runtime version for every component of the generated deployment; needed when profilerImage has a tag that is not a semantic version.')
+    use_mocker: StrictBool = Field(default=False, alias='useMocker', description='Deploy simulated engines that need no GPUs (using the profiling data) instead of a real backend.')
 
 
 class Deployment(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    created: Optional[StrictBool] = Field(default=None, alias='created')
-    name: Optional[StrictStr] = Field(default=None, alias='name')
-    namespace: Optional[StrictStr] = Field(default=None, alias='namespace')
-    state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state')
+    created: Optional[StrictBool] = Field(default=None, alias='created', description='Whether the deployment was created; prevents creating it again after someone deletes it.')
+    name: Optional[StrictStr] = Field(default=None, alias='name', description='Name of the created deployment.')
+    namespace: Optional[StrictStr] = Field(default=None, alias='namespace', description='Namespace of the created deployment.')
+    state: Literal['initializing', 'pending', 'successful', 'failed'] = Field(default='initializing', alias='state', description='State of the created deployment, copied from its status.state.')
 
 
 class DynamoGraphDeploymentRequestStatus(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    backend: Optional[StrictStr] = Field(default=None, alias='backend')
+    backend: Optional[StrictStr] = Field(default=None, alias='backend', description='Backend read from profilingConfig.config.engine.backend, for display.')
     conditions: Optional[List[Condition]] = Field(default=None, alias='conditions')
-    deployment: Optional[Deployment] = Field(default=None, alias='deployment')
-    generated_deployment: Optional[Dict[str, Any]] = Field(default=None, alias='generatedDeployment', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True, 'x-kubernetes-embedded-resource': True})
-    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', json_schema_extra={'format': 'int64'})
-    profiling_results: Optional[StrictStr] = Field(default=None, alias='profilingResults')
-    state: Literal['Initializing', 'Pending', 'Profiling', 'Deploying', 'Ready', 'DeploymentDeleted', 'Failed'] = Field(default='Initializing', alias='state')
+    deployment: Optional[Deployment] = Field(default=None, alias='deployment', description='The deployment created automatically (autoApply): name, namespace, state, whether it was created.')
+    generated_deployment: Optional[Dict[str, Any]] = Field(default=None, alias='generatedDeployment', description='The complete DynamoGraphDeployment generated from profiling, metadata included; used by autoApply or copied by hand.', json_schema_extra={'x-kubernetes-preserve-unknown-fields': True, 'x-kubernetes-embedded-resource': True})
+    observed_generation: Optional[StrictInt] = Field(default=None, alias='observedGeneration', description='Generation of the spec last seen; used to notice changes and to keep the spec fixed once profiling started.', json_schema_extra={'format': 'int64'})
+    profiling_results: Optional[StrictStr] = Field(default=None, alias='profilingResults', description='Reference to the ConfigMap with the profiling data, as configmap/NAME.')
+    state: Literal['Initializing', 'Pending', 'Profiling', 'Deploying', 'Ready', 'DeploymentDeleted', 'Failed'] = Field(default='Initializing', alias='state', description="Short text state of the request's lifecycle.")
 
 
 class DynamoGraphDeployment(_Base):

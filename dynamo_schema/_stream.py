@@ -1,0 +1,61 @@
+"""Long ``validate`` runs: results in input order as soon as each file (and every file before it) is done,
+and a progress line on stderr when, and only when, stderr is a terminal outside CI."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+
+def results_in_order(fn: Callable[[Any], Any], work: list[Any], jobs: int) -> Iterator[Any]:
+    """``fn(w)`` for every ``w``, yielded in input order as each becomes available."""
+    if jobs > 1 and len(work) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+            # Executor.map yields in order, each result as soon as it (and those before it) finished
+            yield from pool.map(fn, work, chunksize=1 if len(work) < 64 * jobs else 4)
+    else:
+        for w in work:
+            yield fn(w)
+
+
+def progress_enabled(stream: TextIO) -> bool:
+    if os.environ.get("CI") or os.environ.get("DYNAMO_SCHEMA_NO_PROGRESS"):
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class Progress:
+    """``\\r[done/total] file`` redrawn at most 10 times a second; cleared before the end."""
+
+    def __init__(self, stream: TextIO, total: int, enabled: bool) -> None:
+        self.stream, self.total, self.enabled = stream, total, enabled and total > 1
+        self.done = 0
+        self.last = 0.0
+        self.width = 0
+
+    def step(self, name: str) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.1 and self.done < self.total:
+            return
+        self.last = now
+        text = f"[{self.done}/{self.total}] {name}"[:100]
+        self.stream.write("\r" + text.ljust(self.width))
+        self.width = len(text)
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Erase the line (before printing a result, and at the end)."""
+        if self.enabled and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0

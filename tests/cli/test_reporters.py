@@ -1,0 +1,139 @@
+"""validate's output formats: SARIF 2.1.0 (validated against the OASIS schema), TAP, --summary in every
+format, the API group in identities, the cel.not-checked note folded into the first schema error."""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from dynamo_schema._cli import main
+
+DATA = Path(__file__).parent / "data"
+
+BAD_DGD = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: bad
+spec:
+  components:
+  - name: frontend
+    type: frontend
+    replicas: two
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ok
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: waived
+data: 5  # dynamo-schema: ignore[k8s-schema.type]
+"""
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(args), stdout=out, stderr=err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def bad(tmp_path: Path) -> Path:
+    p = tmp_path / "bad.yaml"
+    p.write_text(BAD_DGD)
+    return p
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema(bad: Path) -> None:
+    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
+    rc, out, _ = run("validate", "-o", "sarif", "--summary", str(bad))
+    assert rc == 1
+    doc = json.loads(out)
+    jsonschema.Draft4Validator.check_schema(schema)
+    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(doc), key=str)
+    assert errors == []
+    run_ = doc["runs"][0]
+    assert doc["version"] == "2.1.0"
+    rules = {r["id"]: r for r in run_["tool"]["driver"]["rules"]}
+    assert set(rules) == {"schema.type", "k8s-schema.type"}
+    for r in rules.values():
+        assert r["help"]["text"] and r["helpUri"].endswith("#" + r["id"].split(".")[0])
+    live = [r for r in run_["results"] if "suppressions" not in r]
+    assert len(live) == 1  # cel.not-checked folded into the schema error
+    res = live[0]
+    assert res["ruleId"] == "schema.type" and res["level"] == "error"
+    assert rules[res["ruleId"]] is run_["tool"]["driver"]["rules"][res["ruleIndex"]]
+    assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == bad.as_uri()
+    region = res["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (9, 5)
+    assert res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == \
+        "nvidia.com/v1beta1/DynamoGraphDeployment/bad:spec.components[0].replicas"
+    waived = [r for r in run_["results"] if "suppressions" in r]
+    assert [w["ruleId"] for w in waived] == ["k8s-schema.type"]
+    assert run_["properties"]["summary"] == {"valid": 2, "invalid": 1, "errors": 0, "skipped": 1, "waived": 1}
+
+
+def test_sarif_schema_rejects_a_broken_log() -> None:
+    """The check can fail: a result without a message is not SARIF."""
+    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
+    broken = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"ruleId": "a"}]}]}
+    assert list(jsonschema.Draft4Validator(schema).iter_errors(broken))
+
+
+def test_tap(bad: Path) -> None:
+    rc, out, _ = run("validate", "-o", "tap", "--summary", str(bad))
+    assert rc == 1
+    lines = out.splitlines()
+    assert lines[0] == "TAP version 13"
+    points = [ln for ln in lines if ln.startswith(("ok ", "not ok "))]
+    assert points == [
+        f"not ok 1 - {bad} (nvidia.com/v1beta1/DynamoGraphDeployment/bad): Invalid value: \"string\": "
+        "spec.components[0].replicas in body must be of type integer: \"string\" (note: CEL rules not checked "
+        "until the schema errors are fixed)",
+        f"ok 2 - {bad} (v1/ConfigMap/ok)",
+        f"ok 3 - {bad} (example.com/v1/Widget/w) # SKIP no schema for this kind",
+        f"ok 4 - {bad} (v1/ConfigMap/waived)",
+    ]
+    assert "1..4" in lines
+    assert lines[-1].startswith("# Summary: 4 resources found in 1 file - Valid: 2, Invalid: 1")
+
+
+def test_summary_in_every_format(bad: Path) -> None:
+    line = "Summary: 4 resources found in 1 file - Valid: 2, Invalid: 1, Errors: 0, Skipped: 1, Waived: 1"
+    for fmt in ("text", "github", "tap", "junit"):
+        with_, without = run("validate", "-o", fmt, "--summary", str(bad))[1], run("validate", "-o", fmt, str(bad))[1]
+        assert line in with_ and "Summary:" not in without, fmt
+    ET.fromstring(run("validate", "-o", "junit", "--summary", str(bad))[1])  # still well-formed XML
+    assert json.loads(run("validate", "-o", "json", str(bad))[1])["summary"]["invalid"] == 1
+
+
+def test_api_group_in_json_and_junit_identities(bad: Path) -> None:
+    doc = json.loads(run("validate", "-o", "json", str(bad))[1])
+    assert [r["apiVersion"] for r in doc["resources"]] == ["nvidia.com/v1beta1", "v1", "example.com/v1", "v1"]
+    assert doc["resources"][0]["version"] == "v1beta1"  # the contract's field is kept
+    root = ET.fromstring(run("validate", "-o", "junit", str(bad))[1])
+    assert [c.get("classname") for c in root.iter("testcase")] == [
+        "nvidia.com/v1beta1/DynamoGraphDeployment", "v1/ConfigMap", "example.com/v1/Widget", "v1/ConfigMap"]
+
+
+def test_cel_not_checked_is_one_line_with_the_schema_error(bad: Path) -> None:
+    _, text, _ = run("validate", str(bad))
+    assert text.count("\n") == 1 and "[schema.type]" in text and "note: CEL rules not checked" in text
+    _, gh, _ = run("validate", "-o", "github", str(bad))
+    assert gh.count("::error") == 1
+    doc = json.loads(run("validate", "-o", "json", str(bad))[1])
+    errs = doc["resources"][0]["errors"]
+    assert [(e["rule"], e["severity"]) for e in errs] == [("schema.type", "error"), ("cel.not-checked", "note")]

@@ -1,0 +1,106 @@
+"""Waivers through the CLI: line comments, document comments, --ignore-rule, stale waivers, summary, --verbose."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from dynamo_schema._cli import main
+
+TWO = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+  labels:
+    bad: 5   # dynamo-schema: ignore[k8s-schema.type]
+data:
+  a: b  # dynamo-schema: ignore[schema.unknown-field]
+---
+# dynamo-schema: ignore[schema.*]
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm2
+data: 7
+spec: {}
+"""
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(args), stdout=out, stderr=err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_line_and_document_waivers_and_stale_waiver(tmp_path: Path) -> None:
+    p = tmp_path / "w.yaml"
+    p.write_text(TWO)
+    rc, out, _ = run("validate", "--summary", str(p))
+    assert rc == 1
+    lines = out.splitlines()
+    assert lines == [
+        f"{p}:8:9: ConfigMap/cm: warning: waiver ignore[schema.unknown-field] matches no diagnostic [waiver.unused]",
+        f"{p}:15:1: ConfigMap/cm2: data: 7 is not of type 'object', 'null' [k8s-schema.type]",
+        "Summary: 2 resources found in 1 file - Valid: 1, Invalid: 1, Errors: 0, Skipped: 0, Waived: 2",
+    ]
+    _, verbose, _ = run("validate", "-v", str(p))
+    assert f"waived: {p}:6:5: ConfigMap/cm: metadata.labels.bad: 5 is not of type 'string', 'null' " \
+           "[k8s-schema.type]" in verbose
+    assert "('spec' was unexpected) [schema.unknown-field]" in verbose and "waived: " in verbose
+    doc = json.loads(run("validate", "-o", "json", str(p))[1])
+    assert doc["summary"]["waived"] == 2
+    assert [r["status"] for r in doc["resources"]] == ["valid", "invalid"]
+    assert doc["resources"][0]["waived"][0]["rule"] == "k8s-schema.type"
+
+
+def test_waiver_without_it_the_same_file_fails(tmp_path: Path) -> None:
+    p = tmp_path / "w.yaml"
+    p.write_text(TWO.replace("# dynamo-schema: ignore[k8s-schema.type]", ""))
+    rc, out, _ = run("validate", str(p))
+    assert rc == 1 and "metadata.labels.bad: 5 is not of type" in out
+
+
+def test_ignore_rule_option(tmp_path: Path) -> None:
+    p = tmp_path / "c.yaml"
+    p.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata: 7\n")
+    assert run("validate", str(p))[0] == 1
+    rc, out, _ = run("validate", "--ignore-rule", "k8s-schema.type", "--summary", str(p))
+    assert rc == 0 and out.endswith("Skipped: 0, Waived: 1\n")
+    assert run("validate", "--ignore-rule", "k8s-schema.*", str(p))[0] == 0
+    assert run("validate", "--ignore-rule", "schema.type", str(p))[0] == 1
+
+
+def test_waiver_inside_a_quoted_value_is_not_a_waiver(tmp_path: Path) -> None:
+    p = tmp_path / "q.yaml"
+    p.write_text('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n'
+                 '  a: "x # dynamo-schema: ignore[k8s-schema.type]"\n  b: 5\n')
+    rc, out, _ = run("validate", str(p))
+    assert rc == 1 and "waiver.unused" not in out
+
+
+def test_dynamo_placeholder_image_waiver(tmp_path: Path) -> None:
+    """The common case: a template repository waives one rule on one DGD line."""
+    p = tmp_path / "dgd.yaml"
+    p.write_text("""\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: t
+spec:
+  components:
+  - name: frontend
+    type: frontend
+    replicas: two  # dynamo-schema: ignore[schema.type]
+""")
+    rc, out, _ = run("validate", "--summary", str(p))
+    # the type error is waived; CEL stays unchecked, which is said as a warning
+    assert rc == 0, out
+    assert out.splitlines() == [
+        f"{p}:1:1: DynamoGraphDeployment/t: warning: CEL rules were not checked because of waived errors "
+        "(the API server would not check them either) [cel.not-checked]",
+        "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0, Waived: 1"]
+    rc, out, _ = run("validate", str(p).replace("dgd.yaml", "dgd.yaml"))
+    p.write_text(p.read_text().replace("  # dynamo-schema: ignore[schema.type]", ""))
+    assert run("validate", str(p))[0] == 1
