@@ -255,10 +255,9 @@ def _rules_base() -> str:
 
 
 def _location(r: ResourceResult, d: Diagnostic) -> dict[str, Any]:
-    from urllib.parse import quote
-
     import os
     from pathlib import Path
+    from urllib.parse import quote
 
     file = d.file or r.filename
     if file in ("-", "<stdin>"):
