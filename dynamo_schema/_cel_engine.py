@@ -350,8 +350,8 @@ def _env() -> Any:
 
     T = cel.Type
     L, M = T.List(T.DYN), T.Map(T.STRING, T.DYN)
-    S, I, B, D = T.STRING, T.INT, T.BOOL, T.DOUBLE
-    scalars = {"int": I, "uint": T.UINT, "double": D, "string": S, "bool": B, "bytes": T.BYTES,
+    S, Int, B, D = T.STRING, T.INT, T.BOOL, T.DOUBLE
+    scalars = {"int": Int, "uint": T.UINT, "double": D, "string": S, "bool": B, "bytes": T.BYTES,
                "null": T.NULL, "list": L, "map": M}
 
     def fn(name: str, *overloads: tuple[str, Any, list[Any], bool, Any]) -> Any:
@@ -362,40 +362,40 @@ def _env() -> Any:
         # quantity
         fn("quantity", ("quantity_string", M, [S], False, _quantity)),
         fn("isQuantity", ("is_quantity_string", B, [S], False, _is_quantity)),
-        fn("sign", ("quantity_sign", I, [M], True, _sign)),
+        fn("sign", ("quantity_sign", Int, [M], True, _sign)),
         fn("isInteger", ("quantity_is_integer", B, [M], True, _q_is_integer)),
-        fn("asInteger", ("quantity_as_integer", I, [M], True, _q_as_integer)),
+        fn("asInteger", ("quantity_as_integer", Int, [M], True, _q_as_integer)),
         fn("asApproximateFloat", ("quantity_as_float", D, [M], True, _q_as_float)),
         fn("isGreaterThan", ("quantity_is_greater_than", B, [M, M], True, lambda a, b: _q_cmp(a, b) > 0)),
         fn("isLessThan", ("quantity_is_less_than", B, [M, M], True, lambda a, b: _q_cmp(a, b) < 0)),
-        fn("compareTo", ("quantity_compare_to", I, [M, M], True, _q_cmp)),
-        fn("add", ("quantity_add", M, [M, M], True, _q_add), ("quantity_add_int", M, [M, I], True, _q_add)),
-        fn("sub", ("quantity_sub", M, [M, M], True, _q_sub), ("quantity_sub_int", M, [M, I], True, _q_sub)),
+        fn("compareTo", ("quantity_compare_to", Int, [M, M], True, _q_cmp)),
+        fn("add", ("quantity_add", M, [M, M], True, _q_add), ("quantity_add_int", M, [M, Int], True, _q_add)),
+        fn("sub", ("quantity_sub", M, [M, M], True, _q_sub), ("quantity_sub_int", M, [M, Int], True, _q_sub)),
         # lists
         fn("isSorted", ("list_is_sorted", B, [L], True, _is_sorted)),
         fn("sum", ("list_sum", T.DYN, [L], True, _sum)),
         fn("min", ("list_min", T.DYN, [L], True, _min)),
         fn("max", ("list_max", T.DYN, [L], True, _max)),
         # strings (indexOf / lastIndexOf: string and list overloads under one name)
-        fn("charAt", ("string_char_at", S, [S, I], True, _char_at)),
+        fn("charAt", ("string_char_at", S, [S, Int], True, _char_at)),
         cel.FunctionDecl("indexOf", [
-            cel.Overload("string_index_of", I, [S, S], is_member=True, impl=_index_of),
-            cel.Overload("string_index_of_int", I, [S, S, I], is_member=True, impl=_index_of),
-            *[cel.Overload(f"list_index_of_{k}", I, [L, t], is_member=True, impl=_list_index_of)
+            cel.Overload("string_index_of", Int, [S, S], is_member=True, impl=_index_of),
+            cel.Overload("string_index_of_int", Int, [S, S, Int], is_member=True, impl=_index_of),
+            *[cel.Overload(f"list_index_of_{k}", Int, [L, t], is_member=True, impl=_list_index_of)
               for k, t in scalars.items()]]),
         cel.FunctionDecl("lastIndexOf", [
-            cel.Overload("string_last_index_of", I, [S, S], is_member=True, impl=_last_index_of),
-            cel.Overload("string_last_index_of_int", I, [S, S, I], is_member=True, impl=_last_index_of),
-            *[cel.Overload(f"list_last_index_of_{k}", I, [L, t], is_member=True, impl=_list_last_index_of)
+            cel.Overload("string_last_index_of", Int, [S, S], is_member=True, impl=_last_index_of),
+            cel.Overload("string_last_index_of_int", Int, [S, S, Int], is_member=True, impl=_last_index_of),
+            *[cel.Overload(f"list_last_index_of_{k}", Int, [L, t], is_member=True, impl=_list_last_index_of)
               for k, t in scalars.items()]]),
         fn("lowerAscii", ("string_lower_ascii", S, [S], True, _lower_ascii)),
         fn("upperAscii", ("string_upper_ascii", S, [S], True, _upper_ascii)),
         fn("replace", ("string_replace", S, [S, S, S], True, _replace),
-           ("string_replace_n", S, [S, S, S, I], True, _replace)),
+           ("string_replace_n", S, [S, S, S, Int], True, _replace)),
         fn("split", ("string_split", T.List(S), [S, S], True, _split),
-           ("string_split_n", T.List(S), [S, S, I], True, _split)),
-        fn("substring", ("string_substring", S, [S, I], True, _substring),
-           ("string_substring_range", S, [S, I, I], True, _substring)),
+           ("string_split_n", T.List(S), [S, S, Int], True, _split)),
+        fn("substring", ("string_substring", S, [S, Int], True, _substring),
+           ("string_substring_range", S, [S, Int, Int], True, _substring)),
         fn("trim", ("string_trim", S, [S], True, _trim)),
         fn("join", ("list_join", S, [L], True, _join), ("list_join_string", S, [L, S], True, _join)),
         fn("strings.quote", ("strings_quote", S, [S], False, _quote)),

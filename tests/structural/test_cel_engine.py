@@ -386,3 +386,38 @@ def test_fast_path_equals_the_engine(case: int, data: st.DataObject) -> None:
     node = compile_schema(node_schema)
     engine = C._engine_rule(text, optional, node)
     assert _outcome(fast, s, old) == _outcome(engine, s, old), short
+
+
+# --- the engine loads only when a rule needs it ----------------------------------------------------
+
+_PROBE = (
+    "import io, json, sys\n"
+    "from dynamo_schema._cli import main\n"
+    "rc = main(['validate', sys.argv[1]], stdout=io.StringIO(), stderr=io.StringIO())\n"
+    "print(json.dumps([rc, 'cel_expr_python' in sys.modules]))\n"
+)
+
+_PCS = ("apiVersion: grove.io/v1alpha1\nkind: PodCliqueSet\nmetadata:\n  name: p\nspec:\n  replicas: 1\n"
+        "  template:\n    cliques:\n    - name: c\n      spec:\n        roleName: r\n        replicas: 1\n"
+        "        podSpec:\n          containers:\n          - name: m\n            image: i\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "loads"),
+    [
+        # every rule of the DGD CRD has a fast path: the one-file validate run does not load the engine
+        ("vllm-disagg.yaml", False),
+        # the PodCliqueSet CRD's rules are evaluated by the engine
+        ("pcs.yaml", True),
+    ],
+)
+def test_engine_is_imported_only_for_rules_without_fast_path(name: str, loads: bool, tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    path = Path(__file__).resolve().parents[2] / "examples" / name
+    if name == "pcs.yaml":
+        path = tmp_path / name
+        path.write_text(_PCS)
+    out = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, loads]  # admitted: every rule ran
