@@ -554,7 +554,7 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
         p = path + _field_path(fp) if isinstance(fp, str) and fp else path
         reason = rule.get("reason")
         reason = reason if isinstance(reason, str) and reason in _REASONS else None
-        msg = _message_expression(rule, node, obj, old_arg, optional_old)
+        msg = _message_expression(rule, node, obj, old_arg)
         w.diags.append(Diagnostic(rid, p, _field_error(vt, msg if msg is not None else _message(rule), reason)))
 
 
@@ -578,7 +578,7 @@ def _engine_rule(text: str, optional_old: bool, node: Node) -> Rule:
 _MAX_MESSAGE_EXPRESSION = 5 * 1024  # celconfig.MaxEvaluatedMessageExpressionSizeBytes
 
 
-def _message_expression(rule: dict[str, Any], node: Node, obj: Any, old: Any, optional_old: bool) -> str | None:
+def _message_expression(rule: dict[str, Any], node: Node, obj: Any, old: Any) -> str | None:
     """The value of the rule's ``messageExpression``, or None when it is absent or unusable: like the
     API server, an evaluation error, a non-string, an empty or multi-line string, or one over 5 KiB
     falls back to ``message`` / ``failed rule: <rule>`` (without a CEL engine, likewise)."""
@@ -589,17 +589,16 @@ def _message_expression(rule: dict[str, Any], node: Node, obj: Any, old: Any, op
 
     if not _cel_engine.available():
         return None
-    o = old if old is NONE or old is None else to_cel(old, node)
-    if not (optional_old or _uses_old_self(str(rule.get("rule", "")))):
-        o = None
+    # the API server binds oldSelf plainly here (not as an optional), when there is an old value
+    o = None if old is NONE or old is None else to_cel(old, node)
     try:
-        val = _cel_engine.evaluate(expr, to_cel(obj, node), o, optional_old_self=optional_old)
+        val = _cel_engine.evaluate(expr, to_cel(obj, node), o)
     except (CelError, _cel_engine.CelCompileError):
         return None
     if not isinstance(val, str):
         return None
     val = val.strip()
-    if not val or "\n" in val or "\r" in val or len(val.encode()) > _MAX_MESSAGE_EXPRESSION:
+    if not val or "\n" in val or len(val.encode()) > _MAX_MESSAGE_EXPRESSION:
         return None
     return val
 

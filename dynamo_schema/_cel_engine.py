@@ -68,6 +68,7 @@ def available() -> bool:
 
 _STATUS = re.compile(r"^[A-Z_]+: ")
 _NOT_FOUND = re.compile(r'^Key not found in map : "?(.*?)"?$')
+_INDEX = re.compile(r"^Index error: index=(-?\d+) size=(\d+)$")
 
 
 def _go_text(err: str) -> str:
@@ -79,6 +80,9 @@ def _go_text(err: str) -> str:
     m = _NOT_FOUND.match(err)
     if m:
         return f"no such key: {m.group(1)}"
+    m = _INDEX.match(err)
+    if m:
+        return f"index '{m.group(1)}' out of range in list size '{m.group(2)}'"
     if err.startswith("No matching overloads found") or err.startswith("No such overload"):
         return "no such overload"
     if err in ("divide by zero", "division by zero"):

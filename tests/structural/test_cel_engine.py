@@ -61,6 +61,9 @@ def ev(rule: str, s: Any = None, old: Any = None, *, optional: bool = False) -> 
         ("self.x == 'a'", {"x": 1}, False),
         ("self.x.startsWith('a')", {"x": 1}, "error: no such overload"),
         ("self.x + 1 > 0", {"x": 2**63 - 1}, "error: integer overflow"),
+        ("self[3] == 1", [1], "error: index '3' out of range in list size '1'"),
+        ("1 / self == 1", 0, "error: division by zero"),
+        ("self.a[1] == 2", {"a": {"1": 2}}, "error: no such key: 1"),
         # macros
         ("self.all(x, x > 0)", [1, 2], True),
         ("self.exists(x, x > 1)", [1, 2], True),
@@ -421,3 +424,17 @@ def test_engine_is_imported_only_for_rules_without_fast_path(name: str, loads: b
         path.write_text(_PCS)
     out = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, loads]  # admitted: every rule ran
+
+
+def test_sidecar_image_rule_absorbs_the_missing_name_error() -> None:
+    # self.name == "main" || (has(self.image) && self.image != ""): the right side is true, so CEL's
+    # `||` is true although `self.name` errs (the fast path used Python's left-to-right `or` before)
+    schema = crd_schema("DynamoGraphDeployment")
+    doc = dgd()
+    containers = doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"]
+    containers.append({"image": "envoy:1"})
+    assert C.validate_cel(doc, schema, check_blocking=False) == []
+    containers[-1]["image"] = ""
+    assert [d.message for d in C.validate_cel(doc, schema, check_blocking=False)] == [
+        'Invalid value: "object": no such key: name evaluating rule: sidecar containers must specify a non-empty image'
+    ]
