@@ -14,10 +14,11 @@ cel-cpp lacks are added here in Python: ``quantity`` (a quantity is a map with o
 exact decimal value, so ``==`` compares values as ``Quantity.Equal`` does), ``lists`` (``isSorted``,
 ``sum``, ``min``, ``max``, ``indexOf``, ``lastIndexOf``) and the cel-go ``strings`` extension (v2:
 ``charAt``, ``indexOf``, ``lastIndexOf``, ``lowerAscii``, ``upperAscii``, ``replace``, ``split``,
-``substring``, ``trim``, ``join``, ``strings.quote``). ``optional`` (``?.``, ``[?]``, ``orValue``,
+``substring``, ``trim``, ``join``, ``strings.quote``) and ``sets`` (``sets.contains``,
+``sets.equivalent``, ``sets.intersects``). ``optional`` (``?.``, ``[?]``, ``orValue``,
 ``hasValue``, ``optional.of/none``) and ``cel.bind`` come from the engine's own extensions.
 Not shimmed (a rule using them is a compile error, reported as not evaluated): ``url``, ``ip``,
-``cidr``, ``format``, ``regex`` (``find``), ``authz``, ``semver``.
+``cidr``, ``format``, ``regex`` (``find``), ``authz``, two-variable comprehensions.
 """
 
 from __future__ import annotations
@@ -251,6 +252,21 @@ def _list_last_index_of(items: list[Any], x: Any) -> int:
     return -1
 
 
+# sets extension (cel-go ext/sets.go)
+
+
+def _sets_contains(a: list[Any], b: list[Any]) -> bool:
+    return all(any(_cel_eq(x, y) for y in a) for x in b)
+
+
+def _sets_equivalent(a: list[Any], b: list[Any]) -> bool:
+    return _sets_contains(a, b) and _sets_contains(b, a)
+
+
+def _sets_intersects(a: list[Any], b: list[Any]) -> bool:
+    return any(any(_cel_eq(x, y) for y in a) for x in b)
+
+
 # strings extension (cel-go ext/strings.go, version 2)
 
 
@@ -380,6 +396,10 @@ def _env() -> Any:
         fn("sum", ("list_sum", T.DYN, [L], True, _sum)),
         fn("min", ("list_min", T.DYN, [L], True, _min)),
         fn("max", ("list_max", T.DYN, [L], True, _max)),
+        # sets
+        fn("sets.contains", ("list_sets_contains_list", B, [L, L], False, _sets_contains)),
+        fn("sets.equivalent", ("list_sets_equivalent_list", B, [L, L], False, _sets_equivalent)),
+        fn("sets.intersects", ("list_sets_intersects_list", B, [L, L], False, _sets_intersects)),
         # strings (indexOf / lastIndexOf: string and list overloads under one name)
         fn("charAt", ("string_char_at", S, [S, Int], True, _char_at)),
         cel.FunctionDecl("indexOf", [
