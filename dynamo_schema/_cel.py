@@ -2,7 +2,7 @@
 
 Any rule is evaluated by a real CEL engine (``_cel_engine``: cel-cpp with the Kubernetes CEL
 libraries as a shim), imported only when a document reaches a rule without a fast path. The distinct
-rule strings of the DGD / DCD / DGDR / PodCliqueSet CRDs also have a hand-written Python translation
+rule strings of the DGD / DCD CRDs (v1beta1 and v1alpha1) also have a hand-written Python translation
 below, keyed by the exact rule text: a fast path that keeps the engine out of the one-file
 ``validate`` run, proven equal to the engine (results and error texts) by a Hypothesis test
 (tests/structural/test_cel_engine.py). Without the engine (Python 3.10: no wheels) only the fast path
@@ -29,8 +29,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ._cel_engine import ABSENT, CelRuntimeError
-from ._cel_engine import _cel_eq as _cel_eq
+from ._cel_engine import ABSENT, CelRuntimeError, _cel_eq
 from ._consts import ANN_VLLM_BACKEND as _BACKEND_ANNOTATION
 from ._diagnostics import Diagnostic, Path
 from ._gofmt import OMIT, field_error
@@ -197,20 +196,6 @@ def _or(*terms: Callable[[], bool]) -> bool:
     if err is not None:
         raise err
     return False
-
-
-def _and(*terms: Callable[[], bool]) -> bool:
-    """CEL ``a && b && ...``: false when any term is false, even if another errs."""
-    err: CelError | None = None
-    for t in terms:
-        try:
-            if not t():
-                return False
-        except CelError as e:
-            err = err or e
-    if err is not None:
-        raise err
-    return True
 
 
 def _r_sidecar_image(s: Any, old: Any) -> bool:
