@@ -1,9 +1,14 @@
 """The CRDs' ``x-kubernetes-validations`` (CEL) rules, evaluated offline.
 
-No CEL interpreter: each distinct rule string found in the DGD / DCD / DGDR ``nvidia.com/v1beta1``
-CRDs has a hand-written Python translation below, keyed by the exact rule text. The walk follows the
-schema alongside the data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator
-does (``schema/cel/validation.go``):
+Any rule is evaluated by a real CEL engine (``_cel_engine``: cel-cpp with the Kubernetes CEL
+libraries as a shim), imported only when a document reaches a rule without a fast path. The distinct
+rule strings of the DGD / DCD CRDs (v1beta1 and v1alpha1) also have a hand-written Python translation
+below, keyed by the exact rule text: a fast path that keeps the engine out of the one-file
+``validate`` run, proven equal to the engine (results and error texts) by a Hypothesis test
+(tests/structural/test_cel_engine.py). Without the engine (Python 3.10: no wheels) only the fast path
+runs and any other rule is reported as ``cel.untranslated``. The walk follows the schema alongside the
+data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator does
+(``schema/cel/validation.go``):
 
 * schema defaults are applied first (the API server defaults before it validates);
 * a null value is not validated; rules run on every node that has them;
@@ -12,7 +17,8 @@ does (``schema/cel/validation.go``):
   ``optionalOldSelf: true`` also runs on create, with ``oldSelf`` = ``optional.none()``;
 * a failed rule is the field error ``Invalid value: "<schema type>": <message>`` (``Forbidden`` /
   ``Required value`` / ``Duplicate value`` for ``reason``), on the node's path plus ``fieldPath``;
-  without ``message`` the detail is ``failed rule: <rule>``; a runtime error (e.g. a missing key) is
+  the message is ``messageExpression``'s value when it evaluates to a usable string, else
+  ``message``, else ``failed rule: <rule>``; a runtime error (e.g. a missing key) is
   ``Invalid value: "<type>": no such key: <k> evaluating rule: <message or rule>``.
 """
 
@@ -23,6 +29,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from ._cel_engine import ABSENT, CelRuntimeError, _cel_eq
 from ._consts import ANN_VLLM_BACKEND as _BACKEND_ANNOTATION
 from ._diagnostics import Diagnostic, Path
 from ._gofmt import OMIT, field_error
@@ -39,18 +46,9 @@ __all__ = [
 ]
 
 
-class CelError(Exception):
-    """A CEL runtime error (``no such key: x`` ...)."""
+CelError = CelRuntimeError  # a CEL runtime error (``no such key: x`` ...), same type as the engine's
 
-
-class _NoValue:
-    """``optional.none()`` for ``oldSelf`` of an ``optionalOldSelf`` rule on create."""
-
-    def __repr__(self) -> str:
-        return "optional.none()"
-
-
-NONE = _NoValue()
+NONE = ABSENT  # ``optional.none()`` for ``oldSelf`` of an ``optionalOldSelf`` rule on create
 
 
 def _has(obj: Any, key: str) -> bool:
@@ -80,12 +78,8 @@ def _lower_ascii(s: Any) -> str:
 
 
 def _eq(a: Any, b: Any) -> bool:
-    """CEL ``==`` between a field value and a literal of the rule (type must agree)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, str) != isinstance(b, str):
-        raise CelError("no such overload")
-    return bool(a == b)
+    """CEL ``==``: heterogeneous equality (numbers by value; values of different kinds are unequal)."""
+    return _cel_eq(a, b)
 
 
 def _int(v: Any) -> int | float:
@@ -129,7 +123,7 @@ def _r_min_available(s: Any, old: Any) -> bool:
     #   || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)
     if not _has(s, "minAvailable"):
         return True
-    if _has(s, "replicas") and _int(_get(s, "replicas")) == 0:
+    if _has(s, "replicas") and _eq(_get(s, "replicas"), 0):
         return True
     bound = _int(_get(s, "replicas")) if _has(s, "replicas") else 1
     return _int(_get(s, "minAvailable")) <= bound
@@ -139,7 +133,7 @@ def _r_min_available_immutable(s: Any, old: Any) -> bool:
     # !has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)
     if not _has(old, "minAvailable"):
         return True
-    return _has(s, "minAvailable") and _int(_get(s, "minAvailable")) == _int(_get(old, "minAvailable"))
+    return _has(s, "minAvailable") and _eq(_get(s, "minAvailable"), _get(old, "minAvailable"))
 
 
 def _r_type_immutable(s: Any, old: Any) -> bool:
@@ -189,9 +183,25 @@ def _r_backend_annotation(s: Any, old: Any) -> bool:
     return _lower_ascii(s[_BACKEND_ANNOTATION]) in ("mp", "ray")
 
 
+def _or(*terms: Callable[[], bool]) -> bool:
+    """CEL ``a || b || ...``: true when any term is true, even if another errs (commutative error
+    absorption); else the first error; else false."""
+    err: CelError | None = None
+    for t in terms:
+        try:
+            if t():
+                return True
+        except CelError as e:
+            err = err or e
+    if err is not None:
+        raise err
+    return False
+
+
 def _r_sidecar_image(s: Any, old: Any) -> bool:
     # self.name == "main" || (has(self.image) && self.image != "")
-    return _eq(_get(s, "name"), "main") or (_has(s, "image") and not _eq(_get(s, "image"), ""))
+    return _or(lambda: _eq(_get(s, "name"), "main"),
+               lambda: _has(s, "image") and not _eq(_get(s, "image"), ""))
 
 
 def _r_init_image(s: Any, old: Any) -> bool:
@@ -489,20 +499,22 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
         if transition and old is None and not optional_old:
             continue  # transition rules need a comparable old value
         vt = _value_type(node, obj)
-        if hit is None:
-            w.diags.append(
-                Diagnostic(
-                    "cel.untranslated",
-                    path,
-                    f"rule not evaluated offline (no translation): {text.strip()}",
-                    "warning",
-                )
-            )
-            continue
-        short, fn = hit
         old_arg: Any = old
         if optional_old and old is None:
             old_arg = NONE
+        if hit is not None:
+            short, fn = hit
+            rid = f"cel.{short}"
+        else:
+            from . import _cel_engine
+
+            if not _cel_engine.available():
+                w.diags.append(Diagnostic("cel.untranslated", path,
+                                          f"rule not evaluated offline (no CEL engine installed): {text.strip()}",
+                                          "warning"))
+                continue
+            rid = "cel.rule"
+            fn = _engine_rule(text, optional_old, node)
         try:
             ok = fn(obj, old_arg)
         except CelError as e:
@@ -514,17 +526,99 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
                 )
             else:
                 detail = f"{err} evaluating rule: {_error_string(rule)}"
-            w.diags.append(Diagnostic(f"cel.{short}", path, field_error("Invalid value", vt, detail)))
+            w.diags.append(Diagnostic(rid, path, field_error("Invalid value", vt, detail)))
             continue
-        if ok:
+        except _compile_error() as e:
+            w.diags.append(Diagnostic("cel.untranslated", path,
+                                      f"rule not evaluated offline (does not compile: {e}): {text.strip()}",
+                                      "warning"))
+            continue
+        if ok is True:
             continue
         fp = rule.get("fieldPath")
         p = path + _field_path(fp) if isinstance(fp, str) and fp else path
         reason = rule.get("reason")
         reason = reason if isinstance(reason, str) and reason in _REASONS else None
-        # messageExpression: no interpreter offline; the API server falls back to ``message`` when a
-        # messageExpression cannot be evaluated, which is what we do.
-        w.diags.append(Diagnostic(f"cel.{short}", p, _field_error(vt, _message(rule), reason)))
+        msg = _message_expression(rule, node, obj, old_arg)
+        w.diags.append(Diagnostic(rid, p, _field_error(vt, msg if msg is not None else _message(rule), reason)))
+
+
+def _compile_error() -> type[Exception]:
+    from ._cel_engine import CelCompileError
+
+    return CelCompileError
+
+
+def _engine_rule(text: str, optional_old: bool, node: Node) -> Rule:
+    """The engine's evaluation of ``text`` as a rule function (``self`` typed by ``node``)."""
+    from . import _cel_engine
+
+    def run(s: Any, old: Any) -> bool:
+        o = old if old is NONE or old is None else to_cel(old, node)
+        return _cel_engine.evaluate(text, to_cel(s, node), o, optional_old_self=optional_old) is True
+
+    return run
+
+
+_MAX_MESSAGE_EXPRESSION = 5 * 1024  # celconfig.MaxEvaluatedMessageExpressionSizeBytes
+
+
+def _message_expression(rule: dict[str, Any], node: Node, obj: Any, old: Any) -> str | None:
+    """The value of the rule's ``messageExpression``, or None when it is absent or unusable: like the
+    API server, an evaluation error, a non-string, an empty or multi-line string, or one over 5 KiB
+    falls back to ``message`` / ``failed rule: <rule>`` (without a CEL engine, likewise)."""
+    expr = rule.get("messageExpression")
+    if not isinstance(expr, str) or not expr.strip():
+        return None
+    from . import _cel_engine
+
+    if not _cel_engine.available():
+        return None
+    # the API server binds oldSelf plainly here (not as an optional), when there is an old value
+    o = None if old is NONE or old is None else to_cel(old, node)
+    try:
+        val = _cel_engine.evaluate(expr, to_cel(obj, node), o)
+    except (CelError, _cel_engine.CelCompileError):
+        return None
+    if not isinstance(val, str):
+        return None
+    val = val.strip()
+    if not val or "\n" in val or len(val.encode()) > _MAX_MESSAGE_EXPRESSION:
+        return None
+    return val
+
+
+def to_cel(value: Any, node: Node | None) -> Any:
+    """``value`` as the API server hands it to CEL: an integer where the schema says ``number`` is a
+    double (other values unchanged; containers copied only where something changed)."""
+    if node is None:
+        return value
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return float(value) if node.schema_type == "number" else value
+    if isinstance(value, dict):
+        out: dict[str, Any] | None = None
+        props = node.props_raw
+        for k, v in value.items():
+            if not isinstance(v, (dict, list, int)) or isinstance(v, bool):
+                continue
+            sub = node.prop(k) if props is not None else None
+            if sub is None:
+                sub = node.additional()
+            nv = to_cel(v, sub)
+            if nv is not v:
+                if out is None:
+                    out = dict(value)
+                out[k] = nv
+        return value if out is None else out
+    if isinstance(value, list):
+        item = node.items()
+        if item is None:
+            return value
+        conv = [to_cel(v, item) for v in value]
+        return value if all(a is b for a, b in zip(conv, value)) else conv
+    return value
 
 
 def _walk(w: _Walk, node: Node | None, obj: Any, old: Any, path: Path) -> None:

@@ -190,7 +190,11 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
         return [Diagnostic("schema.unknown-kind", ("kind",),
                            f'no matches for kind "{data.get("kind")}" in version "{data.get("apiVersion")}"')]
     pruned, diags = _structural.prune_nulls(data, schema)
-    diags = list(diags) + _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    diags = list(diags) + structural
+    from . import _cel  # the CRD's x-kubernetes-validations (the engine loads only if a rule needs it)
+
+    diags += _cel.validate_cel(pruned, schema, old=options.old, structural=structural, status_subresource=True)
     if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
         from ._grove_webhook import validate_pcs
 
