@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--worker-hash-algorithm", default=None,
                    choices=["dcd-runtime-version", "dcd", "legacy-v1", "rollout-v2"],
                    help="override the worker-hash rule of the emulated operator release")
+    p.add_argument("--stored", action="store_true",
+                   help="every object as the API server stores it (built-in defaults, LWS webhook, Grove defaulting)")
     p.add_argument("-o", "--out", default=None, metavar="DIR")
     _add_settings_options(p)
     p.add_argument("path", metavar="PATH")
@@ -467,7 +469,8 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 continue
             objs.extend(render_object(data, target=ns.target, namespace=ns.namespace,
                                       operator_version=ns.operator_version, settings=settings,
-                                      messages=messages, worker_hash_algorithm=ns.worker_hash_algorithm))
+                                      messages=messages, worker_hash_algorithm=ns.worker_hash_algorithm,
+                                      stored_view=ns.stored))
         except DynamoSchemaError as exc:
             exc.diagnostics = [doc.place(d) if d.path and "rendered" not in d.message
                                else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
