@@ -407,6 +407,117 @@ def _trtllm_setup(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     assert got == row["expected"]
 
 
+@adapter("TestTRTLLMBackend_addSSHVolumeMount")
+def _trtllm_ssh_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    # addSSHVolumeMount is observed through UpdateContainer (multinode worker), which calls it
+    c: dict[str, Any] = {"volumeMounts": copy.deepcopy(row["initialVolumeMounts"] or []), "args": ["x"]}
+    comp = with_gpus(beta_component({}), 0)
+    monkey = B.Deployer("grove")
+    mp.setattr(B, "deployer_for", lambda _req: monkey)
+    B.update_container(c, request("trtllm", "worker", 2, comp))
+    got = [(m["name"], m["mountPath"], bool(m.get("readOnly"))) for m in c["volumeMounts"]]
+    assert got == [(m["name"], m["mountPath"], bool(m.get("readOnly"))) for m in row["expectedVolumeMounts"]]
+
+
+# ---------------------------------------------------------------- graph_test.go
+
+
+@adapter("TestExpandRolesForService")
+def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._grove import _roles
+
+    comp = beta_component(row["component"])
+    comp.pop("type", None)
+    if row["serviceReplicas"] is not None:
+        comp["replicas"] = row["serviceReplicas"]
+    if row["numberOfNodes"] > 1:
+        comp["multinode"] = {"nodeCount": row["numberOfNodes"]}
+    got = [{"Name": n, "Rank": 0, "Replicas": r, "Role": role} for n, role, r in _roles(row["serviceName"], comp)]
+    assert got == row["expected"]
+
+
+@adapter("TestDetectBackendFrameworkFromArgs")
+def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import detect_backend
+    from dynamo_schema._render._options import RenderError
+
+    if row["expectError"]:
+        with pytest.raises(RenderError):
+            detect_backend(row["command"] or [], row["args"] or [])
+        return
+    assert detect_backend(row["command"] or [], row["args"] or []) == row["expected"]
+
+
+@adapter("TestDetermineBackendFramework")
+def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import determine_backend
+    from dynamo_schema._render._options import RenderError
+
+    call = (row["componentType"], row["command"] or [], row["args"] or [], row["explicitBackendFramework"] or None)
+    if row["expectError"]:
+        with pytest.raises(RenderError) as exc:
+            determine_backend(*call)
+        assert row["errorContains"] in str(exc.value)
+        return
+    assert determine_backend(*call) == row["expected"]
+
+
+@adapter("TestGetBackendFrameworkFromComponent")
+def _component_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import component_backend
+    from dynamo_schema._render._options import RenderError
+
+    comp = beta_component(row["component"])
+    explicit = ((row["deployment"] or {}).get("spec") or {}).get("backendFramework") or None
+    if row["expectError"]:
+        with pytest.raises(RenderError) as exc:
+            component_backend(comp, explicit)
+        assert row["errorContains"] in str(exc.value)
+        return
+    assert component_backend(comp, explicit) == row["expected"]
+
+
+@adapter("TestPCSNameForDGD")
+def _pcs_name(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._names import longest_clique_name, pcs_name, uses_pcsg
+
+    row["components"] = row["components"] or []
+    got = pcs_name(row["dgdName"], row["components"])
+    if row["want"]:
+        assert got == row["want"]
+    if row["wantLen"] > 0:
+        assert len(got) == row["wantLen"]
+    assert pcs_name(row["dgdName"], row["components"]) == got
+    budget = 0
+    for comp in row["components"]:
+        lower = str(comp.get("name", "")).lower()
+        budget = max(budget, len(lower) + len(longest_clique_name(comp["name"], comp)) if uses_pcsg(comp) else len(lower))
+    assert not (len(got) + budget > 45 and len(got) > 8)
+
+
+@adapter("TestPropagateDGDAnnotations")
+def _propagate_annotations(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import propagate_dgd_annotations
+    from dynamo_schema._render._pod import pod_template_annotations
+
+    comp = beta_component({"annotations": row["serviceAnnotations"]} if row["serviceAnnotations"] else {})
+    propagate_dgd_annotations({"metadata": {"annotations": row["dgdAnnotations"] or {}}}, comp)
+    ann = pod_template_annotations(comp)
+    if row["expectedAnnotation"] is None:
+        assert not ann
+    else:
+        for k, v in row["expectedAnnotation"].items():
+            assert ann.get(k) == v, k
+
+
+@adapter("Test_mergeEnvs")
+def _merge_envs(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._merge import merge_envs
+
+    got = sorted(merge_envs(row["args"]["common"], row["args"]["specific"]), key=lambda e: e["name"])
+    assert got == row["want"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
