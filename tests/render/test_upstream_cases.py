@@ -518,6 +518,86 @@ def _merge_envs(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     assert got == row["want"]
 
 
+# ---------------------------------------------------------------- hash_test.go
+
+
+def beta_dgd(spec: dict[str, Any], raw: bool = False) -> dict[str, Any]:
+    """``betaDGD`` (``rawBetaDGD`` with ``raw``): our v1alpha1 -> v1beta1 conversion, then the alpha
+    service annotations/labels copied onto each component's pod template; then ``beta_patch``."""
+    from dynamo_schema._convert import to_v1beta1
+
+    src = spec["alpha"]
+    dgd = to_v1beta1(copy.deepcopy(src))
+    if not raw:
+        for comp in dgd["spec"].get("components") or []:
+            svc = (src["spec"].get("services") or {}).get(comp["name"]) or {}
+            for key in ("annotations", "labels"):
+                if svc.get(key):
+                    meta = comp.setdefault("podTemplate", {}).setdefault("metadata", {})
+                    meta.setdefault(key, {}).update(svc[key])
+    for patch in spec.get("beta_patch") or []:
+        node: Any = dgd
+        *head, last = patch["path"]
+        for key in head:
+            node = node.setdefault(key, {}) if isinstance(key, str) else node[key]
+        node[last] = copy.deepcopy(patch["value"])
+    return dgd
+
+
+def dgd_hash(dgd: dict[str, Any]) -> str:
+    from dynamo_schema._render import worker_hash
+
+    return worker_hash(dgd, RenderOptions())
+
+
+HASH_TESTS = [f"TestComputeBetaDGDWorkersSpecHash_{n}" for n in (
+    "Deterministic", "IgnoresNonWorkers", "IgnoresGeneratedDCDObjectIdentity", "NoWorkers",
+    "ChangesOnPodAffectingFields", "TracksPropagatedDGDObjectAnnotations", "IgnoresOverriddenDGDObjectAnnotations",
+    "TracksGeneratedDCDSpecAndMetadata", "IgnoresNonRolloutFields", "EnvOrderMatters", "AllWorkerTypes")]
+
+
+@adapter(*HASH_TESTS)
+def _hash_relation(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    if "dgd" in row:
+        assert len(dgd_hash(beta_dgd(row["dgd"]))) == row["len"]
+        return
+    left, right = dgd_hash(beta_dgd(row["left"])), dgd_hash(beta_dgd(row["right"]))
+    assert (left == right) is row["equal"]
+    if "len" in row:
+        assert len(left) == row["len"]
+
+
+def _runtime_version_dgd(image: str, override: str) -> dict[str, Any]:
+    """``betaDGDWithRuntimeVersion``."""
+    dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+                              "metadata": {"name": "test", "namespace": "default"},
+                              "spec": {"services": {"worker": {"componentType": "worker"}}}}})
+    comp = dgd["spec"]["components"][0]
+    if override:
+        comp["runtimeVersionOverride"] = override
+    comp["podTemplate"] = {"spec": {"containers": [{"name": "main", "image": image}]}}
+    return dgd
+
+
+@adapter("TestComputeBetaDGDWorkersSpecHash_UsesResolvedRuntimeVersion")
+def _hash_runtime_version(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    left = dgd_hash(_runtime_version_dgd(row["leftImage"], row["leftOverride"]))
+    right = dgd_hash(_runtime_version_dgd(row["rightImage"], row["rightOverride"]))
+    assert (left == right) is row["wantEqual"]
+
+
+@adapter("TestComputeBetaDGDWorkersSpecHash_TracksPreservedAlphaResourceMetadata")
+def _hash_alpha_metadata(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    # the row's mutate func: services.worker.<row name> = {"foo": "bar"}; rawBetaDGD (no metadata copy)
+    def dgd(extra: dict[str, Any]) -> dict[str, Any]:
+        return beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+                                   "metadata": {"name": "test", "namespace": "default"},
+                                   "spec": {"services": {"worker": {"componentType": "worker", **extra}}}}},
+                        raw=True)
+
+    assert dgd_hash(dgd({})) != dgd_hash(dgd({row["name"]: {"foo": "bar"}}))
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
