@@ -598,6 +598,86 @@ def _hash_alpha_metadata(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     assert dgd_hash(dgd({})) != dgd_hash(dgd({row["name"]: {"foo": "bar"}}))
 
 
+# ---------------------------------------------------------------- GenerateBasePodSpec
+
+
+def controller_options(config: dict[str, Any] | None) -> RenderOptions:
+    """The operator configuration fields our RenderOptions carry, as the test passes them (an empty,
+    not defaulted, discovery backend stays empty)."""
+    config = config or {}
+    return RenderOptions(discovery_backend=(config.get("discovery") or {}).get("backend") or "")
+
+
+def base_pod(alpha: dict[str, Any] | None, backend: str, options: RenderOptions | None = None,
+             role: str = "main", nodes: int = 1) -> dict[str, Any]:
+    """``GenerateBasePodSpec(betaComponent(c), backend, ..., "test-deployment", "default", role, nodes,
+    config, grove, "test-service", nil, nil, staticContainerGPUCount(0))``."""
+    from dynamo_schema._render._pod import generate_pod_spec
+
+    comp = beta_component(alpha)
+    req = PodRequest(component=comp, component_type=str(comp.get("type") or ""), backend=backend,
+                     dgd_name="test-deployment", namespace="default", role=role, nodes=nodes, deployer="grove",
+                     service_name="test-service", options=options or RenderOptions())
+    return generate_pod_spec(req)
+
+
+@adapter("TestGenerateBasePodSpec_SecurityContext")
+def _pod_security_context(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    pod = base_pod(row["component"], "noop", controller_options({}))
+    assert pod.get("securityContext") == row["expectedSecurityContext"]
+
+
+@adapter("TestGenerateBasePodSpec_DiscoverBackend")
+def _pod_discovery(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    pod = base_pod(row["component"], "sglang", controller_options(row["controllerConfig"]))
+    found = env(pod["containers"][0], "DYN_DISCOVERY_BACKEND")
+    if row["wantEnvVar"]:
+        assert {"name": "DYN_DISCOVERY_BACKEND", "value": row["wantEnvVar"]} in found
+    else:
+        assert not found
+
+
+@adapter("TestGenerateBasePodSpec_Frontend")
+def _pod_frontend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+
+    if row["wantErr"]:
+        with pytest.raises(RenderError):
+            base_pod(row["component"], row["backendFramework"])
+        return
+    main = base_pod(row["component"], row["backendFramework"])["containers"][0]
+    assert main.get("command") == row["wantCommand"]
+    assert main.get("args") == row["wantArgs"]
+    values = {e["name"]: e.get("value", "") for e in main.get("env") or []}
+    for k, v in row["wantEnvVars"].items():
+        assert values.get(k, "") == v, k
+
+
+@adapter("TestGenerateBasePodSpec_PlannerServiceAccount")
+def _pod_planner_sa(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    pod = base_pod(row["component"], "noop", controller_options({}))
+    assert pod.get("serviceAccountName", "") == row["expectedServiceAcc"]
+
+
+@adapter("TestGenerateBasePodSpec_VolumeMounts")
+def _pod_volume_mounts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+
+    if row["expectError"]:
+        with pytest.raises(RenderError):
+            base_pod(row["component"], "vllm")
+        return
+    pod = base_pod(row["component"], "vllm")
+    for pvc in row["expectedPVCs"] or []:
+        assert any(v["name"] == pvc and (v.get("persistentVolumeClaim") or {}).get("claimName") == pvc
+                   for v in pod.get("volumes") or []), pvc
+    mounts = pod["containers"][0].get("volumeMounts") or []
+    for want in row["expectedMounts"] or []:
+        assert any(m["name"] == want["name"] and m["mountPath"] == want["mountPath"] for m in mounts), want
+    if row["expectedInit"] is not None:
+        assert pod["initContainers"][0]["volumeMounts"] == row["expectedInit"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
