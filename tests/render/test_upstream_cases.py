@@ -678,6 +678,98 @@ def _pod_volume_mounts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
         assert pod["initContainers"][0]["volumeMounts"] == row["expectedInit"]
 
 
+@adapter("TestApplyCompilationCacheVolume")
+def _cache_volume(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render._pod import _compilation_cache_volume
+
+    pod: dict[str, Any] = {"volumes": copy.deepcopy(row["volumes"] or [])}
+    comp = {"compilationCache": {"pvcName": "compilation-cache"}}
+    if row["expectedError"]:
+        with pytest.raises(RenderError) as exc:
+            _compilation_cache_volume(pod, comp, ())
+        assert str(exc.value) == row["expectedError"]
+        assert pod["volumes"] == (row["volumes"] or [])
+        return
+    _compilation_cache_volume(pod, comp, ())
+    assert pod["volumes"] == row["expectedVolumes"]
+
+
+@adapter("TestApplyCompilationCacheExistingMount")
+def _cache_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render._pod import _compilation_cache
+
+    container: dict[str, Any] = {"volumeMounts": copy.deepcopy(row["mounts"] or [])}
+    comp = {"compilationCache": {"pvcName": "compilation-cache", "mountPath": "/home/dynamo/.cache/vllm"}}
+    if row["expectedError"]:
+        with pytest.raises(RenderError) as exc:
+            _compilation_cache(container, comp, "vllm", ())
+        assert str(exc.value) == row["expectedError"]
+        assert container["volumeMounts"] == (row["mounts"] or [])
+        return
+    _compilation_cache(container, comp, "vllm", ())
+    assert container["volumeMounts"] == row["expectedMounts"]
+
+
+@adapter("TestGenerateBasePodSpec_UseAsCompilationCache_BackendSupport")
+def _pod_cache_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+
+    if row["expectError"]:
+        with pytest.raises(RenderError):
+            base_pod(row["component"], row["backendFramework"], controller_options({}))
+        return
+    pod = base_pod(row["component"], row["backendFramework"], controller_options({}))
+    want = row["expectedMount"]
+    if want is not None:
+        assert any(v["name"] == want["name"] and (v.get("persistentVolumeClaim") or {}).get("claimName") == want["name"]
+                   for v in pod.get("volumes") or [])
+        assert any(m["name"] == want["name"] and m["mountPath"] == want["mountPath"]
+                   for m in pod["containers"][0].get("volumeMounts") or [])
+
+
+def pod_for_component(alpha: dict[str, Any], backend: str, role: str, nodes: int) -> dict[str, Any]:
+    """``GeneratePodSpecForComponent(component, backend, ..., dgd "test-deployment"/"default", role, nodes,
+    config{}, grove, "worker", nil, nil, staticContainerGPUCount(resolveTestContainerGPUs))``."""
+    from dynamo_schema._render._pod import generate_pod_spec
+
+    comp = beta_component(alpha)
+    req = PodRequest(component=comp, component_type=str(comp.get("type") or ""), backend=backend,
+                     dgd_name="test-deployment", namespace="default", role=role, nodes=nodes, deployer="grove",
+                     service_name="worker", options=controller_options({}))
+    return generate_pod_spec(req)
+
+
+@adapter("TestGeneratePodSpecForComponent_VLLM", "TestGeneratePodSpecForComponent_SGLang")
+def _pod_for_component(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+
+    if row["expectError"]:
+        with pytest.raises(RenderError):
+            pod_for_component(row["component"], row["backendFramework"], row["role"], row["numberOfNodes"])
+        return
+    main = pod_for_component(row["component"], row["backendFramework"], row["role"], row["numberOfNodes"])["containers"][0]
+    line = " ".join([str(x) for x in (main.get("command") or []) + (main.get("args") or [])])
+    for want in row["expectContains"] or []:
+        assert want in line, want
+    for not_want in row["expectNotContains"] or []:
+        assert not_want not in line, not_want
+
+
+@adapter("TestGeneratePodSpecForComponent_UnsupportedBackend")
+def _pod_unsupported_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+
+    call = ({"componentType": "worker"}, row["backendFramework"], "main", 1)
+    if row["expectError"]:
+        with pytest.raises(RenderError) as exc:
+            pod_for_component(*call)
+        assert row["errorContains"] in str(exc.value)
+    else:
+        pod_for_component(*call)
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
