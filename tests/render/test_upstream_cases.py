@@ -862,6 +862,94 @@ def _pcs_topology(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
             assert by_name[name].get("topologyConstraint") == want, name
 
 
+def _multinode_pcs(service: str, nodes: int, backend: str) -> dict[str, Any]:
+    alpha = {"componentType": "worker", "replicas": 1, "resources": {"requests": {"gpu": "1"}}}
+    if nodes > 1:
+        alpha["multinode"] = {"nodeCount": nodes}
+    return pcs(beta_dgd(alpha_dgd("test-deployment", "default", {service: alpha}, backendFramework=backend)))
+
+
+def _check_startup(tmpl: dict[str, Any], explicit: bool, deps: dict[str, Any]) -> None:
+    assert (tmpl.get("cliqueStartupType") == "CliqueStartupTypeExplicit") is explicit
+    cliques = {c["name"]: c for c in tmpl["cliques"]}
+    for name, want in deps.items():
+        assert name in cliques, name
+        assert (cliques[name]["spec"].get("startsAfter") or None) == want, name
+
+
+@adapter("TestGenerateGrovePodCliqueSet_StartsAfterDependencies")
+def _pcs_starts_after(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    tmpl = _multinode_pcs("main", 2, row["backendFramework"])["spec"]["template"]
+    if not row["expectStartupType"]:
+        assert tmpl.get("cliqueStartupType", "CliqueStartupTypeAnyOrder") == "CliqueStartupTypeAnyOrder"
+    _check_startup(tmpl, row["expectStartupType"], row["expectedDeps"])
+
+
+@adapter("TestApplyCliqueStartupDependencies")
+def _apply_startup(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    # applyCliqueStartupDependencies on the cliques of tt.roles: observed on the PodCliqueSet rendered
+    # for a component with those roles (service "service", numberOfNodes nodes)
+    got = _multinode_pcs("service", row["numberOfNodes"], row["backendFramework"])["spec"]["template"]
+    roles = [(c["name"], c["spec"]["replicas"]) for c in got["cliques"]]
+    assert roles == [(r["Name"].lower(), r["Replicas"]) for r in row["roles"]]
+    _check_startup(got, row["expectStartupType"], row["expectedDeps"])
+    assert set(c["name"] for c in got["cliques"]) == set(row["expectedDeps"])
+
+
+def _gate_options(runtime: dict[str, Any] | None) -> tuple[bool, RenderOptions]:
+    gate = (runtime or {}).get("Gate") or {}
+    return bool(gate.get("grove")), RenderOptions(discovery_backend="", kai_scheduler_enabled=bool(gate.get("kaiScheduler")),
+                                                  volcano_scheduler_enabled=bool(gate.get("volcanoScheduler")))
+
+
+def _scheduled_pods(initial_scheduler: str, runtime: dict[str, Any] | None, annotations: dict[str, str] | None = None,
+                    labels: dict[str, str] | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(labels, pod spec) of every worker pod rendered with the runtime gates: on the Grove path the
+    PodCliqueSet cliques; with Grove off the Deployments (no clique exists to inject into)."""
+    from dynamo_schema._render import render
+
+    grove, options = _gate_options(runtime)
+    comp: dict[str, Any] = {"componentType": "worker", "replicas": 1}
+    if initial_scheduler:
+        comp["extraPodSpec"] = {"schedulerName": initial_scheduler}
+    if labels:
+        comp["labels"] = dict(labels)
+    dgd = beta_dgd(alpha_dgd("test-dgd", "ns", {"worker": comp}, annotations))
+    if grove:
+        return [(c.get("labels") or {}, c["spec"]["podSpec"]) for c in pcs(dgd, options)["spec"]["template"]["cliques"]]
+    objs = render(dgd, "kubernetes", options)
+    return [((o["spec"]["template"]["metadata"].get("labels") or {}), o["spec"]["template"]["spec"])
+            for o in objs if o["kind"] == "Deployment"]
+
+
+@adapter("TestInjectKaiSchedulerIfEnabled")
+def _kai_inject(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    # validatedQueueName: the queue the DGD's nvidia.com/kai-scheduler-queue annotation names (its
+    # existence check against the cluster, ensureQueueExists, is out of scope)
+    initial = row["initialClique"]["spec"]["podSpec"].get("schedulerName", "")
+    existing = row["initialClique"].get("labels") or {}
+    pods = _scheduled_pods(initial, row["runtimeConfig"], {"nvidia.com/kai-scheduler-queue": row["validatedQueueName"]},
+                           existing)
+    assert pods
+    for labels, pod in pods:
+        if row["shouldInject"]:
+            assert pod.get("schedulerName") == row["expectedScheduler"]
+            assert labels.get("kai.scheduler/queue") == row["expectedQueueLabel"]
+            for k, v in existing.items():
+                assert labels.get(k) == v, k
+        else:
+            assert pod.get("schedulerName", "") == initial
+            assert not labels.get("kai.scheduler/queue")
+
+
+@adapter("TestInjectVolcanoSchedulerIfEnabled")
+def _volcano_inject(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    pods = _scheduled_pods(row["initialScheduler"], row["runtimeConfig"])
+    assert pods
+    for _, pod in pods:
+        assert pod.get("schedulerName", "") == row["expectedScheduler"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
