@@ -950,6 +950,90 @@ def _volcano_inject(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
         assert pod.get("schedulerName", "") == row["expectedScheduler"]
 
 
+# ---------------------------------------------------------------- DCD renderer (internal/controller)
+
+
+def beta_dcd(alpha: dict[str, Any]) -> dict[str, Any]:
+    """``betaDCD``: our conversion, then the alpha annotations/labels onto the pod template."""
+    from dynamo_schema._convert import to_v1beta1
+
+    dcd = to_v1beta1(copy.deepcopy(alpha))
+    for key in ("annotations", "labels"):
+        if alpha["spec"].get(key):
+            meta = dcd["spec"].setdefault("podTemplate", {}).setdefault("metadata", {})
+            meta.setdefault(key, {}).update(alpha["spec"][key])
+    return dcd
+
+
+@adapter("Test_generateDeployment_Strategy")
+def _deployment_strategy(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render import render
+
+    spec: dict[str, Any] = {"backendFramework": "vllm", "serviceName": "test-service", "dynamoNamespace": "default",
+                            "componentType": "decode", "replicas": 1,
+                            "extraPodSpec": {"mainContainer": {"image": "test-image:latest"}}}
+    if row["args"]["annotations"]:
+        spec["annotations"] = row["args"]["annotations"]
+    dcd = beta_dcd({"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+                    "metadata": {"name": "test-deployment-strategy", "namespace": "default"}, "spec": spec})
+    objs = render(dcd, "kubernetes", controller_options({}))
+    deployments = [o for o in objs if o["kind"] == "Deployment"]
+    assert len(deployments) == 1
+    assert deployments[0]["spec"]["strategy"] == row["wantStrategy"]
+
+
+@adapter("TestGenerateComponentContext")
+def _component_context(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._pod import build_context
+
+    comp = beta_component(row["component"])
+    req = PodRequest(component=comp, component_type=str(comp.get("type") or ""), backend="noop",
+                     dgd_name=row["parentGraphDeploymentName"], namespace=row["namespace"], role="main",
+                     nodes=row["numberOfNodes"], deployer="grove", service_name="x",
+                     options=RenderOptions(discovery_backend=row["discoveryBackend"]))
+    ctx = build_context(req)
+    assert ctx.dynamo_namespace == row["expectedDynamoNamespace"]
+    assert ctx.component_type == row["expectedComponentType"]
+    assert ctx.dgd_name == row["expectedParentDGDName"]
+    assert ctx.namespace == row["expectedParentDGDNamespace"]
+    assert req.nodes == row["numberOfNodes"]
+    assert ctx.discovery_backend == row["discoveryBackend"]
+
+
+@adapter("TestPropagateDGDSpecMetadata")
+def _propagate_spec_metadata(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    # propagateDGDSpecMetadata is the low-priority spec.annotations/labels step of applyDGDTemplateDefaults
+    from dynamo_schema._render._graph import apply_dgd_template_defaults
+    from dynamo_schema._render._pod import pod_template_annotations, pod_template_labels
+
+    alpha: dict[str, Any] = {}
+    if row["serviceAnnotations"]:
+        alpha["annotations"] = row["serviceAnnotations"]
+    if row["serviceLabels"]:
+        alpha["labels"] = row["serviceLabels"]
+    comp = beta_component(alpha)
+    spec: dict[str, Any] = {}
+    if row["dgdAnnotations"]:
+        spec["annotations"] = row["dgdAnnotations"]
+    if row["dgdLabels"]:
+        spec["labels"] = row["dgdLabels"]
+    apply_dgd_template_defaults(comp, {"metadata": {}, "spec": spec})
+    ann, labels = pod_template_annotations(comp), pod_template_labels(comp)
+    assert (ann or None) == row["expectedAnnotations"]
+    assert (labels or None) == row["expectedLabels"]
+
+
+@adapter("TestAddStandardEnvVars_NATS")
+def _standard_env_nats(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._pod import standard_env
+
+    values = {e["name"]: e["value"] for e in standard_env(RenderOptions(nats_address=row["natsAddress"]))}
+    if row["wantNATS"]:
+        assert values.get("NATS_SERVER") == row["natsAddress"]
+    else:
+        assert "NATS_SERVER" not in values
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
