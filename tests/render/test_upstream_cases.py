@@ -1034,6 +1034,146 @@ def _standard_env_nats(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
         assert "NATS_SERVER" not in values
 
 
+# ---------------------------------------------------------------- hand-ported single tests
+
+
+@adapter("TestIsWorkerComponent")
+def _is_worker(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._names import is_worker_type
+
+    assert all(is_worker_type(t) for t in row["workers"])
+    assert not any(is_worker_type(t) for t in row["nonWorkers"])
+
+
+@adapter("TestGetDCDResourceName")
+def _dcd_name(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._names import dcd_name
+
+    for component, suffix, want in row["checks"]:
+        assert dcd_name(row["dgd"], component, row["services"][component], suffix) == want
+
+
+@adapter("TestGetWaitLeaderConfigMapName")
+def _wait_leader_name(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._names import wait_leader_configmap_name
+
+    assert wait_leader_configmap_name(row["dgd"]) == row["want"]
+
+
+@adapter("TestGenerateWaitLeaderConfigMap")
+def _wait_leader_cm(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._extras import wait_leader_configmap
+
+    cm = wait_leader_configmap(row["dgd"], row["namespace"])
+    assert cm["metadata"]["name"] == row["name"] and cm["metadata"]["namespace"] == row["namespace"]
+    key, value = row["label"]
+    assert cm["metadata"]["labels"][key] == value
+    script = cm["data"][row["key"]]
+    for want in row["contains"]:
+        assert want in script, want
+
+
+@adapter("TestShellQuotePOSIX_ArgvRoundTrip")
+def _posix_roundtrip(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    quoted = " ".join(B.shell_quote_posix(t) for t in row["tokens"])
+    script = "set -- " + quoted + "; for a in \"$@\"; do printf '%s\\000' \"$a\"; done"
+    out = subprocess.run(["/bin/sh", "-c", script], capture_output=True, check=True).stdout.decode()
+    assert out.split("\x00")[:-1] == row["tokens"]
+
+
+@adapter("TestShellQuoteForBashC_InLeaderCommand")
+def _bash_c_leader(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    c: dict[str, Any] = {"command": list(row["command"]), "args": list(row["args"])}
+    comp = beta_component(row["component"])
+    update_container(mp, "trtllm", c, row["nodes"], "leader", with_gpus(comp, _trtllm_gpus(comp)), None,
+                     service=row["service"])
+    assert len(c["args"]) == 1
+    for want in row["contains"]:
+        assert want in c["args"][0], want
+
+
+@adapter("TestPlannerDefaults_GetBaseContainer")
+def _planner_base_container(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._pod import Ctx, base_container
+
+    cc = row["componentContext"]
+    ctx = Ctx(dynamo_namespace=cc["DynamoNamespace"], component_type=cc["ComponentType"],
+              dgd_name=cc["ParentGraphDeploymentName"], namespace=cc["ParentGraphDeploymentNamespace"],
+              discovery_backend=cc["Discovery"]["Backend"], discovery_mode=cc["Discovery"]["Mode"] or "pod",
+              worker_hash=cc["WorkerHashSuffix"], runtime=None)
+    got = base_container(ctx)
+    got.setdefault("resources", {})  # Go always encodes Container.resources
+    assert got == row["want"]
+
+
+def _normalize_dcd(dcd: dict[str, Any]) -> dict[str, Any]:
+    """``normalizeGeneratedDCD`` (conversion annotations and the three identity pod-template labels
+    dropped, empty maps as absent) plus what cmp.Diff sees as equal here: no TypeMeta, no status."""
+    out = copy.deepcopy(dcd)
+    out.pop("apiVersion", None)
+    out.pop("kind", None)
+    out.pop("status", None)
+    meta = out.setdefault("metadata", {})
+    ann = {k: v for k, v in (meta.get("annotations") or {}).items() if k not in ("nvidia.com/dcd-spec", "nvidia.com/dcd-status")}
+    meta.pop("annotations", None)
+    if ann:
+        meta["annotations"] = ann
+    pt = (out.get("spec") or {}).get("podTemplate")
+    if isinstance(pt, dict):
+        pmeta = pt.get("metadata") or {}
+        labels = {k: v for k, v in (pmeta.get("labels") or {}).items() if k not in (
+            "nvidia.com/dynamo-component", "nvidia.com/dynamo-namespace", "nvidia.com/dynamo-graph-deployment-name")}
+        for key, val in (("labels", labels), ("annotations", pmeta.get("annotations") or {})):
+            pmeta.pop(key, None)
+            if val:
+                pmeta[key] = val
+        if pmeta:
+            pt["metadata"] = pmeta
+        else:
+            pt.pop("metadata", None)
+    return out
+
+
+@adapter("TestGenerateDynamoComponentsDeployments")
+def _generate_dcds(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import generate_dcds
+
+    parent = row["args"]["parentDynamoGraphDeployment"]
+    dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+                              "metadata": parent["metadata"], "spec": parent["spec"]}})
+    if row["wantErr"]:
+        from dynamo_schema._render._options import RenderError
+
+        with pytest.raises(RenderError):
+            generate_dcds(dgd, "", str(parent["metadata"].get("namespace") or "default"))
+        return
+    got = generate_dcds(dgd, "", str(parent["metadata"].get("namespace") or "default"))
+    got_by_service = {d["spec"]["name"]: _normalize_dcd(d) for d in got}
+    want = {}
+    for service, alpha in (row["want"] or {}).items():
+        alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+                 "metadata": alpha["metadata"], "spec": alpha["spec"]}
+        want[service] = _normalize_dcd(beta_dcd(alpha))
+    assert got_by_service == want
+
+
+@adapter("TestGenerateDynamoComponentsDeployments_UsesDynDeploymentWorkers")
+def _dcds_dyn_workers(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import generate_dcds
+
+    comp: dict[str, Any] = {"name": "service1", "type": "frontend"}
+    if row["componentReplicas"] is not None:
+        comp["replicas"] = row["componentReplicas"]
+    dgd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment",
+           "metadata": {"name": "test-dgd", "namespace": "default"},
+           "spec": {"env": [{"name": "DYN_DEPLOYMENT_CONFIG", "value": '{"service1":{"ServiceArgs":{"workers":2}}}'}],
+                    "components": [comp]}}
+    dcds = {d["spec"]["name"]: d for d in generate_dcds(dgd, "", "default")}
+    assert dcds["service1"]["spec"]["replicas"] == row["wantReplicas"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
