@@ -1174,6 +1174,62 @@ def _dcds_dyn_workers(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     assert dcds["service1"]["spec"]["replicas"] == row["wantReplicas"]
 
 
+@adapter("TestGenerateBasePodSpec_FrontendSidecar")
+def _pod_frontend_sidecar(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render._pod import generate_pod_spec
+
+    backend = row["backendFramework"] or "vllm"
+    nodes = row["numberOfNodes"] or 1
+    role = "leader" if nodes > 1 else "main"
+    comp = with_gpus(beta_component(row["component"]), 0) if nodes > 1 else beta_component(row["component"])
+    req = PodRequest(component=comp, component_type=str(comp.get("type") or ""), backend=backend,
+                     dgd_name=row["parentDGDName"], namespace=row["namespace"], role=role, nodes=nodes,
+                     deployer="grove", service_name="test-service",
+                     options=RenderOptions(discovery_backend="", mpi_ssh_secret_name="mpi-ssh-secret"))
+    if row["wantErr"]:
+        with pytest.raises(RenderError):
+            generate_pod_spec(req)
+        return
+    pod = generate_pod_spec(req)
+    assert len(pod["containers"]) == row["wantSidecarCount"]
+    if row["wantSidecarCount"] <= 1:
+        return
+    sidecar = pod["containers"][-1]
+    assert sidecar["name"] == row["wantSidecarName"]
+    assert sidecar.get("image", "") == row["wantSidecarImage"]
+    if row["wantSidecarArgs"] is not None:
+        assert sidecar.get("args") == row["wantSidecarArgs"]
+    assert sidecar.get("command") == ["python3"]
+    if row["wantSidecarEnvVars"] is not None:
+        values = {e["name"]: e.get("value", "") for e in sidecar.get("env") or []}
+        for k, v in row["wantSidecarEnvVars"].items():
+            assert values.get(k, "") == v, k
+    if row["wantSidecarEnvFrom"] > 0:
+        assert len(sidecar["envFrom"]) == row["wantSidecarEnvFrom"]
+        assert sidecar["envFrom"][0]["secretRef"]["name"] == "hf-token-secret"
+    if row["wantSidecarProbes"]:
+        assert sidecar["livenessProbe"]["httpGet"]["path"] == "/live"
+        assert sidecar["readinessProbe"]["httpGet"]["path"] == "/health"
+    if row["wantSidecarPorts"]:
+        assert sidecar["ports"] and sidecar["ports"][0]["containerPort"] == 8000
+    for name in ("POD_NAME", "POD_NAMESPACE", "POD_UID"):
+        assert any(e["name"] == name and (e.get("valueFrom") or {}).get("fieldRef") for e in sidecar.get("env") or []), name
+    if row["wantSidecarMounts"] is not None:
+        key = lambda m: json.dumps(m, sort_keys=True)  # noqa: E731 - ElementsMatch
+        assert sorted(map(key, sidecar.get("volumeMounts") or [])) == sorted(map(key, row["wantSidecarMounts"]))
+    for absent in row["wantSidecarMountsAbsent"] or []:
+        assert all(m["name"] != absent for m in sidecar.get("volumeMounts") or []), absent
+    for want in row["wantWorkerMounts"] or []:
+        assert any(m["name"] == want["name"] and m["mountPath"] == want["mountPath"]
+                   for m in pod["containers"][0].get("volumeMounts") or []), want
+    if row["wantUniqueVolumes"] is not None:
+        counts: dict[str, int] = {}
+        for v in pod.get("volumes") or []:
+            counts[v["name"]] = counts.get(v["name"], 0) + 1
+        assert counts == row["wantUniqueVolumes"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
