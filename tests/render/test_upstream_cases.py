@@ -785,13 +785,13 @@ def alpha_dgd(name: str, namespace: str, services: dict[str, Any], meta_annotati
 
 
 def pcs(dgd: dict[str, Any], options: RenderOptions | None = None) -> dict[str, Any]:
-    """``GenerateGrovePodCliqueSet(ctx, dgd, config{}, runtimeConfig, ...)`` on the converted DGD."""
+    """``GenerateGrovePodCliqueSet(ctx, dgd, config{}, runtimeConfig, ...)`` on the converted DGD; the
+    tests pass no rolling-update context, so no worker hash is stamped (the expected objects carry none)."""
     from dynamo_schema._render._grove import render_pcs
-    from dynamo_schema._render._workerhash import compute_worker_hash
 
     options = options or controller_options({})
     ns = str(dgd["metadata"].get("namespace") or "default")
-    return render_pcs(dgd, compute_worker_hash(dgd, options, namespace=ns), options, ns)
+    return render_pcs(dgd, "", options, ns)
 
 
 @adapter("TestGenerateGrovePodCliqueSet_ComponentMinAvailable")
@@ -1230,6 +1230,92 @@ def _pod_frontend_sidecar(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
         assert counts == row["wantUniqueVolumes"]
 
 
+@adapter("TestGenerateBasePodSpec_ResourceClaims")
+def _pod_resource_claims(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+
+    if row["expectError"]:
+        with pytest.raises(RenderError):
+            base_pod(row["component"], "trtllm", controller_options({}))
+        return
+    pod = base_pod(row["component"], "trtllm", controller_options({}))
+    main = pod["containers"][0]
+    assert (main.get("resources") or {}).get("claims") == row["expectedResourceClaims"]
+    assert pod.get("resourceClaims") == row["expectedPodClaims"]
+    if row["expectedVolumes"] is not None:
+        assert pod.get("volumes") == row["expectedVolumes"]
+    if row["expectedResourceClaims"]:
+        res = (row["component"] or {}).get("resources") or {}
+        for key, section, name in (("cpu", "requests", "cpu"), ("memory", "requests", "memory"),
+                                   ("gpu", "limits", GPU)):
+            if (res.get(section) or {}).get(key):
+                value = (main["resources"].get(section) or {}).get(name)
+                assert value not in (None, "0", 0), (section, name)
+
+
+def full_controller_options(config: dict[str, Any]) -> RenderOptions:
+    infra = config.get("infrastructure") or {}
+    mpi = config.get("mpi") or {}
+    kwargs: dict[str, Any] = {
+        "discovery_backend": (config.get("discovery") or {}).get("backend") or "",
+        "nats_address": infra.get("natsAddress") or "", "etcd_address": infra.get("etcdAddress") or "",
+        "model_express_url": infra.get("modelExpressURL") or "",
+        "prometheus_endpoint": infra.get("prometheusEndpoint") or "",
+    }
+    if mpi.get("sshSecretName"):
+        kwargs["mpi_ssh_secret_name"] = mpi["sshSecretName"]
+    return RenderOptions(**kwargs)
+
+
+def _sorted_pcs(obj: dict[str, Any]) -> dict[str, Any]:
+    obj = copy.deepcopy(obj)
+    obj.pop("status", None)
+    tmpl = obj["spec"]["template"]
+    tmpl["cliques"] = sorted(tmpl.get("cliques") or [], key=lambda c: c["name"])
+    for clique in tmpl["cliques"]:
+        for c in clique["spec"]["podSpec"].get("containers") or []:
+            if c.get("env"):
+                c["env"] = sorted(c["env"], key=lambda e: e["name"])
+    return obj
+
+
+@adapter("TestGenerateGrovePodCliqueSet")
+def _pcs_full(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render._targets import _finish
+
+    dep = row["args"]["dynamoDeployment"]
+    dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+                              "metadata": dep["metadata"], "spec": dep["spec"]}})
+    options = full_controller_options(row["args"]["controllerConfig"])
+    if row["wantErr"]:
+        with pytest.raises(RenderError):
+            pcs(dgd, options)
+        return
+    got = _finish([pcs(dgd, options)])[0]
+    got.pop("apiVersion", None)
+    got.pop("kind", None)
+    assert _sorted_pcs(got) == _sorted_pcs(row["want"])
+
+
+@adapter("TestExpandRolesForComponent_SingleNodeForceScalingGroup")
+def _expand_roles_forced(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._grove import _roles
+
+    got = [{"Name": n, "Rank": 0, "Replicas": r, "Role": role} for n, role, r in _roles(row["service"], row["component"])]
+    assert got == row["want"]
+
+
+@adapter("Test_GetDynamoComponentDeploymentsGlobalNamespace")
+def _dcds_global_namespace(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._graph import generate_dcds
+
+    dcds = generate_dcds(beta_dgd({"alpha": row["dgd"]}), "", "default")
+    assert len(dcds) == row["count"]
+    for d in dcds:
+        assert d["metadata"]["labels"]["nvidia.com/dynamo-namespace"] == row["want"][d["spec"]["type"]]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
@@ -1267,6 +1353,7 @@ def test_index_matches_cases() -> None:
             assert status in ("ported", "out_of_scope", "not_ported"), (name, status)
             if status == "ported":
                 assert name in ADAPTERS, name
+                assert rows.get(name), f"{name}: ported but no case runs"
                 assert rows.get(name, set()) == set(entry["rows"]), name
                 assert set(entry.get("failing") or {}) <= set(entry["rows"]), name
             else:
