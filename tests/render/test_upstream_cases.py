@@ -1345,6 +1345,37 @@ def _base_container_env(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
             assert k not in values, k
 
 
+def _dcds_by_component(dgd: dict[str, Any], worker_hash: str) -> dict[str, dict[str, Any]]:
+    from dynamo_schema._render._graph import generate_dcds
+
+    return {d["spec"]["name"]: d for d in generate_dcds(dgd, worker_hash, str(dgd["metadata"].get("namespace")))}
+
+
+@adapter("TestGenerateDynamoComponentsDeployments_InferBackendFrameworkForGeneratedDCDs")
+def _dcds_infer_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    dcds = _dcds_by_component(beta_dgd({"alpha": row["alpha"]}), row["workerHash"])
+    for component, backend in row["backendFramework"].items():
+        assert dcds[component]["spec"].get("backendFramework") == backend, component
+
+
+@adapter("TestGenerateSingleDCD_NoRollingUpdate")
+def _dcd_no_rolling_update(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    dcd = _dcds_by_component(beta_dgd({"alpha": row["alpha"]}), row["workerHash"])[row["component"]]
+    assert dcd["metadata"]["name"] == row["name"]
+    assert not (dcd["metadata"].get("labels") or {}).get("nvidia.com/dynamo-worker-hash")
+    assert dcd["spec"]["replicas"] == row["replicas"]
+
+
+@adapter("TestGenerateDynamoComponentsDeploymentsDoesNotMutateParentDGD")
+def _dcds_do_not_mutate(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render._pod import pod_template_labels
+
+    dgd = copy.deepcopy(row["beta"])
+    dcd = _dcds_by_component(dgd, row["workerHash"])[row["component"]]
+    assert dgd == row["beta"]
+    assert pod_template_labels(dcd["spec"]).get("nvidia.com/dynamo-worker-hash") == row["workerHash"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
