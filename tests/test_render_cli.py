@@ -147,3 +147,24 @@ def test_render_of_a_grove_dgdr_prints_the_admitted_dgd() -> None:
     # admitting the printed DGD again changes nothing: it is the stored object
     _, again = check_nvidia(dgd, ValidateOptions(settings=AdmissionSettings(operator_version="1.4.0")))
     assert again == dgd
+
+
+def test_render_of_a_rapid_mocker_dgdr_carries_the_aic_arguments(tmp_path: Path) -> None:
+    """End to end: the mocker workers of the printed DGD (and of the PodCliqueSet it renders to) carry the
+    AI-Configurator arguments (tests/dgdr/test_mocker_aic.py holds the exact lists)."""
+    doc = yaml.safe_load((CORPUS / "examples__deployments__dgdr__mocker.yaml").read_text())
+    doc["spec"]["hardware"] = {"gpuSku": "h200_sxm", "numGpusPerNode": 8}
+    path = tmp_path / "dgdr.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    rc, out, err = run("render", str(path))
+    assert rc == 0, err
+    docs = list(yaml.safe_load_all(out))
+    dgd = next(d for d in docs if d["kind"] == "DynamoGraphDeployment")
+    for comp in dgd["spec"]["components"]:
+        if comp["type"] in ("prefill", "decode"):
+            args = comp["podTemplate"]["spec"]["containers"][0]["args"]
+            assert args[args.index("--aic-system") + 1] == "h200_sxm"
+            assert args[-2:] == ["--engine-type", "vllm"]
+    pcs = next(d for d in docs if d["kind"] == "PodCliqueSet")
+    cliques = [c for c in pcs["spec"]["template"]["cliques"] if c["name"] in ("prefill", "decode")]
+    assert cliques and all("--aic-perf-model" in c["spec"]["podSpec"]["containers"][0]["args"] for c in cliques)

@@ -22,7 +22,7 @@ from dynamo_schema._dgdr import materialize
 from tests.dgdr._support import comp, dgdr, main
 
 MODEL = "Qwen/Qwen3-0.6B"
-HARDWARE = {"gpuSku": "H200_SXM", "numGpusPerNode": 8}
+HARDWARE = {"gpuSku": "h200_sxm", "numGpusPerNode": 8}
 # the pick of upstream's TestInjectMockerAicArgs (prefill) and a dense one (decode)
 TOPOLOGY = {"prefill": {"tp": 1, "dp": 8, "moe_tp": 1, "moe_ep": 8}, "decode": {"tp": 2}}
 
