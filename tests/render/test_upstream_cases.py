@@ -1376,6 +1376,24 @@ def _dcds_do_not_mutate(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     assert pod_template_labels(dcd["spec"]).get("nvidia.com/dynamo-worker-hash") == row["workerHash"]
 
 
+@adapter("TestDynamoComponentDeploymentReconciler_generateIngress",
+         "TestDynamoComponentDeploymentReconciler_generateVirtualService")
+def _dcd_ingress(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    # generateIngress / generateVirtualService: (object, toDelete); toDelete means nothing is rendered
+    from dynamo_schema._render._extras import dcd_ingress
+
+    kind = "Ingress" if row["_test"].endswith("generateIngress") else "VirtualService"
+    dcd = dict(row["args"]["opt"]["dynamoComponentDeployment"], apiVersion="nvidia.com/v1beta1",
+               kind="DynamoComponentDeployment")
+    got = [o for o in dcd_ingress(dcd, dcd["metadata"]["namespace"], RenderOptions()) if o["kind"] == kind]
+    if row["want1"]:
+        assert got == []
+        return
+    assert len(got) == 1
+    assert got[0]["metadata"] == {k: row["want"]["metadata"][k] for k in ("name", "namespace")}
+    assert got[0]["spec"] == row["want"]["spec"]
+
+
 # ------------------------------------------------------------------------------------------ tests
 
 
