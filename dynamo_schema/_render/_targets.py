@@ -100,8 +100,8 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
     if obj.get("kind") == DCD:
         admitted = admit(obj, options, grove=False)
         ns = _namespace(admitted, options)
-        out = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
-        return _finish(_maybe_server_defaults(out, options))
+        objs = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
+        return _finish(_maybe_server_defaults(objs, options))
     admitted, dcds, _, ns = _child_dcds(obj, options)
     out: list[dict[str, Any]] = list(dcds)
     out += _dgd_common(admitted, ns, options)
