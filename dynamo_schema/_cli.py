@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", dest="out_deprecated", default=None, metavar="DIR", help=argparse.SUPPRESS)
     p.add_argument("--only-dynamo", action="store_true",
                    help="drop the other objects of the input instead of passing them through")
+    p.add_argument("--stored", action="store_true",
+                   help="every object as the API server stores it (built-in defaults, LWS webhook, Grove defaulting)")
     _add_settings_options(p)
     p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
@@ -551,7 +553,8 @@ def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     result = render_stream(_load(ns.path), target=ns.target, namespace=ns.namespace,
                            operator_version=ns.operator_version, settings=settings,
                            worker_hash_algorithm=ns.worker_hash_algorithm, provider=provider,
-                           only_dynamo=ns.only_dynamo, artifacts_as_files=bool(ns.out))
+                           only_dynamo=ns.only_dynamo, artifacts_as_files=bool(ns.out),
+                           stored_view=ns.stored)
     for line in result.messages:
         stderr.write(line + "\n")
     if result.errors:  # every failing document, nothing written

@@ -37,7 +37,7 @@ def _default_target(dgd: dict[str, Any]) -> str:
 
 
 def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,
-                   worker_hash_algorithm: str | None = None) -> Any:
+                   worker_hash_algorithm: str | None = None, stored: bool = False) -> Any:
     """``RenderOptions`` from the admission settings (one source for cluster/operator state)."""
     from ._render import RenderOptions
 
@@ -49,6 +49,7 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
         "operator_version": operator_version or settings.operator_version,
         # ClusterTopologyBinding levels: one input for admission's topology checks and rendering
         "cluster_topology_domains": settings.cluster_topologies,
+        "apiserver_defaults": stored,
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm
@@ -140,8 +141,10 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
                   operator_version: str | None = None, settings: Any = None,
                   validate_output: bool = True,
                   messages: list[tuple[str, str]] | None = None,
-                  worker_hash_algorithm: str | None = None) -> list[dict[str, Any]]:
+                  worker_hash_algorithm: str | None = None, stored_view: bool = False) -> list[dict[str, Any]]:
     """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
+
+    ``stored_view``: every object as the API server stores it (``RenderOptions.apiserver_defaults``).
 
     ``messages`` (optional) collects ``(severity, text)`` warnings and notes, e.g. what a DGDR's
     materialization had to assume, or a Dynamo namespace longer than 63 characters.
@@ -179,13 +182,16 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         raise RenderError(f"cannot render {api}/{kind}: render knows DynamoGraphDeployment, "
                           "DynamoComponentDeployment, DynamoGraphDeploymentRequest and DeploymentSpec")
     prefix: list[dict[str, Any]] = []
-    if kind == "DynamoGraphDeploymentRequest":
+    from_dgdr = kind == "DynamoGraphDeploymentRequest"
+    if from_dgdr:
         _admit(obj, settings)
         from ._dgdr import materialize
 
-        result = materialize(obj)
+        # a DGDR without a namespace is created in the namespace rendered into
+        result = materialize(obj, {"namespace": namespace})
         dgd = result.dgd
-        prefix = list(result.resources) + [dgd]
+        # the DGD is created through the API server: printed as admitted (``stored`` below)
+        prefix = list(result.resources)
         if messages is not None:
             messages.extend(("warning", w) for w in result.warnings)
             messages.extend(("note", n) for n in result.notes)
@@ -193,6 +199,8 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         kind = "DynamoGraphDeployment"
     if stored is None:
         stored = _admit(obj, settings)
+    if from_dgdr:
+        prefix.append(stored)
     if kind == "DynamoGraphDeployment":
         target = target or _default_target(stored)
         if target not in TARGETS_DGD:
@@ -204,7 +212,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     from ._render import render as _render
 
     options = render_options(settings, namespace=namespace, operator_version=operator_version,
-                             worker_hash_algorithm=worker_hash_algorithm)
+                             worker_hash_algorithm=worker_hash_algorithm, stored=stored_view)
     objs = prefix + _render(stored, target, options)
     if messages is not None:
         messages.extend(("warning", w) for w in naming_warnings(stored, namespace))

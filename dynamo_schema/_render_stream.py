@@ -55,7 +55,7 @@ def _who(doc: Any) -> str:
 def render_stream(docs: list[Any], *, target: str | None, namespace: str, operator_version: str | None,
                   settings: Any, worker_hash_algorithm: str | None = None, provider: Any = None,
                   only_dynamo: bool = False, artifacts_as_files: bool = False,
-                  kubernetes_version: str = "1.32.0") -> StreamResult:
+                  kubernetes_version: str = "1.32.0", stored_view: bool = False) -> StreamResult:
     from ._compile import artifact_file, render_deploymentspec, render_object
     from ._validate import ValidateOptions, is_deploymentspec, validate_document
 
@@ -90,7 +90,8 @@ def render_stream(docs: list[Any], *, target: str | None, namespace: str, operat
                 continue
             result.objects.extend(render_object(data, target=target, namespace=namespace,
                                                 operator_version=operator_version, settings=settings,
-                                                messages=messages, worker_hash_algorithm=worker_hash_algorithm))
+                                                messages=messages, worker_hash_algorithm=worker_hash_algorithm,
+                                                stored_view=stored_view))
         except DynamoSchemaError as exc:
             diags = [doc.place(d) if d.path and "rendered" not in d.message
                      else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]

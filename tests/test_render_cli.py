@@ -124,3 +124,49 @@ def test_grove_topology_needs_the_tas_gate() -> None:
     rc, out, err = run("render", "--target", "grove", "--set", "grove_tas_enabled=true", path)
     assert rc == 0, err
     assert any(d["kind"] == "PodCliqueSet" for d in yaml.safe_load_all(out))
+
+
+def test_render_of_a_grove_dgdr_prints_the_admitted_dgd() -> None:
+    """The DGD a DGDR produces is created through the API server: the printed one carries what the DGD
+    defaulting webhook adds (``minAvailable`` per component, the workload-provider and origin-version
+    annotations; admission.md §2.2) and is exactly what admission stores."""
+    from dynamo_schema._admission import AdmissionSettings
+    from dynamo_schema._validate import ValidateOptions, check_nvidia
+
+    path = CORPUS / "examples__deployments__dgdr__mocker.yaml"
+    rc, out, err = run("render", "--namespace", "team-a", "--operator-version", "1.4.0", str(path))
+    assert rc == 0, err
+    docs = list(yaml.safe_load_all(out))
+    dgd = next(d for d in docs if d["kind"] == "DynamoGraphDeployment")
+    assert docs[-1]["kind"] != "DynamoGraphDeployment" and any(d["kind"] == "PodCliqueSet" for d in docs)
+    for component in dgd["spec"]["components"]:
+        assert component["minAvailable"] == 1, component["name"]
+    annotations = dgd["metadata"]["annotations"]
+    assert annotations["nvidia.com/workload-provider"] == "grove"
+    assert annotations["nvidia.com/dynamo-operator-origin-version"] == "1.4.0"
+    assert dgd["metadata"]["namespace"] == "team-a"
+    assert dgd["metadata"]["labels"]["dgdr.nvidia.com/namespace"] == "team-a"
+    # admitting the printed DGD again changes nothing: it is the stored object
+    _, again = check_nvidia(dgd, ValidateOptions(settings=AdmissionSettings(operator_version="1.4.0")))
+    assert again == dgd
+
+
+def test_render_of_a_rapid_mocker_dgdr_carries_the_aic_arguments(tmp_path: Path) -> None:
+    """End to end: the mocker workers of the printed DGD (and of the PodCliqueSet it renders to) carry the
+    AI-Configurator arguments (tests/dgdr/test_mocker_aic.py holds the exact lists)."""
+    doc = yaml.safe_load((CORPUS / "examples__deployments__dgdr__mocker.yaml").read_text())
+    doc["spec"]["hardware"] = {"gpuSku": "h200_sxm", "numGpusPerNode": 8}
+    path = tmp_path / "dgdr.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    rc, out, err = run("render", str(path))
+    assert rc == 0, err
+    docs = list(yaml.safe_load_all(out))
+    dgd = next(d for d in docs if d["kind"] == "DynamoGraphDeployment")
+    for comp in dgd["spec"]["components"]:
+        if comp["type"] in ("prefill", "decode"):
+            args = comp["podTemplate"]["spec"]["containers"][0]["args"]
+            assert args[args.index("--aic-system") + 1] == "h200_sxm"
+            assert args[-2:] == ["--engine-type", "vllm"]
+    pcs = next(d for d in docs if d["kind"] == "PodCliqueSet")
+    cliques = [c for c in pcs["spec"]["template"]["cliques"] if c["name"] in ("prefill", "decode")]
+    assert cliques and all("--aic-perf-model" in c["spec"]["podSpec"]["containers"][0]["args"] for c in cliques)

@@ -156,28 +156,26 @@ def _parse_int(key: str, raw: str, default: int) -> int:
 
 
 def _parse_json(key: str, raw: str, expect: type) -> Any:
+    """``envStringMap`` / ``envSkyPilotProviders``: a strict Go ``json.Decoder`` (unknown fields and
+    wrong kinds refused with the decoder's own error text), then exactly one value."""
+    from . import _gojson as gj
+
     raw = raw.strip()
     if not raw:
         return None
     noun = "object" if expect is dict else "array"
-    decoder = json.JSONDecoder()
+    what = "a JSON object of string keys and values" if expect is dict else "a JSON array of SkyPilot provider manifests"
     try:
-        value, end = decoder.raw_decode(raw)
-    except json.JSONDecodeError as exc:
-        what = "a JSON object of string keys and values" if expect is dict else "a JSON array of SkyPilot provider manifests"
-        raise _fail(key, f"{key} must be {what}: {exc.msg}") from None
-    if raw[end:].strip():
+        value, rest = gj.parse_first(raw)
+        decoded: Any = (gj.decode_string_map(value) if expect is dict
+                        else gj.decode_struct_slice(value, gj.SKYPILOT_PROVIDER_FIELDS, gj.SKYPILOT_PROVIDER_TYPE))
+    except gj.GoJSONError as exc:
+        raise _fail(key, f"{key} must be {what}: {exc}") from None
+    if rest.strip():
         raise _fail(key, f"{key} must contain exactly one JSON {noun}")
-    if expect is dict:
-        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-            raise _fail(key, f"{key} must be a JSON object of string keys and values")
-    else:
-        allowed = {"cloud", "label", "runtimes", "credential_env"}
-        if not isinstance(value, list) or not all(isinstance(p, dict) and set(p) <= allowed for p in value):
-            raise _fail(key, f"{key} must be a JSON array of SkyPilot provider manifests")
-        if len(value) > 32:
-            raise _fail(key, f"{key} supports at most 32 provider manifests")
-    return value
+    if expect is list and len(decoded) > 32:
+        raise _fail(key, f"{key} supports at most 32 provider manifests")
+    return decoded
 
 
 def _valid_manifest_id(value: str) -> bool:

@@ -1,8 +1,10 @@
-"""What the API server stores: Kubernetes built-in defaults and the LeaderWorkerSet webhook.
+"""What the API server stores: Kubernetes built-in defaults, the LeaderWorkerSet webhook, Grove defaulting.
 
 Used when ``RenderOptions.apiserver_defaults`` is on (and by the golden tests, whose expected
 objects are read back from a cluster). Defaults from ``k8s.io/kubernetes/pkg/apis/{apps,core}/v1``
-defaults and the LWS webhook, as they show in the upstream goldens.
+defaults and the LWS webhook, as they show in the upstream goldens; PodCliqueSets through Grove's CRD
+defaults and defaulting webhook (``_grove_webhook.grove_defaults``). Values the API server allocates
+rather than defaults (a Service's ``clusterIP``/``ipFamilies``, ``uid``, timestamps) are not simulated.
 """
 
 from __future__ import annotations
@@ -96,9 +98,16 @@ def apply_server_defaults(obj: dict[str, Any]) -> dict[str, Any]:
         lwt = spec.setdefault("leaderWorkerTemplate", {})
         lwt.setdefault("restartPolicy", "RecreateGroupOnPodRestart")
         lwt.setdefault("size", 1)
+    elif kind == "PodCliqueSet":
+        # Grove's CRD defaults and defaulting webhook (the same step its validating webhook sees)
+        from .._grove_webhook import grove_defaults
+
+        return grove_defaults(obj)
     elif kind == "Service":
         spec.setdefault("type", "ClusterIP")
         spec.setdefault("sessionAffinity", "None")
+        if spec["type"] != "ExternalName":
+            spec.setdefault("internalTrafficPolicy", "Cluster")
         for p in spec.get("ports") or []:
             p.setdefault("protocol", "TCP")
             p.setdefault("targetPort", p.get("port"))

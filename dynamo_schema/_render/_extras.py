@@ -187,3 +187,58 @@ def frontend_ingress(resource_name: str, dgd_name: str, namespace: str, options:
             },
         })
     return out
+
+
+def component_ingress(resource_name: str, namespace: str, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``GenerateComponentIngress`` / ``GenerateComponentVirtualService`` for an explicit ingress spec
+    (a DCD's preserved v1alpha1 ``ingress``): an Ingress when enabled with a controller class, a
+    VirtualService when enabled with ``useVirtualService`` and a gateway; host
+    ``<hostPrefix><host>.<hostSuffix or local>`` (``getIngressHost``)."""
+    if not spec.get("enabled"):
+        return []
+    name = normalize_kube_name(resource_name)
+    host = f"{spec.get('hostPrefix') or ''}{spec.get('host') or ''}.{spec.get('hostSuffix') or 'local'}"
+    if spec.get("hostSuffix") == "":
+        host = f"{spec.get('hostPrefix') or ''}{spec.get('host') or ''}."
+    out: list[dict[str, Any]] = []
+    if spec.get("ingressControllerClassName") is not None:
+        ing: dict[str, Any] = {
+            "ingressClassName": spec["ingressControllerClassName"],
+            "rules": [{"host": host, "http": {"paths": [{
+                "path": "/", "pathType": "Prefix",
+                "backend": {"service": {"name": name, "port": {"number": 8000}}},
+            }]}}],
+        }
+        tls = spec.get("tls")
+        if isinstance(tls, Mapping):
+            ing["tls"] = [{"hosts": [host], "secretName": tls.get("secretName", "")}]
+        out.append({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+                    "metadata": {"name": name, "namespace": namespace}, "spec": ing})
+    if spec.get("useVirtualService") and spec.get("virtualServiceGateway") is not None:
+        out.append({
+            "apiVersion": "networking.istio.io/v1beta1", "kind": "VirtualService",
+            "metadata": {"name": name, "namespace": namespace},
+            "spec": {
+                "hosts": [host], "gateways": [spec["virtualServiceGateway"]],
+                "http": [{"match": [{"uri": {"prefix": "/"}}], "route": [{"destination": {"host": name, "port": {"number": 8000}}}]}],
+            },
+        })
+    return out
+
+
+def dcd_ingress(dcd: Mapping[str, Any], namespace: str, options: Any) -> list[dict[str, Any]]:
+    """``dcdIngressSpec`` + ``generateIngress``/``generateVirtualService`` of the DCD controller: the
+    preserved v1alpha1 ingress spec when the DCD carries one, else (frontend DCDs of a parent DGD) the
+    parent DGD's default ingress spec from the operator configuration."""
+    from ._alphacompat import dcd_alpha_spec
+
+    name = str((dcd.get("metadata") or {}).get("name", ""))
+    preserved = (dcd_alpha_spec(dcd) or {}).get("ingress")
+    if isinstance(preserved, Mapping):
+        return component_ingress(name, namespace, preserved)
+    if (dcd.get("spec") or {}).get("type") != "frontend":
+        return []
+    parent = ((dcd.get("metadata") or {}).get("labels") or {}).get("nvidia.com/dynamo-graph-deployment-name")
+    if not parent:
+        return []
+    return frontend_ingress(name, str(parent), namespace, options)

@@ -12,6 +12,7 @@ from typing import Any
 
 from .._consts import LABEL_WORKER_HASH
 from ._extras import (
+    dcd_ingress,
     discovery_rbac,
     epp_objects,
     frontend_ingress,
@@ -99,7 +100,8 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
     if obj.get("kind") == DCD:
         admitted = admit(obj, options, grove=False)
         ns = _namespace(admitted, options)
-        return _finish(_maybe_server_defaults(render_dcd_workloads(admitted, options, ns), options))
+        objs = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
+        return _finish(_maybe_server_defaults(objs, options))
     admitted, dcds, _, ns = _child_dcds(obj, options)
     out: list[dict[str, Any]] = list(dcds)
     out += _dgd_common(admitted, ns, options)

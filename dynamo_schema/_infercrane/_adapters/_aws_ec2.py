@@ -4,8 +4,9 @@ on capacity errors only) and the user-data script.
 Upstream: ``internal/provision/aws_ec2.go@64491a4`` (``validate``, ``resolveImage``,
 ``resolveArtifactSnapshot``, ``userData``, ``placementClientToken``, ``clientToken``) and
 ``container_bootstrap.go``. Live AWS answers (AMI root device, snapshot state) come from the optional
-``provider_state`` mapping (``ec2_describe_images``, ``ec2_describe_snapshots``); without it the AMI root
-device defaults to ``/dev/xvda`` and a mapped snapshot is trusted as verified.
+``provider_state`` mapping (``ec2_describe_images``, ``ec2_describe_snapshots``: one object or a list); a
+provider state that lacks the configured AMI or mapped snapshot fails closed as the describe call would;
+without any provider state the AMI root device defaults to ``/dev/xvda`` and a mapped snapshot is trusted.
 """
 
 from __future__ import annotations
@@ -91,10 +92,26 @@ def validate(r: Replica, s: Mapping[str, Any]) -> None:
         raise adapter_error(name, "AWS workload image must be pinned by sha256 digest")
 
 
-def _image(s: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
-    raw = state.get("ec2_describe_images")
-    if not raw:
+def _described(state: Mapping[str, Any], key: str, id_key: str, wanted: str) -> Mapping[str, Any] | None:
+    """The object ``aws ec2 describe-*`` answers for ``wanted``: ``provider_state[key]`` is one object or a
+    list; an answer for a different ID is returned as is (upstream then reports invalid output)."""
+    raw = state.get(key)
+    items = raw if isinstance(raw, list) else [raw] if isinstance(raw, Mapping) else []
+    items = [i for i in items if isinstance(i, Mapping)]
+    return next((i for i in items if i.get(id_key) == wanted), items[0] if len(items) == 1 else None)
+
+
+def _image(s: Mapping[str, Any], state: Mapping[str, Any] | None) -> dict[str, Any]:
+    if state is None:
         return {"root": "/dev/xvda", "occupied": {"/dev/xvda"}}
+    raw = _described(state, "ec2_describe_images", "ImageId", str(s.get("AMIID") or ""))
+    if raw is None:
+        # describe-images of an unknown AMI fails (InvalidAMIID.NotFound), which normalizeAWSAPIError
+        # classifies as a rejected launch configuration
+        raise adapter_error(name, "inspect AWS AMI root device: invalid provider replica specification: AWS rejected "
+                                  "the EC2 launch configuration", wrap=None)
+    if raw.get("ImageId") != s.get("AMIID"):
+        raise adapter_error(name, "AWS AMI inspection returned invalid output", wrap=None)
     root = str(raw.get("RootDeviceName") or "")
     if not root.startswith("/dev/"):
         raise adapter_error(name, "AWS AMI does not declare a valid root device", wrap=None)
@@ -112,17 +129,23 @@ def _image(s: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
     return {"root": root, "occupied": occupied}
 
 
-def _artifact_snapshot(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+def _artifact_snapshot(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None) -> str:
     identity = r.identity
     snapshot = mapped_artifact(name, r, s, _artifact_policy(s), "ArtifactSnapshots",
                                "AWS artifact cache requires a verified snapshot for immutable model", wrap=None)
     if not snapshot:
         return ""
-    observed = state.get("ec2_describe_snapshots")
-    if observed is not None:
+    if state is not None:
+        observed = _described(state, "ec2_describe_snapshots", "SnapshotId", str(snapshot))
+        if observed is None:
+            # describe-snapshots of an unknown snapshot fails (InvalidSnapshot.NotFound): an unclassified
+            # AWS error
+            raise adapter_error(name, "verify AWS artifact snapshot: AWS API request failed", wrap=None)
+        if observed.get("SnapshotId") != snapshot:
+            raise adapter_error(name, "AWS artifact snapshot verification returned invalid output", wrap=None)
         tags = {t.get("Key"): t.get("Value") for t in observed.get("Tags") or []}
         digest = c.model_identity_digest(identity)
-        if (observed.get("SnapshotId") != snapshot or observed.get("State") != "completed" or not observed.get("Encrypted")
+        if (observed.get("State") != "completed" or not observed.get("Encrypted")
                 or int(observed.get("VolumeSize") or 0) < 1 or tags.get("infercrane:artifact-cache") != "true"
                 or tags.get("infercrane:model-identity-digest") != digest):
             raise adapter_error(name, f"AWS artifact snapshot {snapshot} is not completed, encrypted, and tagged for "
@@ -168,12 +191,11 @@ def client_token(s: Mapping[str, Any], key: str) -> str:
 def check(settings: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> None:
     if not settings.get("RoleARN") or not settings.get("Region"):
         raise adapter_error(name, "AWS role ARN and region are required", wrap=None)
-    if settings.get("AMIID") and state and state.get("ec2_describe_images"):
+    if settings.get("AMIID") and state is not None:
         _image(settings, state)
 
 
 def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> list[RenderedArtifact]:
-    state = state or {}
     if r.has_workload:
         r.port = int(r.workload["port"])
     validate(r, s)

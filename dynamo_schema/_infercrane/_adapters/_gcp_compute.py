@@ -2,8 +2,9 @@
 
 Upstream: ``internal/provision/gcp_compute.go@64491a4`` (``Check``, ``validate``,
 ``validateArtifactConfig``, ``startup``, ``name``, ``requestID``, ``intentDigest``). A verified artifact
-disk comes from ``provider_state["disk"]`` (``gcloud compute disks describe``); without it a mapped disk
-is trusted as verified.
+disk comes from ``provider_state["disk"]`` (``gcloud compute disks describe``: one disk or a list); a
+provider state without the mapped disk fails closed (``Check`` verifies every mapped disk); without any
+provider state a mapped disk is trusted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from urllib.parse import quote
 
 from .. import _contracts as c
 from .._common import (
+    INVALID_REPLICA,
     AdapterError,
     RenderedArtifact,
     Replica,
@@ -79,6 +81,11 @@ def check(s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> None:
         raise adapter_error(name, "GCP zone must end in a single-letter zone suffix", wrap=None)
     if not _image_identity(str(s.get("VMImage"))):
         raise adapter_error(name, "GCP VM image must use projects/PROJECT/global/images/IMAGE immutable identity", wrap=None)
+    if state is not None:
+        # after the read-only dependency probes: every mapped artifact disk, in identity order
+        disks = s.get("ArtifactDisks") or {}
+        for identity in sorted(disks):
+            verify_artifact_disk(identity, str(disks[identity]), s, state, None)
 
 
 def validate(r: Replica, s: Mapping[str, Any]) -> None:
@@ -153,25 +160,35 @@ def intent_digest(r: Replica, s: Mapping[str, Any]) -> str:
     return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
 
-def _artifact_disk(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+def verify_artifact_disk(identity: str, disk: str, s: Mapping[str, Any], state: Mapping[str, Any],
+                         wrap: str | None) -> None:
+    """``verifyArtifactDisk`` against ``provider_state["disk"]`` (the ``gcloud compute disks describe``
+    answer: one disk or a list; a disk absent from it is not found)."""
+    observed = state.get("disk")
+    items = observed if isinstance(observed, list) else [observed] if isinstance(observed, Mapping) else []
+    found = next((o for o in items if isinstance(o, Mapping) and o.get("name") == disk), None)
+    if found is None:
+        raise adapter_error(name, "verify GCP artifact disk: GCP resource not found", wrap=wrap)
+    digest = c.model_identity_digest(identity)
+    expected = "infercrane-model-identity-digest=" + digest
+    if (found.get("status") != "READY" or not found.get("size_gb")
+            or not str(found.get("zone", "")).endswith("/zones/" + str(s.get("Zone")))
+            or found.get("description") != expected):
+        raise adapter_error(name, f"GCP artifact disk {disk} is not ready, zonal, and bound to immutable model "
+                                  f"identity digest {digest}", wrap=wrap)
+
+
+def _artifact_disk(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None) -> str:
     disk = mapped_artifact(name, r, s, artifact_cache_policy(s), "ArtifactDisks",
                            "GCP artifact cache requires a verified persistent disk for immutable model")
     if not disk:
         return ""
-    observed = state.get("disk")
-    if observed is not None:
-        digest = c.model_identity_digest(r.identity)
-        expected = "infercrane-model-identity-digest=" + digest
-        if (observed.get("name") != disk or observed.get("status") != "READY" or not observed.get("size_gb")
-                or not str(observed.get("zone", "")).endswith("/zones/" + str(s.get("Zone")))
-                or observed.get("description") != expected):
-            raise adapter_error(name, f"GCP artifact disk {disk} is not ready, zonal, and bound to immutable model "
-                                      f"identity digest {digest}")
+    if state is not None:
+        verify_artifact_disk(r.identity, str(disk), s, state, INVALID_REPLICA)
     return str(disk)
 
 
 def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> list[RenderedArtifact]:
-    state = state or {}
     validate(r, s)
     disk = _artifact_disk(r, s, state)
     port = _port(r)

@@ -4,7 +4,8 @@ Upstream: ``internal/provision/kubernetes.go@94697bc`` (naming, labels, annotati
 manifest shape) updated by the newer tests ``kubernetes_test.go@64491a4`` (positional ``serve <model>``
 argv, ``VLLM_API_KEY`` from the worker Secret, exact ``resources.gpu_count``, ``command``/``args`` split for
 portable workloads, read-only artifact PVC at ``/models``). A verified PVC comes from
-``provider_state["persistentvolumeclaim"]``; without it a mapped claim is trusted as verified.
+``provider_state["persistentvolumeclaim"]`` (one PVC or a list); a provider state without the mapped claim
+fails closed before anything is applied; without any provider state a mapped claim is trusted.
 """
 
 from __future__ import annotations
@@ -86,13 +87,24 @@ def intent_hash(r: Replica, s: Mapping[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(go_json(body).encode()).hexdigest()
 
 
-def _artifact_claim(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+def _observed_claim(state: Mapping[str, Any], claim: str) -> Mapping[str, Any] | None:
+    """The PVC named ``claim`` in ``provider_state["persistentvolumeclaim"]`` (one object or a list)."""
+    observed = state.get("persistentvolumeclaim")
+    items = observed if isinstance(observed, list) else [observed] if isinstance(observed, Mapping) else []
+    return next((o for o in items if isinstance(o, Mapping) and o.get("name") == claim), None)
+
+
+def _artifact_claim(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None) -> str:
     claim = mapped_artifact(name, r, s, artifact_cache_policy(s), "ArtifactPVCs",
                             "Kubernetes artifact cache requires a verified PVC for immutable model")
     if not claim:
         return ""
-    observed = state.get("persistentvolumeclaim")
-    if observed is not None:
+    if state is not None:
+        observed = _observed_claim(state, str(claim))
+        if observed is None:
+            # the claim lookup (kubectl get) fails before anything is applied; kubectl failures are
+            # reported as "kubectl request failed" (Kubernetes.run)
+            raise adapter_error(name, "verify Kubernetes artifact PVC: kubectl request failed")
         digest = c.model_identity_digest(r.identity)
         annotations = observed.get("annotations") or {}
         if (observed.get("name") != claim or observed.get("namespace") != s.get("Namespace")
@@ -166,10 +178,12 @@ def objects(r: Replica, s: Mapping[str, Any], claim: str = "") -> list[dict[str,
 
 def check(s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> None:
     validate_config(s)
+    if s.get("WorkloadAPI") == "kserve" and state is not None and not state.get("kserve_crd_installed"):
+        # Kubernetes.Check discovers the serving.kserve.io API group before anything else
+        raise adapter_error(name, "discover KServe API: kubectl request failed", wrap=None)
 
 
 def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> list[RenderedArtifact]:
-    state = state or {}
     validate(r, s)
     claim = _artifact_claim(r, s, state)
     objs = objects(r, s, claim)

@@ -3,7 +3,8 @@
 Upstream: ``internal/provision/runpod_pods.go@daa941a``/``@11890ae`` with the newer test
 ``runpod_pods_test.go@67a0ce4`` (a ``provider.region`` matching the mapped network volume is accepted and no
 ``dataCenterIds`` is sent; ``INFERCRANE_MODEL_CACHE_IO=prefetch`` with a volume; ``H200 -> NVIDIA H200``).
-The network volume is read from ``provider_state["network_volume"]`` when given.
+The network volume is read from ``provider_state["network_volume"]`` (one volume or a list); a provider
+state without the mapped volume fails closed; without any provider state a mapped volume is trusted.
 Library decision: ``engine: vllm`` without a workload uses the registry default ``support.VLLMWorkload()``.
 """
 
@@ -48,11 +49,15 @@ def _configured_volume(r: Replica, s: Mapping[str, Any]) -> str:
     return volume
 
 
-def _verify_volume(r: Replica, volume_id: str, state: Mapping[str, Any]) -> dict[str, Any]:
-    observed = state.get("network_volume")
-    if observed is None:
+def _verify_volume(r: Replica, volume_id: str, state: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``verifyNetworkVolume`` against ``provider_state["network_volume"]`` (one volume, or the list
+    ``GET /networkvolumes`` answers); a volume absent from a given provider state is not found."""
+    if state is None:
         return {"id": volume_id}
-    if observed.get("id") != volume_id:
+    raw = state.get("network_volume")
+    items = raw if isinstance(raw, list) else [raw] if isinstance(raw, Mapping) else []
+    observed = next((v for v in items if isinstance(v, Mapping) and v.get("id") == volume_id), None)
+    if observed is None:
         raise adapter_error(name, f"configured RunPod network volume {volume_id} was not found")
     expected = volume_name(r.identity)
     if observed.get("name") != expected or int(observed.get("size") or 0) < 1 or not observed.get("dataCenterId"):
@@ -69,7 +74,6 @@ def check(s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> None:
 
 
 def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> list[RenderedArtifact]:
-    state = state or {}
     if not str(s.get("APIKey") or "").strip() or not str(s.get("WorkerAPIKey") or "").strip():
         raise adapter_error(name, "RunPod and worker API keys are required", wrap=PROVIDER_AUTHORIZATION)
     if not r.external_key or not r.model or r.cloud.lower() != "runpod" or not r.gpu:

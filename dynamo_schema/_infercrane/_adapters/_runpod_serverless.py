@@ -2,7 +2,9 @@
 
 Upstream: ``internal/provision/runpod_serverless.go`` (``EnsureEndpoint``, ``validateTemplate``,
 ``Check``, ``ServerlessEndpointName``, ``runPodGPUType``) with the newest test's
-``minCudaVersion: "13.0"``. The template is read from ``provider_state["template"]`` when given.
+``minCudaVersion: "13.0"``. The template is read from ``provider_state["template"]``; a provider state
+without the configured template fails closed as RunPod's 404 would; without any provider state the template
+is trusted.
 """
 
 from __future__ import annotations
@@ -37,10 +39,20 @@ def endpoint_name(key: str) -> str:
     return c.cluster_name(key) + "-serverless"
 
 
-def _template_env(state: Mapping[str, Any], template_id: str) -> dict[str, str] | None:
-    template = state.get("template")
-    if template is None:
+TEMPLATE_NOT_FOUND = "RunPod API returned HTTP 404: "
+
+
+def _template_env(state: Mapping[str, Any] | None, template_id: str, prefix: str = "") -> dict[str, str] | None:
+    """The env of ``provider_state["template"]`` (``GET /templates/ID``); None without provider state.
+    A provider state without that template answers 404 (``providerHTTPError`` with an empty body)."""
+    if state is None:
         return None
+    raw = state.get("template")
+    items = raw if isinstance(raw, list) else [raw] if isinstance(raw, Mapping) else []
+    items = [t for t in items if isinstance(t, Mapping)]
+    template = next((t for t in items if t.get("id") == template_id), items[0] if len(items) == 1 else None)
+    if template is None:
+        raise adapter_error(name, prefix + TEMPLATE_NOT_FOUND, wrap=None)
     if template.get("id") != template_id or not template.get("isServerless"):
         raise adapter_error(name, "configured RunPod template is not a Serverless template", wrap=None)
     return {str(k): str(v) for k, v in (template.get("env") or {}).items()}
@@ -50,7 +62,7 @@ def check(s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> None:
     template_id = s.get("TemplateID") or ""
     if not template_id:
         raise adapter_error(name, "INFERCRANE_RUNPOD_SERVERLESS_TEMPLATE_ID is required", wrap=None)
-    env = _template_env(state or {}, template_id)
+    env = _template_env(state, template_id)
     if env is None:
         return
     if not env.get("MODEL_NAME"):
@@ -78,14 +90,13 @@ def _validate_template(env: dict[str, str], model: str, revision: str) -> None:
 
 
 def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> list[RenderedArtifact]:
-    state = state or {}
     if not (r.external_key and r.model and r.model_revision and r.gpu and r.workers_max >= 1):
         raise adapter_error(name, "external key, model, immutable model revision, GPU, and positive workers max are required",
                             wrap=None)
     template_id = r.template_id or str(s.get("TemplateID") or "")
     if not template_id:
         raise adapter_error(name, "RunPod Serverless vLLM template ID is required", wrap=None)
-    env = _template_env(state, template_id)
+    env = _template_env(state, template_id, "validate RunPod Serverless template: ")
     if env is not None:
         _validate_template(env, r.model, r.model_revision)
     body: dict[str, Any] = {
