@@ -115,6 +115,9 @@ def _set_value(key: str, value: str) -> Any:
         where = f" (column {mark.column + 1})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise UsageError(f"--set {key}: cannot read value {value!r} as YAML{where}: {problem}") from exc
+    except (ValueError, RecursionError) as exc:  # e.g. an integer past CPython's 4,300-digit limit
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
 
 
 def _admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:

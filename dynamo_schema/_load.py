@@ -1016,7 +1016,7 @@ def _json_check(text: str, file: str) -> tuple[Any, Diagnostic | None]:
     Unicode (a lone surrogate escape is refused)."""
     import json
 
-    from ._gojson import syntax_error
+    from ._jsonscan import syntax_error
 
     def constant(name: str) -> Any:
         raise ValueError(name)  # NaN / Infinity: Python accepts them, Go does not

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from dynamo_schema import _load
-from dynamo_schema._gojson import syntax_error
+from dynamo_schema._jsonscan import syntax_error
 from dynamo_schema._load import (
     MAX_BYTES,
     MAX_DEPTH,
