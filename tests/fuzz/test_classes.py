@@ -194,7 +194,7 @@ def test_type_errors_on_unvalidated_input(tmp_path: Path) -> None:
             # diff: an OLD object that could not have been admitted is a report line; merge prints
             # upstream's own override error (no position: upstream gives none)
             assert r["exit"] == 1 and str(r["stderr"] + r["stdout"]).strip(), r  # type: ignore[operator]
-        elif r["argv"][0] == "convert" and r["argv"][-1] == pc:  # type: ignore[index]
+        elif r["argv"][0] in ("convert", "default") and r["argv"][-1] == pc:  # type: ignore[index]
             sane(r)  # not a Dynamo apiVersion: passed through unconverted
         else:
             refused(r)
