@@ -69,6 +69,9 @@ def seeds() -> list[Seed]:
         files += sorted(corpus.rglob("*.yaml"))
     files += sorted((ROOT / "examples").glob("*.yaml"))
     files += sorted((ROOT / "golden" / "infercrane").glob("*/spec.yaml"))
+    # rendered built-in objects (Deployment, Service, ConfigMap, PodCliqueSet …): the built-in schema path
+    files += sorted((ROOT / "golden").glob("*-kubernetes/expected.yaml"))[:3]
+    files += sorted((ROOT / "golden").glob("*-grove/expected.yaml"))[:2]
     out: list[Seed] = []
     for f in files:
         text = f.read_text(encoding="utf-8")
@@ -166,7 +169,7 @@ def mutate(seed: Seed, rng: random.Random) -> Mutant:
         path = rng.choice(paths)
         parent_path = path[:-1]
         op = rng.choice(("delete", "rename", "duplicate", "type", "swap", "deep", "number", "unicode",
-                         "long", "bomb", "quantity", "container"))
+                         "long", "bomb", "quantity", "container", "identity"))
         m.ops.append(f"{op}@{'.'.join(map(str, path))}")
         try:
             target = _get(m.data, path)
@@ -243,6 +246,12 @@ def mutate(seed: Seed, rng: random.Random) -> Mutant:
                             lim[rng.choice(("nvidia.com/gpu", "memory", "cpu", "ephemeral-storage"))] = rng.choice(
                                 ["99999999999999999999", "1e30", "1e-30", "9" * 400 + "Ei", "1e999999999", "0.0000000001",
                                  "-1", "1E3", "1.5Gi", " 1Gi", "1Gi ", "+1", ".5", "5.", 10**20, 1e300])
+            elif op == "identity" and isinstance(m.data, dict):
+                key = rng.choice(("kind", "apiVersion"))
+                m.data[key] = rng.choice(("K" * 250, "v1", "apps/v1", "g" * 250 + "/v1", "apps/" + "v" * 250,
+                                          "nvidia.com/v1alpha1", "nvidia.com/v1beta1", "nvidia.com/v1/beta1",
+                                          "infercrane.dev/v1", "DynamoGraphDeployment", "Deployment", "List",
+                                          "DynamoGraphDeploymentRequest", "", None, 1))
             elif op == "container" and isinstance(target, (dict, list)):
                 m.data = _set(m.data, path, rng.choice(([target, target], {"a": target, "b": target}, [[target]])))
         except (KeyError, IndexError, TypeError, AttributeError):
