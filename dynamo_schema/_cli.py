@@ -410,7 +410,9 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 status = 1
         everything.extend(out)
         if status == 0 and out:
-            kept = dump_with_comments(text, r.documents, out)
+            # comments are kept for files up to CONVERT_COMMENTS_MAX characters (the comment-preserving
+            # round trip is slow pure Python); a larger file is converted without them
+            kept = dump_with_comments(text, r.documents, out) if len(text) <= CONVERT_COMMENTS_MAX else None
             texts.append(kept if kept is not None else dump_all(out))
     if status != 0:
         return status
@@ -425,6 +427,9 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         ok = False
     stdout.write(result_text if ok else dump_all(everything))
     return 0
+
+
+CONVERT_COMMENTS_MAX = 200_000
 
 
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
