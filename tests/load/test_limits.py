@@ -293,3 +293,13 @@ def test_merge_keys_limit_and_linear_cost(parser: str) -> None:
     bad = ok + "last:\n  <<: *b\n"
     assert errors(bad) == [("load.too-many-merges", 2 + 3 * MAX_MERGES + 1, 3,
                             f"more than {MAX_MERGES} merge keys in one document")]
+
+
+def test_alias_limits_same_on_both_paths(parser: str) -> None:
+    # billion laughs: l3 expands to 9 * 9 * 9 * 9 nodes; the factor rule stops it at the l4 alias
+    lol = 'l0: &l0 ["lol"]\n' + "".join(
+        f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n" for i in range(1, 12))
+    assert errors(lol) == [("load.alias-bomb", 4, 5, "document contains excessive aliasing")]
+    # a merge-key alias bomb: stopped as quickly, at the alias that crosses the budget
+    text = (Path(__file__).resolve().parents[1] / "fuzz" / "corpus" / "merge-key-alias-bomb.bad.yaml").read_text()
+    assert errors(text) == [("load.alias-bomb", 24, 5, "document contains excessive aliasing")]
