@@ -28,7 +28,17 @@ sorted keys.
 
 from __future__ import annotations
 
-from decimal import MAX_EMAX, MIN_EMIN, ROUND_UP, Context, Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
+from decimal import (
+    MAX_EMAX,
+    MIN_EMIN,
+    ROUND_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    InvalidOperation,
+    Overflow,
+    localcontext,
+)
 from functools import cache
 from typing import Any
 

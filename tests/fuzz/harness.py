@@ -27,7 +27,6 @@ import argparse
 import copy
 import io
 import json
-import os
 import random
 import resource
 import signal
@@ -406,7 +405,7 @@ def run_entry(entry: str, argv: list[str] | None, text: bytes | None = None, fil
             code = main(argv, out, err)
     except Timeout:
         bad, code = "timeout", -1
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         bad, code = "escaped", -1
         err.write(f"escaped: {type(exc).__name__}: {exc}"[:2000])
     finally:
@@ -452,7 +451,7 @@ class Stats:
     findings: list[dict[str, Any]] = field(default_factory=list)
     peak_mb: float = 0.0
 
-    def merge(self, other: "Stats") -> None:
+    def merge(self, other: Stats) -> None:
         self.mutants += other.mutants
         self.calls.update(other.calls)
         self.bad.update(other.bad)
