@@ -145,7 +145,11 @@ _PROBE = textwrap.dedent("""
         out["libyaml_version"] = yaml._yaml.get_version_string()
     cases = {"flow": "a: " + "[" * N + "]" * N + "\\n",
              "block": "".join("  " * i + "k:\\n" for i in range(N)) + "  " * N + "x: 1\\n",
-             "ok": "a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\\n"}
+             "ok": "a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\\n",
+             "alias": 'l0: &l0 ["lol"]\\n' + "".join(
+                 f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\\n" for i in range(1, 12)),
+             "size": "a: |\\n" + ("  " + "k" * 99 + "\\n") * 40_000,
+             "docs": "a: 1\\n---\\n" * 10_000 + "b: 2\\n"}
     for name, text in cases.items():
         r = load(text, "in.yaml")
         out[name] = [[d.rule, d.line, d.column, d.message] for d in r.diagnostics] or len(r.documents)
@@ -176,6 +180,12 @@ def test_same_verdict_under_pyyaml_versions(version: str, levels: int, tmp_path_
     assert out["flow"] == [["load.too-deep", 1, 3 + MAX_DEPTH, TOO_DEEP]]
     assert out["block"] == [["load.too-deep", MAX_DEPTH + 1, 2 * MAX_DEPTH + 1, TOO_DEEP]]
     assert out["ok"] == 1
+    assert out["alias"] == [["load.alias-bomb", 4, 5, "document contains excessive aliasing"]]
+    raw = ("a: |\n" + ("  " + "k" * 99 + "\n") * 40_000).encode()
+    line = raw.count(b"\n", 0, MAX_BYTES) + 1
+    col = MAX_BYTES - (raw.rfind(b"\n", 0, MAX_BYTES) + 1) + 1
+    assert out["size"][0][:3] == ["load.too-large", line, col]
+    assert out["docs"] == [["load.too-many-documents", 20_001, 1, "more than 10000 documents in one input"]]
 
 
 # ------------------------------------------------------------------------------------------------
