@@ -438,3 +438,17 @@ def test_arbitrary_input_never_crashes(text: str | bytes) -> None:
         assert exc.diagnostics
     else:
         assert all(isinstance(doc.data, dict) for doc in docs)
+
+
+def test_syntax_error_names_where_the_structure_began() -> None:
+    # issue 15 item 4: where the problem was found (libyaml's problem mark) and where the unterminated
+    # structure began (its context mark), when they differ
+    d = only_error('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "x\ndata: {}\n')
+    assert (d.rule, d.line, d.column, d.message) == (
+        "load.syntax", 6, 1, "found unexpected end of stream (the quoted scalar started at 4:9)")
+    d = only_error("- a\n- [b, {c: d\n")
+    assert (d.line, d.column, d.message) == (
+        3, 1, "did not find expected ',' or '}' (the flow mapping started at 2:7)")
+    # the same place: nothing added
+    d = only_error("a: b: c\n")
+    assert "started at" not in d.message
