@@ -757,12 +757,17 @@ def newer_transition_rules(new: Any, old: Any, have: list[Diagnostic]) -> list[D
                 for name, svc in news.items()
                 if isinstance(svc, dict) and isinstance(olds.get(name), dict) and field in olds[name]
                 and olds[name].get(field) != svc.get(field)]
-    olds_by_name = {c.get("name"): c for c in (ospec.get("components") or []) if isinstance(c, dict)}
+    # unvalidated input: only lists of mappings with string names take part (the schema check reports
+    # anything else)
+    ocomps, ncomps = ospec.get("components"), nspec.get("components")
+    if not isinstance(ocomps, list) or not isinstance(ncomps, list):
+        return []
+    olds_by_name = {c["name"]: c for c in ocomps if isinstance(c, dict) and isinstance(c.get("name"), str)}
     out: list[Diagnostic] = []
-    for i, c in enumerate(nspec.get("components") or []):
-        if not isinstance(c, dict):
+    for i, c in enumerate(ncomps):
+        if not isinstance(c, dict) or not isinstance(c.get("name"), str):
             continue
-        oc = olds_by_name.get(c.get("name"))
+        oc = olds_by_name.get(c["name"])
         if oc is not None and field in oc and oc.get(field) != c.get(field):
             out.append(Diagnostic("cel.type-immutable", ("spec", "components", i), msg))
     return out

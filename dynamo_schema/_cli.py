@@ -134,6 +134,9 @@ def _set_value(key: str, value: str) -> Any:
         where = f" (column {mark.column + 1})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise UsageError(f"--set {key}: cannot read value {value!r} as YAML{where}: {problem}") from exc
+    except (ValueError, RecursionError) as exc:  # e.g. an integer past CPython's 4,300-digit limit
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
 
 
 def _admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:
@@ -504,7 +507,9 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 status = 1
         everything.extend(out)
         if status == 0 and out:
-            kept = dump_with_comments(text, r.documents, out)
+            # comments are kept for files up to CONVERT_COMMENTS_MAX characters (the comment-preserving
+            # round trip is slow pure Python); a larger file is converted without them
+            kept = dump_with_comments(text, r.documents, out) if len(text) <= CONVERT_COMMENTS_MAX else None
             texts.append(kept if kept is not None else dump_all(out))
     if status != 0:
         return status
@@ -519,6 +524,9 @@ def cmd_convert(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         ok = False
     stdout.write(result_text if ok else dump_all(everything))
     return 0
+
+
+CONVERT_COMMENTS_MAX = 200_000
 
 
 def cmd_render(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

@@ -179,8 +179,9 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         api = obj.get("apiVersion")
     if api != "nvidia.com/v1beta1" or kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment",
                                                    "DynamoGraphDeploymentRequest"):
-        raise RenderError(f"cannot render {api}/{kind}: render knows DynamoGraphDeployment, "
-                          "DynamoComponentDeployment, DynamoGraphDeploymentRequest and DeploymentSpec")
+        msg = (f"cannot render {api}/{kind}: render knows DynamoGraphDeployment, "
+               "DynamoComponentDeployment, DynamoGraphDeploymentRequest and DeploymentSpec")
+        raise RenderError(msg, [Diagnostic("render.unsupported-kind", ("kind",), msg)])
     prefix: list[dict[str, Any]] = []
     from_dgdr = kind == "DynamoGraphDeploymentRequest"
     if from_dgdr:
@@ -201,6 +202,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         stored = _admit(obj, settings)
     if from_dgdr:
         prefix.append(stored)
+    check_render_bounds(stored)
     if kind == "DynamoGraphDeployment":
         target = target or _default_target(stored)
         if target not in TARGETS_DGD:
@@ -224,6 +226,28 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         if problems:
             raise RenderError("rendered objects are invalid (a bug in dynamo_schema)", problems)
     return objs
+
+
+#: Most nodes one multinode component may span for ``render`` (the operator renders objects, pod
+#: names and host lists per node rank; decisions.md D12): work proportional to the input, not to a
+#: number in it. Validation has no such bound (it never builds per-node structures).
+MAX_RENDER_NODES = 1024
+
+
+def check_render_bounds(stored: dict[str, Any]) -> None:
+    """Refuse, located, a multinode ``nodeCount`` above :data:`MAX_RENDER_NODES`."""
+    spec = stored.get("spec")
+    comps = spec.get("components") if isinstance(spec, dict) else None
+    if not isinstance(comps, list):
+        return
+    for i, comp in enumerate(comps):
+        mn = comp.get("multinode") if isinstance(comp, dict) else None
+        n = mn.get("nodeCount") if isinstance(mn, dict) else None
+        if isinstance(n, int) and not isinstance(n, bool) and n > MAX_RENDER_NODES:
+            path = ("spec", "components", i, "multinode", "nodeCount")
+            msg = (f"Invalid value: {n}: render supports at most {MAX_RENDER_NODES} nodes per component "
+                   "(the operator would create objects for every node rank)")
+            raise RenderError(msg, [Diagnostic("render.too-many-nodes", path, msg)])
 
 
 def read_mapping_file(path: str, what: str) -> dict[str, Any]:

@@ -110,6 +110,8 @@ class DiffReport:
     change: str = "changed"  # changed | added | removed (the whole document)
     old_file: str | None = None
     new_file: str | None = None
+    #: why the old object could not have been admitted (located by ``run_diff``; not in ``to_dict``)
+    old_errors: list[Diagnostic] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -803,6 +805,7 @@ def diff_documents(old: dict[str, Any] | None, new: dict[str, Any] | None, *, ta
         diags, old_stored = _admit(old_d, settings, None)
         errors = [d for d in diags if d.severity == "error"]
         if old_stored is None or errors:
+            report.old_errors = errors
             report.problems.append("the old object is not valid (it could not have been admitted): "
                                    + "; ".join(f"{d.field}: {d.message}" if d.path else d.message for d in errors[:5]))
             old_stored = None
@@ -1040,6 +1043,11 @@ def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, s
         r.new_file = nd.file if nd is not None else None
         if nd is not None:
             r.admission = [nd.place(d) for d in r.admission]
+        if od is not None and r.old_errors:  # where in OLD the first reason is
+            first = od.place(r.old_errors[0])
+            if first.file is not None:
+                r.problems = [f"{first.file}:{first.line}:{first.column}: {p}"
+                              if p.startswith("the old object is not valid") else p for p in r.problems]
         reports.append(r)
     stdout.write(format_json(reports) if output == "json" else format_text(reports, show_diff))
     return 1 if any(r.refused for r in reports) else 0

@@ -28,7 +28,17 @@ sorted keys.
 
 from __future__ import annotations
 
-from decimal import ROUND_UP, Decimal
+from decimal import (
+    MAX_EMAX,
+    MIN_EMIN,
+    ROUND_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    InvalidOperation,
+    Overflow,
+    localcontext,
+)
 from functools import cache
 from typing import Any
 
@@ -423,6 +433,13 @@ def canonical_quantity(value: Any) -> str:
     if parts is None:
         return text
     number, suffix = parts
+    # exact arithmetic whatever the size (the default context rounds to 28 digits and stops at
+    # exponent 999,999); resource.Quantity keeps arbitrary precision (inf.Dec)
+    with localcontext(quantity_context(number)):
+        return _canonical(number, suffix)
+
+
+def _canonical(number: Decimal, suffix: str) -> str:
     if suffix in _BIN:
         fmt = "bin"
         amount = number * (Decimal(2) ** _BIN[suffix])
@@ -432,10 +449,13 @@ def canonical_quantity(value: Any) -> str:
     else:
         fmt = "dec"
         amount = number.scaleb(_DEC[suffix])
-    nano = Decimal("1e-9")
-    if amount != amount.quantize(nano, rounding=ROUND_UP):
-        amount = amount.quantize(nano, rounding=ROUND_UP)
+    if int(amount.as_tuple().exponent) < -9:  # finer than 1n: round up (never on huge exponents)
+        amount = amount.quantize(Decimal("1e-9"), rounding=ROUND_UP)
     if fmt == "bin":
+        if amount > _MAX_INT64:  # ParseQuantity caps binary quantities at MaxInt64
+            amount = _MAX_INT64
+        elif amount < -_MAX_INT64:
+            amount = -_MAX_INT64
         if -1024 < amount < 1024 or amount != amount.to_integral_value():
             fmt = "dec"
         else:
@@ -448,14 +468,21 @@ def canonical_quantity(value: Any) -> str:
     if amount == 0:
         return "0"
     _, digits, exponent = amount.normalize().as_tuple()
-    mantissa = int("".join(map(str, digits)))
     exp10 = int(exponent)
     low = exp10 - (exp10 % 3)
-    mantissa *= 10 ** (exp10 - low)
-    if amount < 0:
-        mantissa = -mantissa
+    # the mantissa as text (an int of more than 4,300 digits cannot be printed)
+    mantissa = ("-" if amount < 0 else "") + "".join(map(str, digits)) + "0" * (exp10 - low)
     if fmt == "exp":
         return f"{mantissa}" if low == 0 else f"{mantissa}e{low}"
     if low in _DEC_SUFFIX:
         return f"{mantissa}{_DEC_SUFFIX[low]}"
     return f"{mantissa}e{low}"
+
+
+_MAX_INT64 = Decimal(2**63 - 1)
+
+
+def quantity_context(number: Decimal) -> Context:
+    """A decimal context exact for quantity arithmetic on ``number`` (digits + suffix + nano)."""
+    return Context(prec=len(number.as_tuple().digits) + 60, Emax=MAX_EMAX, Emin=MIN_EMIN,
+                   traps=[InvalidOperation, DivisionByZero, Overflow])

@@ -105,9 +105,10 @@ def _kind_file(api_version: str, kind: str) -> str | None:
         return None
     if ".." in kind or ".." in group or ".." in version:
         return None
-    if not group:
-        return f"{kind.lower()}-{version}.json"
-    return f"{kind.lower()}-{group.split('.')[0]}-{version}.json"
+    name = f"{kind.lower()}-{version}.json" if not group else f"{kind.lower()}-{group.split('.')[0]}-{version}.json"
+    if len(name) > 200:  # no bundled schema has such a name (and the OS would refuse it: ENAMETOOLONG)
+        return None
+    return name
 
 
 @cache

@@ -18,7 +18,14 @@ scalar resolution, then a JSON round trip):
 Every diagnostic carries a ``load.*`` rule id and is located (file, 1-based line and column).
 Rule ids: ``load.syntax``, ``load.duplicate-key``, ``load.alias-bomb``, ``load.unsafe-tag``,
 ``load.tag-mismatch``, ``load.encoding``, ``load.binary``, ``load.control-character``,
-``load.not-a-mapping``, ``load.unsupported-key``, ``load.unsupported-value``, ``load.too-deep``.
+``load.not-a-mapping``, ``load.unsupported-key``, ``load.unsupported-value``, ``load.too-deep``,
+``load.too-large``, ``load.too-long``, ``load.too-many-documents``, ``load.too-many-merges``.
+
+Resource limits are the project's own (docs/decisions.md D12), the same whatever PyYAML/libyaml build
+is installed: nesting depth :data:`MAX_DEPTH` (after alias expansion), input size :data:`MAX_BYTES`,
+scalar length :data:`MAX_SCALAR`, documents per input :data:`MAX_DOCUMENTS`, merge keys per document
+:data:`MAX_MERGES`, alias expansion :data:`NODE_BUDGET`. Integers are 64-bit as in Go (larger YAML
+numerals resolve as go-yaml resolves them; a JSON number outside float64 is refused as Go refuses it).
 """
 
 from __future__ import annotations
@@ -35,6 +42,11 @@ from ._document import Document
 from ._gofmt import go_float, go_quote, go_sharp_v
 
 __all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_DOCUMENTS",
+    "MAX_MERGES",
+    "MAX_SCALAR",
     "NODE_BUDGET",
     "LoadError",
     "LoadResult",
@@ -52,8 +64,19 @@ NODE_BUDGET = 1_000_000
 #: (billion-laughs documents are rejected after building ~10,000 nodes).
 ALIAS_FLOOR = 10_000
 ALIAS_FACTOR = 100
-#: go-yaml's nesting limit ("exceeded max depth of 10000").
-MAX_DEPTH = 10_000
+#: Nesting limit (the root collection is level 1), checked on the document as built (aliases
+#: expanded). Far below go-yaml's 10,000 and libyaml 0.2.6's 1,000 so that every later stage
+#: (recursive walks, deepcopy, pydantic, formatting) stays far from Python's recursion limit.
+MAX_DEPTH = 100
+#: Input size limit per file: the API server's request-size limit (3 MiB).
+MAX_BYTES = 3 * 1024 * 1024
+#: Longest scalar (characters), key or value: the API server's limit on one object (1.5 MiB) is
+#: larger than any field it admits (a ConfigMap's data totals 1 MiB).
+MAX_SCALAR = 1024 * 1024
+#: Documents (``---``-separated, empty ones included) per input.
+MAX_DOCUMENTS = 10_000
+#: ``<<`` merge keys per document.
+MAX_MERGES = 10_000
 
 _EXTENSIONS = (".yaml", ".yml", ".json")
 _PLAIN = "tag:dynamo-schema.invalid,2026:plain"
@@ -246,6 +269,11 @@ class _Rx:
             r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?\Z")
         self.bang = re.compile(r"&[^\s,\[\]{}]+[ \t\r\n]+!(?=[ \t\r\n])")
         self.anchor = re.compile(r"(?:!\S*\s+)?&([^\s,\[\]{}]+)")
+        self.surrogate = re.compile("[\ud800-\udfff]")
+        # block-structure prefix of a line (indentation and "- ", "? ", ": " indicators)
+        self.prefix = re.compile(r"^[ \t?:-]*", re.M)
+        # JSON tokens: strings (possibly unterminated), numbers, brackets
+        self.json_token = re.compile(r'"(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|[\[\]{}]')
 
 
 _RX: _Rx | None = None
@@ -327,6 +355,12 @@ def _go_int(plain: str) -> int | None:
         return None
     sign = -1 if plain[0] == "-" else 1
     digits = plain.lstrip("+-")
+    # more significant digits than a 64-bit value has: out of range (and never int() of a long text)
+    body = digits[2:] if digits[1:2] in ("x", "X", "o", "O", "b", "B") else digits
+    width = (16 if digits[1:2] in ("x", "X") else 64 if digits[1:2] in ("b", "B")
+             else 22 if digits[:1] == "0" else 20)
+    if len(body.lstrip("0")) > width:
+        return None
     if len(digits) > 1 and digits[0] == "0":
         # 0x / 0o / 0b prefixes as Python reads them; a bare leading 0 is octal in Go
         v = int(digits, 0) if digits[1] in "xXoObB" else int(digits[1:], 8)
@@ -399,6 +433,29 @@ def _go_repr(v: Any) -> str:
 
 
 # --------------------------------------------------------------------------------------------------
+# limits
+
+_TOO_DEEP = f"exceeded max depth of {MAX_DEPTH}"
+
+
+def _string_problem(value: str) -> tuple[str, str] | None:
+    """``(rule, message)`` when a string scalar or key breaks a limit or cannot be encoded."""
+    if len(value) > MAX_SCALAR:
+        return "load.too-long", f"scalar of {len(value)} characters is longer than the limit of {MAX_SCALAR}"
+    if not value.isascii():
+        m = _rx().surrogate.search(value)
+        if m is not None:
+            return ("load.encoding",
+                    f"string contains the lone surrogate \\u{ord(m.group()):04x}, which is not valid Unicode")
+    return None
+
+
+def _float_range(literal: str) -> str:
+    """Go's error for a JSON number outside float64 (``json.Number.Float64``)."""
+    return f"strconv.ParseFloat: parsing {go_quote(literal)}: value out of range"
+
+
+# --------------------------------------------------------------------------------------------------
 # YAML node graph -> plain data
 
 
@@ -423,6 +480,7 @@ class _Builder:
         "expanding",
         "file",
         "json_mode",
+        "merges",
         "positions",
         "root",
         "sizes",
@@ -459,6 +517,7 @@ class _Builder:
         self.done: set[int] = set()
         self.building: set[int] = set()
         self.sizes: dict[int, int] = {}
+        self.merges = 0
 
     # -- helpers
     def _plain(self, value: str) -> Any:
@@ -561,6 +620,8 @@ class _Builder:
         if key in self.building:
             raise _Abort(self._diag("load.alias-bomb", path,
                                     f"anchor '{self._anchor_name(node)}' value contains itself", node))
+        if len(path) >= MAX_DEPTH:  # this collection is level len(path) + 1 (aliases expanded)
+            raise _Abort(self._diag("load.too-deep", path, _TOO_DEEP, node))
         out: Any
         if type(node) is self._mapping_cls:
             if tag != _MAP:
@@ -629,9 +690,25 @@ class _Builder:
                                         "!!binary value contains invalid base64 data", node)) from None
         raise _Abort(self._unsafe(node, tag, path))
 
+    def _check_str(self, node: Any, value: str, path: Path) -> str:
+        if self.json_mode and not value.isascii() and _rx().surrogate.search(value):
+            # a JSON surrogate pair (the pure-Python YAML parser keeps its halves apart)
+            try:
+                value = value.encode("utf-16", "surrogatepass").decode("utf-16")
+            except UnicodeDecodeError:
+                pass
+        problem = _string_problem(value)
+        if problem is not None:
+            raise _Abort(self._diag(problem[0], path, problem[1], node))
+        return value
+
     def _scalar(self, node: Any, tag: str, path: Path) -> Any:
         v = self._scalar_value(node, tag, path)
-        if self.json_mode or type(v) is str:
+        if type(v) is str:
+            return self._check_str(node, v, path)
+        if self.json_mode:
+            if type(v) is float and v in (float("inf"), float("-inf")):
+                raise _Abort(self._diag("load.unsupported-value", path, _float_range(node.value), node))
             return v
         j = _json_number(v)
         if j is _NO_VALUE:
@@ -645,9 +722,9 @@ class _Builder:
         """The JSON key sigs.k8s.io/yaml makes of a key node, or None (diagnostic recorded)."""
         if type(knode) is self._scalar_cls:
             tag = knode.tag
+            value = self._check_str(knode, knode.value, path)
             if tag == _STR:
-                return str(knode.value)
-            value = knode.value
+                return str(value)
             if tag == _PLAIN and value and value[0] not in _HINT_CHARS:
                 return str(value)
             k = self._scalar_value(knode, tag, path)
@@ -689,7 +766,7 @@ class _Builder:
         for knode, vnode in node.value:
             if (type(knode) is self._scalar_cls and knode.value == "<<" and knode.tag == _PLAIN
                     and not self.json_mode):
-                self._merge(vnode, out, explicit, path)
+                self._merge(vnode, out, explicit, path, knode)
                 continue
             key = self._key(knode, vnode, path)
             if key is None:
@@ -714,7 +791,8 @@ class _Builder:
             return key
         return go_quote(key)
 
-    def _merge(self, vnode: Any, out: dict[str, Any], explicit: dict[str, int], path: Path) -> None:
+    def _merge(self, vnode: Any, out: dict[str, Any], explicit: dict[str, int], path: Path,
+               knode: Any = None) -> None:
         """go-yaml v2 ``<<``: a mapping, or a sequence of mappings (earlier ones win)."""
         if type(vnode) is self._mapping_cls:
             sources = [vnode]
@@ -727,14 +805,23 @@ class _Builder:
             if type(src) is not self._mapping_cls:
                 raise _Abort(self._diag("load.syntax", path,
                                         "map merge requires map or sequence of maps as the value", src))
-            built = self.build(src, path + ("<<",))
-            # positions were recorded under path + ("<<", key); re-root them under path + (key,)
-            prefix = path + ("<<",)
-            n = len(prefix)
-            for table in (self.positions, self.value_positions):
-                moved = {p: pos for p, pos in table.items() if p[:n] == prefix}
+            self.merges += 1
+            if self.merges > MAX_MERGES:
+                raise _Abort(self._diag("load.too-many-merges", path,
+                                        f"more than {MAX_MERGES} merge keys in one document",
+                                        knode if knode is not None else src))
+            # build the source into fresh position tables, then re-root its positions (recorded
+            # under path + ("<<", key)) under path + (key,): work proportional to the source only
+            saved = (self.positions, self.value_positions)
+            self.positions, self.value_positions = {}, {}
+            try:
+                built = self.build(src, path + ("<<",))
+            finally:
+                sub = (self.positions, self.value_positions)
+                self.positions, self.value_positions = saved
+            n = len(path) + 1
+            for table, moved in zip(saved, sub):
                 for p, pos in moved.items():
-                    del table[p]
                     table[path + p[n:]] = pos
             for k, v in built.items():
                 explicit.pop(k, None)
@@ -743,105 +830,57 @@ class _Builder:
 
 
 
+_JSON_INT_MAX = 1 << 63
+
+
 def _json_literal(value: str) -> Any:
+    """A JSON literal as Go's apimachinery decodes it: int64 when it is one, else float64."""
     if value == "true":
         return True
     if value == "false":
         return False
     if value == "null" or value == "":
         return None
+    if not value or value[0] not in "-0123456789":
+        return value
+    if "." not in value and "e" not in value and "E" not in value and len(value) <= 20:
+        try:
+            iv = int(value)
+        except ValueError:
+            return value
+        if -_JSON_INT_MAX <= iv < _JSON_INT_MAX:
+            return iv
     try:
-        if "." in value or "e" in value or "E" in value:
-            return float(value)
-        return int(value)
+        return float(value)  # may be +-inf: refused by the caller, as Go's ParseFloat refuses it
     except ValueError:
         return value
 
 
+def _json_int(value: str) -> Any:
+    """``json.loads`` ``parse_int``: int64, else float64 (never Python's unbounded int)."""
+    return _json_literal(value)
 
 
-# --------------------------------------------------------------------------------------------------
-# JSON pre-check (Go encoding/json wording)
-
-
-def _go_char(c: str) -> str:
-    if c == "'":
-        return "'\\''"
-    if c == '"':
-        return "'\"'"
-    if c < " " or c == "\x7f":  # encoding/json quoteChar: strconv.Quote without its quotes
-        return "'" + go_quote(c)[1:-1] + "'"
-    return "'" + c + "'"
-
-
-def _json_error(text: str, exc: Any, file: str) -> Diagnostic:
-    """Reword a :class:`json.JSONDecodeError` the way Go's encoding/json reports it."""
-    pos = exc.pos
-    msg = exc.msg
-    if pos >= len(text.rstrip()) and not msg.startswith("Extra data"):
-        message = "unexpected end of JSON input"
-        line, col = _char_position(text, min(pos, len(text)))
-    else:
-        c = text[pos] if pos < len(text) else ""
-        if msg.startswith("Expecting property name"):
-            what = "looking for beginning of object key string"
-        elif msg.startswith("Expecting ':'"):
-            what = "after object key"
-        elif msg.startswith("Expecting ',' delimiter"):
-            what = ("after object key:value pair" if _innermost_container(text, pos) == "{"
-                    else "after array element")
-        elif msg.startswith("Extra data"):
-            what = "after top-level value"
-        elif msg.startswith("Invalid control character"):
-            what = "in string literal"
-        elif msg.startswith(("Invalid \\escape", "Invalid \\u")):
-            what = "in string escape code"
-        elif msg.startswith("Unterminated string"):
-            message = "unexpected end of JSON input"
-            line, col = _char_position(text, pos)
-            return Diagnostic("load.syntax", (), message, "error", file, line, col)
-        else:
-            what = "looking for beginning of value"
-        message = f"invalid character {_go_char(c)} {what}"
-        line, col = _char_position(text, pos)
-    return Diagnostic("load.syntax", (), message, "error", file, line, col)
-
-
-def _innermost_container(text: str, pos: int) -> str:
-    stack: list[str] = []
-    in_str = False
-    esc = False
-    for ch in text[:pos]:
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
-            stack.append(ch)
-        elif ch in "]}" and stack:
-            stack.pop()
-    return stack[-1] if stack else ""
 
 
 # --------------------------------------------------------------------------------------------------
 # the loader
 
 
-_LOADER: Any = None
+_LOADERS: dict[bool, Any] = {}
+#: Use libyaml (``yaml.CSafeLoader``) when PyYAML has it; tests switch this off to run the
+#: pure-Python parser path, which must give the same limits, rule ids and positions.
+USE_LIBYAML = True
 
 
-def _loader_class() -> Any:
-    global _LOADER
-    if _LOADER is None:
+def _loader_class(pure: bool = False) -> Any:
+    pure = pure or not USE_LIBYAML
+    cls = _LOADERS.get(pure)
+    if cls is None:
         import yaml
         from yaml.nodes import ScalarNode
 
-        base = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+        base = (None if pure else getattr(yaml, "CSafeLoader", None)) or yaml.SafeLoader
 
         class _Loader(base):  # type: ignore[misc, valid-type]
             def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
@@ -849,8 +888,19 @@ def _loader_class() -> Any:
                     return _PLAIN if implicit[0] else _STR
                 return _MAP if kind is not yaml.SequenceNode else _SEQ
 
-        _LOADER = _Loader
-    return _LOADER
+        cls = _LOADERS[pure] = _Loader
+    return cls
+
+
+def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    return raw.count(b"\n", 0, offset) + 1, len(raw[line_start:offset].decode("utf-8", "ignore")) + 1
+
+
+def _too_large(size: int, file: str, line: int, col: int) -> Diagnostic:
+    return Diagnostic("load.too-large", (),
+                      f"input of {size} bytes is larger than the limit of {MAX_BYTES} bytes",
+                      "error", file, line, col)
 
 
 def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
@@ -867,6 +917,9 @@ def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
     result = LoadResult()
     if isinstance(text, (bytes, bytearray, memoryview)):
         raw = bytes(text)
+        if len(raw) > MAX_BYTES:
+            result.errors.append(_too_large(len(raw), file, *_byte_position(raw, MAX_BYTES)))
+            return result
         nul = raw.find(b"\x00")
         if nul >= 0 and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
             line = raw.count(b"\n", 0, nul) + 1
@@ -880,8 +933,14 @@ def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
             result.errors.append(diag)
             return result
         text = decoded
-    elif text.startswith("\ufeff"):
-        text = text[1:]
+    else:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if len(text) > MAX_BYTES // 4:
+            raw = text.encode("utf-8", "surrogatepass")
+            if len(raw) > MAX_BYTES:
+                result.errors.append(_too_large(len(raw), file, *_byte_position(raw, MAX_BYTES)))
+                return result
     bad = _rx().bad_char.search(text)
     if bad is not None:
         line, col = _char_position(text, bad.start())
@@ -890,31 +949,32 @@ def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
                                         file, line, col))
         return result
 
-    # Nesting depth: a cheap upper bound (flow brackets + longest line), the exact depth only when the
-    # bound is over go-yaml's limit. Deep documents need a higher recursion limit while building.
-    bound = text.count("[") + text.count("{") + (max(map(len, text.split("\n"))) if text else 0)
+    json_mode = file.lower().endswith(".json")
+    # Nesting depth, before libyaml composes anything (libyaml 0.2.6 stops at 1,000 levels with its
+    # own error; 0.2.5 has no limit): a cheap upper bound, the exact check only when it is over.
+    if json_mode:
+        bound = text.count("[") + text.count("{")
+    else:
+        prefix = max((len(m) for m in _rx().prefix.findall(text)), default=0)
+        bound = text.count("[") + text.count("{") + 2 * (prefix + 2)
     if bound > MAX_DEPTH:
-        too_deep = _depth_check(text, file)
+        too_deep = _json_depth_check(text, file) if json_mode else _depth_check(text, file)
         if too_deep is not None:
             result.errors.append(too_deep)
             return result
-    old_limit = sys.getrecursionlimit()
-    needed = 3 * min(bound, MAX_DEPTH) + 500
-    if needed > old_limit:
-        sys.setrecursionlimit(needed)
-    try:
-        _load_text(result, text, file, strict, budget, decoder)
-    finally:
-        if needed > old_limit:
-            sys.setrecursionlimit(old_limit)
+    _load_text(result, text, file, strict, budget, decoder, json_mode)
     return result
 
 
-def _depth_check(text: str, file: str) -> Diagnostic | None:
-    """go-yaml's "exceeded max depth" check, on the event stream (no recursion)."""
+def _depth_check(text: str, file: str, pure: bool = False) -> Diagnostic | None:
+    """The first collection nested deeper than MAX_DEPTH, on the event stream (no recursion).
+
+    libyaml 0.2.6 gives up at 1,000 levels while scanning ahead (before the event at level
+    MAX_DEPTH + 1 is delivered): then the pure-Python parser, which has no limit of its own, finds
+    the same event."""
     import yaml
 
-    loader = _loader_class()(text)
+    loader = _loader_class(pure)(text)
     depth = 0
     try:
         while loader.check_event():
@@ -923,34 +983,106 @@ def _depth_check(text: str, file: str) -> Diagnostic | None:
                 depth += 1
                 if depth > MAX_DEPTH:
                     m: Any = ev.start_mark
-                    return Diagnostic("load.too-deep", (), f"exceeded max depth of {MAX_DEPTH}", "error",
-                                      file, m.line + 1, m.column + 1)
+                    return Diagnostic("load.too-deep", (), _TOO_DEEP, "error", file, m.line + 1,
+                                      m.column + 1)
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
+    except yaml.MarkedYAMLError as exc:
+        if not pure and _libyaml_depth_error(exc):
+            return _depth_check(text, file, pure=True)
+        return None  # a syntax error: reported by the normal path
     except yaml.YAMLError:
-        return None  # reported by the normal path
+        return None
     finally:
         loader.dispose()
     return None
 
 
+def _libyaml_depth_error(exc: Any) -> bool:
+    """libyaml >= 0.2.6: "exceeded maximum nesting depth" (while increasing flow/block level)."""
+    return "nesting depth" in str(getattr(exc, "problem", "") or "")
+
+
+def _json_depth_check(text: str, file: str) -> Diagnostic | None:
+    depth = 0
+    for m in _rx().json_token.finditer(text):
+        c = m.group()[0]
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line, col = _char_position(text, m.start())
+                return Diagnostic("load.too-deep", (), _TOO_DEEP, "error", file, line, col)
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
+def _json_check(text: str, file: str) -> tuple[Any, Diagnostic | None]:
+    """Parse JSON as Go does: ``(data, None)`` or ``(_NO_VALUE, diagnostic)``.
+
+    Syntax errors are worded and located by our port of Go's scanner (never by the text of
+    Python's message, which changed in CPython 3.13); numbers decode as apimachinery decodes them
+    (int64, else float64; outside float64 is an error); strings obey MAX_SCALAR and must be valid
+    Unicode (a lone surrogate escape is refused)."""
+    import json
+
+    from ._jsonscan import syntax_error
+
+    def constant(name: str) -> Any:
+        raise ValueError(name)  # NaN / Infinity: Python accepts them, Go does not
+
+    try:
+        data = json.loads(text, parse_int=_json_int, parse_constant=constant)
+    except (ValueError, RecursionError) as exc:
+        found = syntax_error(text)
+        if found is not None:
+            line, col = _char_position(text, found[1])
+            return _NO_VALUE, Diagnostic("load.syntax", (), found[0], "error", file, line, col)
+        pos = getattr(exc, "pos", 0)
+        line, col = _char_position(text, min(pos, len(text)))
+        return _NO_VALUE, Diagnostic("load.syntax", (), str(getattr(exc, "msg", exc)), "error", file,
+                                     line, col)
+    for m in _rx().json_token.finditer(text):
+        tok = m.group()
+        c = tok[0]
+        problem: tuple[str, str] | None = None
+        if c == '"':
+            if len(tok) > MAX_SCALAR or "\\u" in tok or not tok.isascii():
+                problem = _string_problem(json.loads(tok))
+        elif c not in "[]{}":
+            v = _json_literal(tok)
+            if type(v) is float and v in (float("inf"), float("-inf")):
+                problem = ("load.unsupported-value", _float_range(tok))
+        if problem is not None:
+            line, col = _char_position(text, m.start())
+            return _NO_VALUE, Diagnostic(problem[0], (), problem[1], "error", file, line, col)
+    return data, None
+
+
+_STRUCTURE = re.compile(r"while (?:scanning|parsing) an? (.+)")
+
+
+def _syntax_message(exc: Any) -> str:
+    """libyaml's problem; when the structure it was reading began elsewhere, where it began
+    (``found unexpected end of stream (the quoted scalar started at 4:9)``)."""
+    problem = exc.problem or exc.context or "unknown problem parsing YAML content"
+    ctx, cm, pm = exc.context, exc.context_mark, exc.problem_mark
+    if ctx and cm is not None and pm is not None and (cm.line, cm.column) != (pm.line, pm.column):
+        m = _STRUCTURE.match(ctx)
+        if m is not None and m.group(1) != "plain scalar":  # a plain scalar ends anywhere
+            problem += f" (the {m.group(1)} started at {cm.line + 1}:{cm.column + 1})"
+    return str(problem)
+
+
 def _load_text(result: LoadResult, text: str, file: str, strict: bool, budget: int,
-               decoder: str) -> None:
-    json_mode = file.lower().endswith(".json")
+               decoder: str, json_mode: bool) -> None:
     json_data: Any = _NO_VALUE
     if json_mode:
-        import json
-
-        try:
-            json_data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            if text.strip():
-                result.errors.append(_json_error(text, exc, file))
-                return
+        if not text.strip():
             return
-        except RecursionError:
-            result.errors.append(Diagnostic("load.too-deep", (), f"exceeded max depth of {MAX_DEPTH}",
-                                            "error", file, 1, 1))
+        json_data, diag = _json_check(text, file)
+        if diag is not None:
+            result.errors.append(diag)
             return
 
     import yaml
@@ -958,6 +1090,7 @@ def _load_text(result: LoadResult, text: str, file: str, strict: bool, budget: i
     loader = _loader_class()(text)
     builder = _Builder(file, text, json_mode, strict, budget, decoder == "yaml.v3")
     index = 0
+    count = 0
     try:
         while True:
             try:
@@ -969,16 +1102,28 @@ def _load_text(result: LoadResult, text: str, file: str, strict: bool, budget: i
                     # valid JSON that libyaml cannot read (e.g. long keys, surrogate escapes)
                     _add_plain(result, json_data, file, index)
                     return
+                if _libyaml_depth_error(exc):
+                    deep = _depth_check(text, file, pure=True)
+                    if deep is not None:
+                        result.errors.append(deep)
+                        return
                 mark = exc.problem_mark or exc.context_mark
                 line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-                problem = exc.problem or exc.context or "unknown problem parsing YAML content"
-                result.errors.append(Diagnostic("load.syntax", (), problem, "error", file, line, col))
+                result.errors.append(Diagnostic("load.syntax", (), _syntax_message(exc), "error", file,
+                                                line, col))
                 return
             except yaml.YAMLError as exc:  # ReaderError and friends
                 result.errors.append(Diagnostic("load.syntax", (), str(exc), "error", file, 1, 1))
                 return
             if node is None:
                 continue
+            count += 1
+            if count > MAX_DOCUMENTS:
+                m = node.start_mark
+                result.errors.append(Diagnostic(
+                    "load.too-many-documents", (), f"more than {MAX_DOCUMENTS} documents in one input",
+                    "error", file, m.line + 1, m.column + 1))
+                return
             index = _add_node(result, builder, node, file, index)
     finally:
         loader.dispose()

@@ -49,11 +49,15 @@ def parse_quantity(v: Any) -> Decimal | None:
     if parts is None:
         return None
     num, suffix = parts
+    from decimal import MAX_EMAX, MIN_EMIN, Context, localcontext
+
     try:
-        if suffix[:1] in ("e", "E"):
-            return num.scaleb(int(suffix[1:]))
-        return num * SUFFIX[suffix]
-    except ArithmeticError:  # exponent beyond what a Decimal holds
+        # exact: resource.Quantity keeps arbitrary precision (the default context rounds at 28 digits)
+        with localcontext(Context(prec=len(num.as_tuple().digits) + 60, Emax=MAX_EMAX, Emin=MIN_EMIN)):
+            if suffix[:1] in ("e", "E"):
+                return num.scaleb(int(suffix[1:]))
+            return num * SUFFIX[suffix]
+    except (ArithmeticError, ValueError):  # exponent beyond what a Decimal holds
         return None
 
 

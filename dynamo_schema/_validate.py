@@ -70,7 +70,9 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
 
     api = str(data.get("apiVersion"))
     schema = _schemas.for_object(api, str(data.get("kind")))
-    assert schema is not None
+    if schema is None:  # e.g. an old object of another kind (library callers): nothing to check it with
+        return [Diagnostic("schema.unknown-kind", ("kind",),
+                           f'Invalid value: "{data.get("kind")}": no schema for {api}')], None
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = list(notes)
     # status is a subresource: the API server drops it from create/update requests before validating
@@ -240,6 +242,10 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
 
     from . import _admission, _cel
 
+    if not isinstance(old, dict) or old.get("kind") != new.get("kind"):
+        okind = old.get("kind") if isinstance(old, dict) else None
+        return [Diagnostic("update.kind-changed", ("kind",),
+                           f'Invalid value: "{new.get("kind")}": the update changes the kind of "{okind}"')], None, None
     create = replace(options, old=None)
     old_diags, old_stored = check_nvidia(old, create)
     old_errors = [d for d in old_diags if d.severity == "error"]
@@ -343,6 +349,12 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         missing = "kind" if not kind else "apiVersion"
         out.status = "error"
         out.diagnostics = [doc.place(Diagnostic("load.missing-" + missing.lower(), (), f"missing '{missing}' key"))]
+        return out
+    if api.count("/") > 1:
+        # apimachinery schema.ParseGroupVersion: kubectl and the API server cannot decode such a document
+        out.status = "error"
+        out.diagnostics = [doc.place(Diagnostic("load.api-version", ("apiVersion",),
+                                                f"unexpected GroupVersion string: {api}"))]
         return out
     group = api.rpartition("/")[0]
     if group == "nvidia.com":

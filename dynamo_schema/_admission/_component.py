@@ -115,6 +115,13 @@ def longest_podclique_name(c: Any) -> str:
     lower = as_str(as_dict(c).get("name")).lower()
     if not uses_pcsg(c):
         return lower
+    n = node_count(c)
+    if n > 1 and inter_pod_gms_enabled(c):
+        # role_names' first longest entry, without building one name per node rank: "-gms-R" is
+        # longer than "-ldr" and first among equals, R the first rank with the most digits
+        digits = len(str(n - 1))
+        first = 0 if digits == 1 else 10 ** (digits - 1)
+        return f"{lower}-gms-{first}"
     longest = lower
     for r in role_names(c):
         if len(r.lower()) > len(longest):

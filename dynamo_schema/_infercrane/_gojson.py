@@ -46,9 +46,10 @@ def _kind(value: Any) -> str:
 
 
 def _syntax_error(raw: str, exc: json.JSONDecodeError) -> GoJSONError:
-    from .._load import _json_error
+    from .._jsonscan import syntax_error
 
-    message = _json_error(raw, exc, "").message
+    found = syntax_error(raw)
+    message = found[0] if found is not None else exc.msg
     # json.Decoder reports a value cut short as io.ErrUnexpectedEOF
     if message == "unexpected end of JSON input":
         message = "unexpected EOF"

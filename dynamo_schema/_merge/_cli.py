@@ -37,9 +37,24 @@ def _dump(obj: Any) -> str:
 def override_from_document(doc: Any) -> dict | None:
     """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None)."""
     if isinstance(doc, dict) and doc.get("kind") == DGDR_KIND:
-        dgd = ((doc.get("spec") or {}).get("overrides") or {}).get("dgd")
+        node: Any = doc
+        where = ""
+        for key in ("spec", "overrides"):
+            where += "." + key
+            node = node.get(key) or {}
+            if not isinstance(node, dict):  # unvalidated input: unstructured's accessor error
+                from dynamo_schema._merge._override import MergeError
+
+                raise MergeError(f"{where} accessor error: {node} is of the type {_go_type(node)}, "
+                                 "expected map[string]interface{}")
+        dgd = node.get("dgd")
         return dgd if dgd else None
     return doc
+
+
+def _go_type(v: Any) -> str:
+    return ("string" if isinstance(v, str) else "bool" if isinstance(v, bool) else "int64" if isinstance(v, int)
+            else "float64" if isinstance(v, float) else "[]interface {}" if isinstance(v, list) else "<nil>")
 
 
 def run_merge(
@@ -63,7 +78,11 @@ def run_merge(
         role = "blueprint" if blueprint is None else "override"
         stderr.write(f"error: {role} must not be nil\n")  # upstream dgdoverride wording
         return 1
-    override = override_from_document(override_doc)
+    try:
+        override = override_from_document(override_doc)
+    except MergeError as exc:
+        stderr.write(f"error: {exc}\n")
+        return 1
     if override is None:
         # a DGDR without spec.overrides.dgd: the blueprint, normalised (upstream --dgdr-spec protocol)
         api = blueprint.get("apiVersion") if isinstance(blueprint, dict) else None

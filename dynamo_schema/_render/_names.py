@@ -115,6 +115,12 @@ def longest_clique_name(component_name: str, component: Mapping[str, Any]) -> st
     lower = component_name.lower()
     if not uses_pcsg(component):
         return lower
+    n = node_count(component)
+    if n > 1 and is_inter_pod_gms(component):
+        # role_names' first longest entry without one name per node rank (see role_names)
+        digits = len(str(n - 1))
+        first = 0 if digits == 1 else 10 ** (digits - 1)
+        return f"{component_name}-{ROLE_SUFFIX_GMS}-{first}".lower()
     longest = lower
     for r in role_names(component_name, component):
         if len(r.lower()) > len(longest):

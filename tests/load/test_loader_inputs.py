@@ -161,12 +161,13 @@ def test_unclosed_bracket() -> None:
     # prints the 0-based line of the problem mark for parser errors, i.e. the third line here.
     d = only_error("a: 1\nb: [1, 2\nc: 3\n")
     assert d.rule == "load.syntax"
-    assert d.message == "did not find expected ',' or ']'"
+    # libyaml's problem, then where the unterminated structure began (issue 15 item 4)
+    assert d.message == "did not find expected ',' or ']' (the flow sequence started at 2:4)"
     # `2\nc` is one multi-line plain scalar inside the flow sequence; the `:` after it is the problem
     assert (d.line, d.column) == (3, 2)
     d = only_error("a: 1\nb: [1, 2\n")
     assert (d.rule, d.message, d.line, d.column) == (
-        "load.syntax", "did not find expected ',' or ']'", 3, 1)  # end of input
+        "load.syntax", "did not find expected ',' or ']' (the flow sequence started at 2:4)", 3, 1)
 
 
 def test_tab_indentation() -> None:
@@ -230,13 +231,14 @@ def test_infinite_value_rejected_like_kubectl() -> None:
         "load.unsupported-value", 2, 6, "json: unsupported value: +Inf")
 
 
-def test_nesting_deeper_than_go_yaml_allows() -> None:
-    # go-yaml: "exceeded max depth of 10000"; the root mapping is level 1, so the 10,000th `[`
-    # (column 3 + 10,000) is level 10,001
+def test_nesting_deeper_than_the_limit() -> None:
+    # the project's limit (MAX_DEPTH = 100, docs/decisions.md D12; go-yaml's is 10,000, libyaml
+    # 0.2.6's 1,000); the root mapping is level 1, so the 100th `[` (column 3 + 100) is level 101.
+    # More cases (block style, JSON, aliases, both parser paths, PyYAML 6.0.3/6.0.4): test_limits.py
     d = only_error("a: " + "[" * 10_001 + "]" * 10_001 + "\n")
     assert (d.rule, d.line, d.column, d.message) == (
-        "load.too-deep", 1, 10_003, "exceeded max depth of 10000")
-    (doc,) = load_text("a: " + "[" * 2_000 + "]" * 2_000 + "\n")  # deep but allowed
+        "load.too-deep", 1, 103, "exceeded max depth of 100")
+    (doc,) = load_text("a: " + "[" * 99 + "]" * 99 + "\n")  # deep but allowed
     assert isinstance(doc.data["a"], list)
 
 
@@ -436,3 +438,17 @@ def test_arbitrary_input_never_crashes(text: str | bytes) -> None:
         assert exc.diagnostics
     else:
         assert all(isinstance(doc.data, dict) for doc in docs)
+
+
+def test_syntax_error_names_where_the_structure_began() -> None:
+    # issue 15 item 4: where the problem was found (libyaml's problem mark) and where the unterminated
+    # structure began (its context mark), when they differ
+    d = only_error('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "x\ndata: {}\n')
+    assert (d.rule, d.line, d.column, d.message) == (
+        "load.syntax", 6, 1, "found unexpected end of stream (the quoted scalar started at 4:9)")
+    d = only_error("- a\n- [b, {c: d\n")
+    assert (d.line, d.column, d.message) == (
+        3, 1, "did not find expected ',' or '}' (the flow mapping started at 2:7)")
+    # the same place: nothing added
+    d = only_error("a: b: c\n")
+    assert "started at" not in d.message

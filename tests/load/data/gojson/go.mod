@@ -1,0 +1,2 @@
+module gojson
+go 1.22
