@@ -374,8 +374,8 @@ def _default(x: Any, node: Node | None) -> Any:
         return x
     if isinstance(x, dict):
         out = dict(x)
-        for k, sub in _iter_props(node):
-            if sub.has_default and (k not in out or (out[k] is None and not sub.nullable)):
+        for k, sub in _defaulted_props(node):
+            if k not in out or (out[k] is None and not sub.nullable):
                 out[k] = copy.deepcopy(sub.default)
         for k, v in out.items():
             child = node.prop(k) if node.props_raw is not None else None
@@ -397,6 +397,20 @@ def _default(x: Any, node: Node | None) -> Any:
             res.append(_default(v, item) if isinstance(v, (dict, list)) else v)
         return res
     return x
+
+
+_DEFAULTED: dict[int, tuple[Node, tuple[tuple[str, Node], ...]]] = {}
+
+
+def _defaulted_props(node: Node) -> tuple[tuple[str, Node], ...]:
+    """The properties of ``node`` that have a ``default``, in schema order (computed once per node:
+    most object nodes have none, and walking every property of every object was a hot spot)."""
+    hit = _DEFAULTED.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = tuple((k, sub) for k, sub in _iter_props(node) if sub.has_default)
+    _DEFAULTED[id(node)] = (node, found)
+    return found
 
 
 def _iter_props(node: Node) -> list[tuple[str, Node]]:

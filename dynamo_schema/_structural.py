@@ -24,7 +24,6 @@ int-or-string. A schema is compiled lazily into nodes once and cached per ``id(s
 from __future__ import annotations
 
 import datetime
-import difflib
 import math
 import re
 from collections.abc import Callable
@@ -583,6 +582,8 @@ class _Run:
 def _unknown(run: _Run, path: Path, key: str, siblings: Any) -> None:
     msg = f"unknown field {go_quote(openapi_name(path))}"
     names = [s for s in siblings if isinstance(s, str)]
+    import difflib  # only to explain an unknown field
+
     close = difflib.get_close_matches(key, names, n=1)
     if close:
         msg += f", did you mean {go_quote(close[0])}?"
