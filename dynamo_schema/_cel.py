@@ -369,8 +369,45 @@ def apply_schema_defaults(data: Any, schema: dict[str, Any]) -> Any:
     return _default(data, compile_schema(schema))
 
 
+_BELOW: dict[tuple[int, str], tuple[Any, bool]] = {}
+
+
+def _below(node: Node, key: str) -> bool:
+    """Whether ``key`` (``default``, ``x-kubernetes-validations``) occurs anywhere in the schema of
+    ``node`` or below it (``$ref`` followed). Computed on the raw schema, once per schema dict
+    (cheap: no node compiled); True when unsure (a ``$ref`` cycle, a bad ``$ref``), so that a walk
+    only skips subtrees with nothing to do."""
+    return _raw_below(node.ctx, node.raw, key)
+
+
+def _raw_below(ctx: Any, x: Any, key: str) -> bool:
+    memo_key = (id(x), key)
+    hit = _BELOW.get(memo_key)
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    _BELOW[memo_key] = (x, True)  # while scanning (a cycle): unsure
+    found = False
+    if isinstance(x, dict):
+        if key in x:
+            found = True
+        else:
+            ref = x.get("$ref")
+            if isinstance(ref, str):
+                try:
+                    found = _raw_below(ctx, ctx.resolve_ref(ref), key)
+                except (KeyError, TypeError, ValueError):
+                    found = True
+            found = found or any(_raw_below(ctx, v, key) for v in x.values() if isinstance(v, (dict, list)))
+    elif isinstance(x, list):
+        found = any(_raw_below(ctx, v, key) for v in x if isinstance(v, (dict, list)))
+    _BELOW[memo_key] = (x, found)
+    return found
+
+
 def _default(x: Any, node: Node | None) -> Any:
     if node is None:
+        return x
+    if not _below(node, "default"):  # nothing to default here or below: the data as it is
         return x
     if isinstance(x, dict):
         out = dict(x)
@@ -543,6 +580,8 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
 
 def _walk(w: _Walk, node: Node | None, obj: Any, old: Any, path: Path) -> None:
     if node is None or obj is None:
+        return
+    if not _below(node, "x-kubernetes-validations"):  # no rule here or below
         return
     if node.validations:
         _eval_rules(w, node, obj, old, path)

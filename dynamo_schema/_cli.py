@@ -270,13 +270,12 @@ def cmd_validate(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     # standard input is read here: pool workers have no access to it
     stdin_bytes = _read_stdin() if "-" in files else None
     work = [(f, opts, olds, stdin_bytes if f == "-" else None) for f in files]
-    if jobs > 1 and len(files) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    from ._parallel import map_ordered, map_sequential
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = list(pool.map(_validate_file, work))
+    if jobs > 1 and len(files) > 1:
+        chunks = map_ordered(_validate_file, work, jobs)  # input order; warm parent, forked workers, chunks
     else:
-        chunks = [_validate_file(w) for w in work]
+        chunks = map_sequential(_validate_file, work)
     results = [r for chunk in chunks for r in chunk]
     fmt = ns.output
     if fmt == "json":
