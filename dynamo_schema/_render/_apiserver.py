@@ -7,8 +7,9 @@ defaults and the LWS webhook, as they show in the upstream goldens.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from .._datacopy import deepcopy
 
 
 def _probe(p: dict[str, Any]) -> None:
@@ -70,7 +71,7 @@ def pod_spec_defaults(spec: dict[str, Any]) -> None:
 
 
 def apply_server_defaults(obj: dict[str, Any]) -> dict[str, Any]:
-    obj = copy.deepcopy(obj)
+    obj = deepcopy(obj)
     kind = obj.get("kind")
     spec = obj.get("spec")
     if not isinstance(spec, dict):
