@@ -118,12 +118,13 @@ def test_jobs_2_reports_what_jobs_1_reports(fmt: str, shared: Path) -> None:
 
 #: What a cold ``validate`` of a v1beta1 file needs none of: the converter (only v1alpha1 input and
 #: preserved-alpha objects), the models, the renderers, HTTP/TLS, jsonschema (built-in kinds only),
-#: the pool (``-j``), difflib (unknown-field suggestions), importlib.resources (package data is read
+#: the pool (``-j``), difflib (unknown-field suggestions), shutil (argparse asks it for the terminal width
+#: only to print help), importlib.resources (package data is read
 #: from the package directory).
 NOT_FOR_A_COLD_VALIDATE = [
     "dynamo_schema._convert", "dynamo_schema._roundtrip", "dynamo_schema.models", "dynamo_schema._render",
     "dynamo_schema._compile", "pydantic", "jsonschema", "referencing", "certifi",
-    "ruamel", "jinja2", "urllib.request", "ssl", "concurrent.futures", "multiprocessing", "difflib",
+    "ruamel", "jinja2", "urllib.request", "ssl", "concurrent.futures", "multiprocessing", "difflib", "shutil",
     "importlib.resources",
 ]
 
@@ -137,3 +138,43 @@ def test_cold_validate_imports_only_what_it_uses() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, []]
+
+
+VALIDATE_LINES = [
+    ["validate", "a.yaml"],
+    ["--debug", "validate", "-o", "json", "--summary", "-j", "2", "a.yaml", "b.yaml"],
+    ["validate", "--no-strict", "--old", "o.yaml", "--kubernetes-version", "1.31.0", "--set", "a=1", "-"],
+    ["validate", "--settings", "s.yaml", "--output=junit", "--jobs=3", "x"],
+    ["validate", "--sum", "a.yaml"],  # an abbreviation argparse accepts
+]
+BAD_LINES = [
+    ["validate"], ["validate", "-o", "xml", "a"], ["validate", "-j", "two", "a"], ["validate", "--bogus", "a"],
+    ["validate", "--strict", "--no-strict", "a"], ["--debug"], ["validate", "--s", "a"],
+]
+
+
+@pytest.mark.parametrize("argv", VALIDATE_LINES)
+def test_validate_parses_as_with_the_full_parser(argv: list[str]) -> None:
+    from dynamo_schema._cli import _parse_validate, build_parser
+
+    fast = _parse_validate(argv)
+    assert fast is not None
+    assert vars(fast) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", BAD_LINES + [["validate", "-h"], ["validate", "--help"], ["render", "x"]])
+def test_anything_else_goes_to_the_full_parser(argv: list[str]) -> None:
+    from dynamo_schema._cli import _parse_validate
+
+    assert _parse_validate(argv) is None
+
+
+@pytest.mark.parametrize("argv", BAD_LINES)
+def test_usage_errors_are_the_full_parsers(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from dynamo_schema._cli import build_parser
+
+    assert main(argv) == 2
+    ours = capsys.readouterr()
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(argv)
+    assert capsys.readouterr() == ours
