@@ -1010,6 +1010,9 @@ def _prune(data: Any, node: Node | None, path: Path, run: _Run) -> Any:
         out: dict[str, Any] = {}
         changed = False
         for k, v in data.items():
+            if v is not None and not isinstance(v, (dict, list)):  # a scalar: nothing to prune below
+                out[k] = v
+                continue
             sub = node.prop(k) if node.props_raw is not None else None
             if sub is None:
                 sub = node.additional()
@@ -1034,6 +1037,8 @@ def _prune(data: Any, node: Node | None, path: Path, run: _Run) -> Any:
             if v is None and item.has_default and not item.nullable:
                 _null_note(run, path + (i,), item)
                 nv: Any = copy.deepcopy(item.default)
+            elif not isinstance(v, (dict, list)):  # a scalar (or a null left for the type check)
+                nv = v
             else:
                 nv = _prune(v, item, path + (i,), run)
             if nv is not v:
