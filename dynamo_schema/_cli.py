@@ -588,9 +588,10 @@ class _UnshownFormatter(argparse.HelpFormatter):
     """For parsers that never print (``_QuietParser``): a fixed width, so that argparse does not import
     ``shutil`` (with bz2 and lzma) to ask for the terminal's width."""
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, 80 if width is None else width)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) < 4 and kwargs.get("width") is None:  # (prog, indent_increment, max_help_position, width)
+            kwargs["width"] = 80
+        super().__init__(*args, **kwargs)
 
 
 class _QuietParser(argparse.ArgumentParser):
@@ -617,7 +618,7 @@ def _parse_validate(argv: Sequence[str] | None) -> argparse.Namespace | None:
         return None
     try:
         return build_parser(only="validate", parser_class=_QuietParser).parse_args(args)
-    except _ParseFailed:
+    except (_ParseFailed, TypeError):  # TypeError: an argparse whose internals differ; the full parser decides
         return None
 
 
