@@ -379,13 +379,50 @@ def apply_schema_defaults(data: Any, schema: dict[str, Any]) -> Any:
     return _default(data, compile_schema(schema))
 
 
+_BELOW: dict[tuple[int, str], tuple[Any, bool]] = {}
+
+
+def _below(node: Node, key: str) -> bool:
+    """Whether ``key`` (``default``, ``x-kubernetes-validations``) occurs anywhere in the schema of
+    ``node`` or below it (``$ref`` followed). Computed on the raw schema, once per schema dict
+    (cheap: no node compiled); True when unsure (a ``$ref`` cycle, a bad ``$ref``), so that a walk
+    only skips subtrees with nothing to do."""
+    return _raw_below(node.ctx, node.raw, key)
+
+
+def _raw_below(ctx: Any, x: Any, key: str) -> bool:
+    memo_key = (id(x), key)
+    hit = _BELOW.get(memo_key)
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    _BELOW[memo_key] = (x, True)  # while scanning (a cycle): unsure
+    found = False
+    if isinstance(x, dict):
+        if key in x:
+            found = True
+        else:
+            ref = x.get("$ref")
+            if isinstance(ref, str):
+                try:
+                    found = _raw_below(ctx, ctx.resolve_ref(ref), key)
+                except (KeyError, TypeError, ValueError):
+                    found = True
+            found = found or any(_raw_below(ctx, v, key) for v in x.values() if isinstance(v, (dict, list)))
+    elif isinstance(x, list):
+        found = any(_raw_below(ctx, v, key) for v in x if isinstance(v, (dict, list)))
+    _BELOW[memo_key] = (x, found)
+    return found
+
+
 def _default(x: Any, node: Node | None) -> Any:
     if node is None:
         return x
+    if not _below(node, "default"):  # nothing to default here or below: the data as it is
+        return x
     if isinstance(x, dict):
         out = dict(x)
-        for k, sub in _iter_props(node):
-            if sub.has_default and (k not in out or (out[k] is None and not sub.nullable)):
+        for k, sub in _defaulted_props(node):
+            if k not in out or (out[k] is None and not sub.nullable):
                 out[k] = copy.deepcopy(sub.default)
         for k, v in out.items():
             child = node.prop(k) if node.props_raw is not None else None
@@ -407,6 +444,20 @@ def _default(x: Any, node: Node | None) -> Any:
             res.append(_default(v, item) if isinstance(v, (dict, list)) else v)
         return res
     return x
+
+
+_DEFAULTED: dict[int, tuple[Node, tuple[tuple[str, Node], ...]]] = {}
+
+
+def _defaulted_props(node: Node) -> tuple[tuple[str, Node], ...]:
+    """The properties of ``node`` that have a ``default``, in schema order (computed once per node:
+    most object nodes have none, and walking every property of every object was a hot spot)."""
+    hit = _DEFAULTED.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = tuple((k, sub) for k, sub in _iter_props(node) if sub.has_default)
+    _DEFAULTED[id(node)] = (node, found)
+    return found
 
 
 def _iter_props(node: Node) -> list[tuple[str, Node]]:
@@ -623,6 +674,8 @@ def to_cel(value: Any, node: Node | None) -> Any:
 
 def _walk(w: _Walk, node: Node | None, obj: Any, old: Any, path: Path) -> None:
     if node is None or obj is None:
+        return
+    if not _below(node, "x-kubernetes-validations"):  # no rule here or below
         return
     if node.validations:
         _eval_rules(w, node, obj, old, path)

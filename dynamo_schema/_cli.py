@@ -31,8 +31,10 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
                    help="one admission setting (repeatable; wins over --settings)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m dynamo_schema", description=DESCRIPTION)
+def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
+                 ) -> argparse.ArgumentParser:
+    """The command line; ``only="validate"``: the top level and ``validate`` alone (see ``_parse_validate``)."""
+    parser = parser_class(prog="python -m dynamo_schema", description=DESCRIPTION)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     parser.add_argument("--version", action="version", version=_version_text(), help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -42,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     from ._cli_options import add_validate_options
 
     add_validate_options(p)
+    if only == "validate":
+        return parser
 
     p = sub.add_parser("render", help="render what the operator (or a cloud adapter) creates")
     p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
@@ -629,12 +633,13 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    parser = build_parser()
     import contextlib
 
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):  # --help, --version, usage
-            ns = parser.parse_args(argv)
+            ns = _parse_validate(argv)
+            if ns is None:
+                ns = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help exits 0, usage errors exit 2
         return int(exc.code or 0)
     from ._diagnostics import DynamoSchemaError
@@ -672,6 +677,48 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
             return 2
         stderr.write(f"error: internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)\n")
         return 2
+
+
+class _ParseFailed(Exception):
+    pass
+
+
+class _UnshownFormatter(argparse.HelpFormatter):
+    """For parsers that never print (``_QuietParser``): a fixed width, so that argparse does not import
+    ``shutil`` (with bz2 and lzma) to ask for the terminal's width."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) < 4 and kwargs.get("width") is None:  # (prog, indent_increment, max_help_position, width)
+            kwargs["width"] = 80
+        super().__init__(*args, **kwargs)
+
+
+class _QuietParser(argparse.ArgumentParser):
+    """Raises instead of printing a usage error; never prints help (``_parse_validate`` excludes it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _UnshownFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise _ParseFailed(message)
+
+
+def _parse_validate(argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """A ``validate`` command line parsed without building the other subcommands (the pre-commit hook's
+    path: argparse spends about as long on building them as ``validate`` spends on a small file). None
+    when the result could differ from the full parser's: another command, any help option, any error
+    (the full parser then prints the usual message)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    i = 0
+    while i < len(args) and args[i] == "--debug":
+        i += 1
+    if i >= len(args) or args[i] != "validate" or any(a.startswith(("-h", "--h")) for a in args):
+        return None
+    try:
+        return build_parser(only="validate", parser_class=_QuietParser).parse_args(args)
+    except (_ParseFailed, TypeError):  # TypeError: an argparse whose internals differ; the full parser decides
+        return None
 
 
 def _silence_stdout(stdout: TextIO) -> None:

@@ -52,13 +52,13 @@ disabled scalingAdapter is restored explicitly).
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any, Callable
 
 from ._consts import GPU_RESOURCE
 from ._consts import V1ALPHA1 as ALPHA
 from ._consts import V1BETA1 as BETA
+from ._datacopy import deepcopy
 from ._golayout import encode as go_encode
 
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
@@ -94,7 +94,7 @@ def is_dgd_conversion_annotation(key: str) -> bool:
 
 
 def _dc(v: Any) -> Any:
-    return copy.deepcopy(v)
+    return deepcopy(v)
 
 
 def _empty(v: Any) -> bool:

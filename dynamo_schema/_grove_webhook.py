@@ -21,11 +21,11 @@ the clique order is used.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ._datacopy import deepcopy
 from ._diagnostics import Diagnostic, Path
 from ._gofmt import OMIT, field_error, go_json, go_quote
 
@@ -272,7 +272,7 @@ def grove_defaults(pcs: dict[str, Any]) -> dict[str, Any]:
     the pre-defaulting clique ``replicas``; PCSG ``scaleConfig.minReplicas`` = PCSG ``replicas``;
     ``terminationDelay`` 4h; ``headlessServiceConfig``; podSpec ``restartPolicy: Always`` and
     ``terminationGracePeriodSeconds: 30``). A new object; the input is untouched."""
-    out = copy.deepcopy(pcs)
+    out = deepcopy(pcs)
     if not isinstance(out, dict):
         return out
     meta = out.setdefault("metadata", {})

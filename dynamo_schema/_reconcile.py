@@ -95,7 +95,7 @@ def _operator_target(stored: dict[str, Any]) -> str:
 def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
     """What the API server (our schemas of Dynamo, Grove and LWS kinds, the bundled Kubernetes schemas,
     the name rules) and Grove's webhook refuse in one child object; messages name the object."""
-    from . import _k8s_schemas, _schemas, _structural
+    from . import _schemas, _structural
     from ._k8s_names import check_names
 
     api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
@@ -110,7 +110,10 @@ def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
 
             diags = validate_pcs(obj, grove_settings(settings))
     else:
-        diags = _k8s_schemas.validate(obj, strict=True) or []
+        # a built-in child (Deployment, Service…) is built by the renderer from schema-checked input: what
+        # the user's names can break in it are its names and label values (``check_names`` above). Its full
+        # schema is checked by ``render`` itself; ``validate`` does not load the Kubernetes schemas for it.
+        diags = []
     out += [Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}")
             for d in diags if d.severity == "error"]
     return out

@@ -8,9 +8,11 @@ pydantic models, which matters for a pre-commit hook.
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
-from importlib import resources
 from typing import Any
+
+_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data", "schemas")
 
 KNOWN: dict[tuple[str, str], str] = {
     ("nvidia.com/v1beta1", "DynamoGraphDeployment"): "nvidia.com/dynamographdeployment_v1beta1.json",
@@ -33,10 +35,17 @@ KNOWN: dict[tuple[str, str], str] = {
 
 @cache
 def _read(rel: str) -> dict[str, Any]:
-    ref = resources.files("dynamo_schema").joinpath("_data").joinpath("schemas")
-    for part in rel.split("/"):
-        ref = ref.joinpath(part)
-    return json.loads(ref.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    path = os.path.join(_DIR, *rel.split("/"))
+    try:  # the package is a directory (wheel, editable, sdist): no importlib.resources machinery
+        with open(path, "rb") as fh:
+            return json.loads(fh.read())  # type: ignore[no-any-return]
+    except FileNotFoundError:  # zipped or otherwise virtual: the resource API
+        from importlib import resources
+
+        ref = resources.files("dynamo_schema").joinpath("_data").joinpath("schemas")
+        for part in rel.split("/"):
+            ref = ref.joinpath(part)
+        return json.loads(ref.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def load(group: str, kind: str, version: str) -> dict[str, Any]:

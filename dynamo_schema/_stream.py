@@ -10,13 +10,12 @@ from typing import Any, TextIO
 
 
 def results_in_order(fn: Callable[[Any], Any], work: list[Any], jobs: int) -> Iterator[Any]:
-    """``fn(w)`` for every ``w``, yielded in input order as each becomes available."""
+    """``fn(w)`` for every ``w``, yielded in input order as each becomes available (``_parallel``: the
+    parent warms up on the first file, forked workers take the rest in chunks)."""
     if jobs > 1 and len(work) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from ._parallel import iter_ordered
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
-            # Executor.map yields in order, each result as soon as it (and those before it) finished
-            yield from pool.map(fn, work, chunksize=1 if len(work) < 64 * jobs else 4)
+        yield from iter_ordered(fn, work, jobs)
     else:
         for w in work:
             yield fn(w)

@@ -24,7 +24,6 @@ int-or-string. A schema is compiled lazily into nodes once and cached per ``id(s
 from __future__ import annotations
 
 import datetime
-import difflib
 import math
 import re
 from collections.abc import Callable
@@ -583,6 +582,8 @@ class _Run:
 def _unknown(run: _Run, path: Path, key: str, siblings: Any) -> None:
     msg = f"unknown field {go_quote(openapi_name(path))}"
     names = [s for s in siblings if isinstance(s, str)]
+    import difflib  # only to explain an unknown field
+
     close = difflib.get_close_matches(key, names, n=1)
     if close:
         msg += f", did you mean {go_quote(close[0])}?"
@@ -1009,6 +1010,9 @@ def _prune(data: Any, node: Node | None, path: Path, run: _Run) -> Any:
         out: dict[str, Any] = {}
         changed = False
         for k, v in data.items():
+            if v is not None and not isinstance(v, (dict, list)):  # a scalar: nothing to prune below
+                out[k] = v
+                continue
             sub = node.prop(k) if node.props_raw is not None else None
             if sub is None:
                 sub = node.additional()
@@ -1033,6 +1037,8 @@ def _prune(data: Any, node: Node | None, path: Path, run: _Run) -> Any:
             if v is None and item.has_default and not item.nullable:
                 _null_note(run, path + (i,), item)
                 nv: Any = copy.deepcopy(item.default)
+            elif not isinstance(v, (dict, list)):  # a scalar (or a null left for the type check)
+                nv = v
             else:
                 nv = _prune(v, item, path + (i,), run)
             if nv is not v:

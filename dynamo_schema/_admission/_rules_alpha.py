@@ -173,15 +173,99 @@ def _shared(
     return out
 
 
+#: Conversion-annotation prefixes: an object carrying one has preserved v1alpha1 fields.
+_PRESERVED_PREFIXES = ("nvidia.com/dgd-", "nvidia.com/dcd-")
+
+
+def _mount_may_fail(mounts: Any) -> bool:
+    """A container's ``volumeMounts`` as the converter flattens them (``mountPoint`` = ``mountPath``):
+    whether one can lack its ``mountPoint`` (rule ``v1alpha1-volume-mount-point``)."""
+    if mounts is None:
+        return False
+    if not isinstance(mounts, list):
+        return True
+    return any(not isinstance(m, dict) or not as_str(m.get("mountPath")) for m in mounts)
+
+
+def _component_may_fire(comp: Any) -> bool:
+    """Whether a rule of :func:`_shared` can fire on ``_convert._comp_to_svc(comp)`` (no preserved
+    fields). Conservative (True when unsure). Without a conversion annotation the converted service
+    has no ``annotations``, ``dynamoNamespace``, ``autoscaling``, ``ingress`` or ``frontendSidecar``;
+    what is left comes from ``eppConfig`` (copied), ``experimental.failover`` (``failover``) and the
+    containers' volume mounts (``volumeMounts``; a ``compilationCache`` mount is flagged and never
+    fails). ``sharedMemory`` and ``gpuMemoryService`` have no rule of their own."""
+    if not isinstance(comp, dict):
+        return True
+    if comp.get("eppConfig") is not None:
+        return True
+    exp = comp.get("experimental")
+    if exp is not None and (not isinstance(exp, dict) or exp.get("failover") is not None):
+        return True
+    template = comp.get("podTemplate")
+    if template is None:
+        return False
+    pod = template.get("spec") if isinstance(template, dict) else True
+    if pod is None:
+        return False
+    containers = pod.get("containers") if isinstance(pod, dict) else True
+    if containers is None:
+        return False
+    if not isinstance(containers, list):
+        return True
+    return any(not isinstance(c, dict) or _mount_may_fail(c.get("volumeMounts")) for c in containers)
+
+
+def needs_alpha_view(obj: dict[str, Any]) -> bool:
+    """Whether :func:`validate_preserved_alpha` can report anything on a v1beta1 DGD/DCD submitted
+    as v1beta1, i.e. whether its v1alpha1 compatibility view is worth building.
+
+    False only when nothing can fire: no conversion annotation (``nvidia.com/dgd-*``,
+    ``nvidia.com/dcd-*``: the only source of the preserved alpha-only fields ``ingress``,
+    ``annotations``, ``dynamoNamespace``, ``autoscaling``, ``pvcs``, ``frontendSidecar``), and no
+    v1beta1 field a rule can fail on once converted (:func:`_component_may_fire`). Saves converting
+    every plain v1beta1 object to v1alpha1; ``tests/admission/test_alpha_fast_path.py`` checks the
+    verdicts equal the full conversion's on the corpus and on generated objects."""
+    meta = obj.get("metadata")
+    anns = meta.get("annotations") if isinstance(meta, dict) else None
+    if anns is not None and not isinstance(anns, dict):
+        return True
+    if anns and any(not isinstance(k, str) or k.startswith(_PRESERVED_PREFIXES) for k in anns):
+        return True
+    spec = obj.get("spec")
+    if spec is None:
+        return False
+    if not isinstance(spec, dict):
+        return True
+    if obj.get("kind") == "DynamoComponentDeployment":
+        return _component_may_fire(spec)
+    if "pvcs" in spec or "services" in spec:
+        return True
+    comps = spec.get("components")
+    if comps is None:
+        return False
+    if not isinstance(comps, list):
+        return True
+    return any(_component_may_fire(c) for c in comps)
+
+
 def validate_preserved_alpha(obj: dict[str, Any], *, alpha_source: bool = False) -> list[Diagnostic]:
     """Rules 60–64 on the v1alpha1 compatibility view of a v1beta1 DGD or DCD.
 
     With ``alpha_source`` (the request was submitted as v1alpha1) the view is always validated and
     the runtime-version rule runs on the alpha fields (``extraPodSpec.mainContainer.image``).
+    Without it, an object whose view cannot hold a compatibility field (:func:`needs_alpha_view`)
+    is not converted at all.
     """
     kind = obj.get("kind")
     if kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
         return []
+    if not alpha_source and not needs_alpha_view(obj):
+        return []
+    return _validate_view(obj, kind, alpha_source)
+
+
+def _validate_view(obj: dict[str, Any], kind: Any, alpha_source: bool) -> list[Diagnostic]:
+    """:func:`validate_preserved_alpha` on the converted view, always (the reference behaviour)."""
     alpha = _alpha_view(obj)
     if alpha is None:
         return []

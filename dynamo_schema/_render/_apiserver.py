@@ -9,8 +9,9 @@ rather than defaults (a Service's ``clusterIP``/``ipFamilies``, ``uid``, timesta
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from .._datacopy import deepcopy
 
 
 def _probe(p: dict[str, Any]) -> None:
@@ -72,7 +73,7 @@ def pod_spec_defaults(spec: dict[str, Any]) -> None:
 
 
 def apply_server_defaults(obj: dict[str, Any]) -> dict[str, Any]:
-    obj = copy.deepcopy(obj)
+    obj = deepcopy(obj)
     kind = obj.get("kind")
     spec = obj.get("spec")
     if not isinstance(spec, dict):

@@ -6,7 +6,6 @@ Upstream: ``graph.go`` ``GenerateDynamoComponentsDeployments``/``generateSingleD
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -21,6 +20,7 @@ from .._consts import (
     LABEL_COMPONENT,
     LABEL_WORKER_HASH,
 )
+from .._datacopy import deepcopy
 from ._merge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
 from ._options import RenderError, RenderOptions
@@ -61,7 +61,7 @@ def operator_version(options: RenderOptions) -> str:
 
 def admit(obj: Mapping[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
     """Apply CREATE-time admission defaults (schema defaults and the mutating webhook), idempotent."""
-    data: dict[str, Any] = copy.deepcopy(dict(obj))
+    data: dict[str, Any] = deepcopy(dict(obj))
     if not isinstance(data.get("metadata"), dict):
         data["metadata"] = {}
     if not data["metadata"].get("namespace"):
@@ -269,7 +269,7 @@ def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> l
     epp = has_epp(dgd)
     out: list[dict[str, Any]] = []
     for comp_in in spec.get("components") or []:
-        comp = copy.deepcopy(comp_in)
+        comp = deepcopy(comp_in)
         name = str(comp.get("name", ""))
         ctype = str(comp.get("type") or "")
         resource_name = dcd_name(dgd_name, name, ctype, worker_hash)

@@ -5,11 +5,11 @@ Facts from ``grove.md`` §8–§9 and upstream ``internal/dynamo/graph.go``/``gr
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from .._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
+from .._datacopy import deepcopy
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
 from ._graph import (
@@ -195,7 +195,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
     groups: list[dict[str, Any]] = []
     explicit = False
     for i, comp_in in enumerate(components):
-        comp = copy.deepcopy(comp_in)
+        comp = deepcopy(comp_in)
         name = str(comp.get("name", ""))
         ctype = str(comp.get("type") or "")
         path = ("spec", "components", i)
@@ -215,7 +215,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
         roles = _roles(name, comp)
         names: list[str] = []
         for role_name, role, replicas in roles:
-            rendered = copy.deepcopy(comp)
+            rendered = deepcopy(comp)
             apply_dgd_template_defaults(rendered, dgd, topology_domains)
             pod = generate_pod_spec(PodRequest(
                 component=rendered, component_type=ctype, backend=backend, dgd_name=dgd_name, namespace=namespace,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from .._datacopy import deepcopy
 
 
 def is_empty(value: Any) -> bool:
@@ -33,11 +34,11 @@ def mergo_override(dst: dict[str, Any], src: Mapping[str, Any]) -> dict[str, Any
             mergo_override(cur, value)
             continue
         if key not in dst or cur is None:
-            dst[key] = copy.deepcopy(value)
+            dst[key] = deepcopy(value)
             continue
         if is_empty(value):
             continue
-        dst[key] = copy.deepcopy(value)
+        dst[key] = deepcopy(value)
     return dst
 
 
@@ -45,9 +46,9 @@ def merge_envs(common: Iterable[Mapping[str, Any]] | None, specific: Iterable[Ma
     """``MergeEnvs``: dedupe by name, ``specific`` wins, result sorted by name (byte order)."""
     by_name: dict[str, dict[str, Any]] = {}
     for env in common or []:
-        by_name[str(env.get("name", ""))] = copy.deepcopy(dict(env))
+        by_name[str(env.get("name", ""))] = deepcopy(dict(env))
     for env in specific or []:
-        by_name[str(env.get("name", ""))] = copy.deepcopy(dict(env))
+        by_name[str(env.get("name", ""))] = deepcopy(dict(env))
     return [by_name[k] for k in sorted(by_name, key=lambda s: s.encode("utf-8"))]
 
 

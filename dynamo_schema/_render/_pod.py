@@ -6,12 +6,12 @@ Behaviour follows ``rendering.md`` §5–§6 and upstream ``deploy/operator/inte
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, GPU_RESOURCE, LABEL_WORKER_HASH
+from .._datacopy import deepcopy
 from .._quantity import parse_quantity_json
 from . import _backends
 from ._merge import merge_envs, mergo_override
@@ -257,14 +257,14 @@ def base_pod_spec(ctx: Ctx) -> dict[str, Any]:
 
 def merge_main_container(base: dict[str, Any], user_in: Mapping[str, Any]) -> dict[str, Any]:
     """``mergeContainerByName``: user non-empty fields win, env merged and sorted, probes replaced."""
-    user: dict[str, Any] = copy.deepcopy(dict(user_in))
+    user: dict[str, Any] = deepcopy(dict(user_in))
     user["name"] = MAIN
     base_env = base.get("env") or []
     mergo_override(base, user)
     base["env"] = merge_envs(base_env, user.get("env"))
     for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
         if user.get(probe) is not None:
-            base[probe] = copy.deepcopy(user[probe])
+            base[probe] = deepcopy(user[probe])
     base["name"] = MAIN
     return base
 
@@ -389,7 +389,7 @@ def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderO
         base = base_container(fctx)
         base["name"] = name
         base_env = base.get("env") or []
-        user = copy.deepcopy(c)
+        user = deepcopy(c)
         mergo_override(base, user)
         base["env"] = merge_envs(base_env, user.get("env"))
         base["env"] = merge_envs(standard_env(options), base["env"])
@@ -398,7 +398,7 @@ def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderO
         for m in parent_mounts:
             if m.get("name") in seen:
                 continue
-            mounts.append(copy.deepcopy(m))
+            mounts.append(deepcopy(m))
             seen.add(m.get("name"))
         if mounts:
             base["volumeMounts"] = mounts
@@ -484,7 +484,7 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     comp = req.component
     ctx = build_context(req)
     annotations = pod_template_annotations(comp)
-    user_spec = copy.deepcopy((comp.get("podTemplate") or {}).get("spec") or {})
+    user_spec = deepcopy((comp.get("podTemplate") or {}).get("spec") or {})
     runtime_init = _runtime_init_container(user_spec)
 
     container = base_container(ctx)
@@ -496,7 +496,7 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
         _validate_dynamo_sidecar(comp, runtime_init, req)
         container = {"name": MAIN}
         if user_main is not None:
-            container = copy.deepcopy(user_main)
+            container = deepcopy(user_main)
             container["name"] = MAIN
         container["env"] = merge_envs([], container.get("env"))
     elif user_main is not None:
@@ -510,13 +510,13 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
             raise RenderError(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
     if runtime_init is None:
         container["env"] = merge_envs(standard_env(req.options), container.get("env"))
-    frontend_sidecar_mounts = copy.deepcopy(container.get("volumeMounts") or [])
+    frontend_sidecar_mounts = deepcopy(container.get("volumeMounts") or [])
 
     _backends.update_container(container, req)
 
     pod = base_pod_spec(ctx)
     user_sc = "securityContext" in user_spec and user_spec.get("securityContext") is not None
-    sidecars = [copy.deepcopy(c) for c in user_spec.get("containers") or [] if c.get("name") != MAIN]
+    sidecars = [deepcopy(c) for c in user_spec.get("containers") or [] if c.get("name") != MAIN]
     override = {k: v for k, v in user_spec.items() if k != "containers"}
     mergo_override(pod, override)
     if not user_sc:
@@ -530,13 +530,13 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
 
     if runtime_init is not None:
         rt = dynamo_sidecar_base_container(ctx)
-        rt_user = copy.deepcopy(runtime_init)
+        rt_user = deepcopy(runtime_init)
         rt_env = rt.get("env") or []
         mergo_override(rt, rt_user)
         rt["env"] = merge_envs(rt_env, rt_user.get("env"))
         for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
             if rt_user.get(probe) is not None:
-                rt[probe] = copy.deepcopy(rt_user[probe])
+                rt[probe] = deepcopy(rt_user[probe])
         rt["env"] = merge_envs(standard_env(req.options), rt["env"])
         rt["name"] = RUNTIME
         pod["initContainers"] = [rt if (c.get("name") == RUNTIME) else c for c in pod.get("initContainers") or []]

@@ -27,13 +27,13 @@ value names the worker DCDs of a new DGD (``worker-hash.md`` "Release History").
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._consts import ANN_ORIGIN_VERSION, LABEL_COMPONENT
+from .._datacopy import deepcopy
 from ._gojson import canonical_quantity, encode, go_marshal
 from ._names import is_worker_type
 
@@ -65,7 +65,7 @@ def worker_hash_input(dgd: Mapping[str, Any]) -> dict[str, Any]:
             entry["globalDynamoNamespace"] = True
         pt = comp.get("podTemplate")
         if pt is not None and not _pod_template_is_empty(pt):
-            entry["podTemplate"] = encode(copy.deepcopy(pt), "PodTemplateSpec")
+            entry["podTemplate"] = encode(deepcopy(pt), "PodTemplateSpec")
         if comp.get("multinode") is not None:
             entry["multinode"] = encode(comp["multinode"], "MultinodeSpec")
         if comp.get("sharedMemorySize") is not None:
@@ -202,7 +202,7 @@ def _dcd_component_name(dcd: Mapping[str, Any]) -> str:
 
 def _hash_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """``workerHashSpec``: scaling fields cleared, runtime version hashed separately."""
-    out = {k: copy.deepcopy(v) for k, v in spec.items() if not str(k).startswith("_")}
+    out = {k: deepcopy(v) for k, v in spec.items() if not str(k).startswith("_")}
     for key in ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride"):
         out.pop(key, None)
     return out

@@ -6,7 +6,6 @@ Upstream: ``internal/controller/dynamocomponentdeployment_controller.go`` and
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +17,7 @@ from .._consts import (
     LABEL_COMPONENT_TYPE,
 )
 from .._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
+from .._datacopy import deepcopy
 from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations, dcd_preserved_labels
 from ._graph import (
     LABEL_COMPONENT,
@@ -168,7 +168,7 @@ def dcd_kube_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
-    spec = copy.deepcopy(_spec(dcd))
+    spec = deepcopy(_spec(dcd))
     workload_type = dcd_workload_type(dcd)
     labels = dcd_kube_labels(dcd, namespace)
     annotations = dcd_kube_annotations(dcd)

@@ -1,0 +1,182 @@
+"""Shortcuts taken for speed give what the plain way gives (issue 11, performance): the JSON-data
+``deepcopy``, ``validate -j N`` (ordered results, the first file checked in the parent, chunks) and
+the imports of a cold ``validate`` (nothing it does not use)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dynamo_schema import _datacopy, _parallel
+from dynamo_schema._cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = (ROOT / ".." / "shared").resolve()
+CORPUS = SHARED / "reference" / "dynamo" / "corpus"
+
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=5)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=4)),
+    max_leaves=30,
+)
+
+
+def _structure(x: Any, seen: dict[int, int]) -> Any:
+    """``x`` as a comparable tree that also records which containers are the same object."""
+    if isinstance(x, (dict, list, tuple, set)):
+        if id(x) in seen:
+            return ("ref", seen[id(x)])
+        seen[id(x)] = len(seen)
+        items = list(x.items()) if isinstance(x, dict) else list(x)
+        return (type(x).__name__, [_structure(i, seen) for i in items])
+    return (type(x).__name__, repr(x))
+
+
+@settings(max_examples=300)
+@given(_JSON)
+def test_deepcopy_equals_copy_deepcopy(value: Any) -> None:
+    mine, theirs = _datacopy.deepcopy(value), copy.deepcopy(value)
+    assert _structure(mine, {}) == _structure(theirs, {})
+    if isinstance(value, (dict, list)):
+        assert mine is not value
+
+
+def test_deepcopy_keeps_sharing_cycles_and_types() -> None:
+    shared = {"a": [1, 2]}
+    cyclic: list[Any] = [1]
+    cyclic.append(cyclic)
+    value = {"x": shared, "y": shared, "c": cyclic, "o": OrderedDict(k=[shared]), "t": (shared, 1), "s": {1, 2}}
+    mine, theirs = _datacopy.deepcopy(value), copy.deepcopy(value)
+    assert _structure(mine, {}) == _structure(theirs, {})
+    assert mine["x"] is mine["y"] and mine["x"] is not shared
+    assert mine["c"][1] is mine["c"]
+    assert type(mine["o"]) is OrderedDict and mine["o"]["k"][0] is mine["x"]  # handed to copy.deepcopy, same memo
+    mine["x"]["a"].append(3)
+    assert shared == {"a": [1, 2]}
+
+
+def _square(x: int) -> int:
+    if x == 13:
+        raise ValueError("thirteen")
+    return x * x
+
+
+def test_parallel_map_keeps_order_and_first_error() -> None:
+    items = list(range(100))
+    assert _parallel.map_ordered(_square, [i for i in items if i != 13], 2) == [i * i for i in items if i != 13]
+    with pytest.raises(ValueError, match="thirteen"):
+        _parallel.map_ordered(_square, items, 2)
+    assert _parallel.map_ordered(_square, [3], 2) == [9]
+    assert _parallel.map_ordered(_square, [], 2) == []
+
+
+def test_chunks_balance_the_workers() -> None:
+    assert _parallel.chunk_size(1, 2) == 1
+    assert _parallel.chunk_size(2000, 2) == 32
+    assert 1 <= _parallel.chunk_size(100, 2) <= 100 // 2
+
+
+def test_bulk_gc_restores_the_collector() -> None:
+    import gc
+
+    before = gc.get_threshold()
+    with _parallel.bulk_gc():
+        assert gc.get_threshold()[0] == _parallel.GC_THRESHOLD
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def _corpus_files(n: int) -> list[str]:
+    files = sorted((CORPUS / "v1beta1").glob("*.yaml"))[: n // 2] + sorted((CORPUS / "v1alpha1").glob("*.yaml"))[: n // 2]
+    return [str(f) for f in files]
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_jobs_2_reports_what_jobs_1_reports(fmt: str, shared: Path) -> None:
+    import io
+
+    files = _corpus_files(60)
+    assert len(files) >= 40
+    outs = []
+    for jobs in ("1", "2"):
+        out = io.StringIO()
+        rc = main(["validate", "-o", fmt, "-j", jobs, *files], stdout=out, stderr=io.StringIO())
+        outs.append((rc, out.getvalue()))
+    assert outs[0] == outs[1]
+    if fmt == "json":
+        names = [r["filename"] for r in json.loads(outs[0][1])["resources"]]
+        assert sorted(set(names), key=files.index) == [f for f in files if f in names]  # input order
+
+
+#: What a cold ``validate`` of a v1beta1 file needs none of: the models, HTTP/TLS, jsonschema (built-in kinds only),
+#: the pool (``-j``), difflib (unknown-field suggestions), shutil (argparse asks it for the terminal width
+#: only to print help), importlib.resources (package data is read
+#: from the package directory).
+NOT_FOR_A_COLD_VALIDATE = [
+    "dynamo_schema._roundtrip", "dynamo_schema.models", "dynamo_schema._compile", "pydantic", "jsonschema", "referencing", "certifi",
+    "ruamel", "jinja2", "urllib.request", "ssl", "concurrent.futures", "multiprocessing", "difflib", "shutil",
+    "importlib.resources",
+]
+
+
+def test_cold_validate_imports_only_what_it_uses() -> None:
+    # (the renderer and, through its v1alpha1 view, the converter are loaded: the reconcile-time check
+    # renders an admitted DGD, docs/decisions.md D14; modules the interpreter loaded at start-up, e.g.
+    # through a .pth file of site-packages, are not ours)
+    code = (
+        "import io, json, sys\n"
+        "before = set(sys.modules)\n"
+        "from dynamo_schema._cli import main\n"
+        f"rc = main(['validate', {str(ROOT / 'examples' / 'vllm-disagg.yaml')!r}], stdout=io.StringIO())\n"
+        f"print(json.dumps([rc, [m for m in {NOT_FOR_A_COLD_VALIDATE!r} if m in sys.modules and m not in before]]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, []]
+
+
+VALIDATE_LINES = [
+    ["validate", "a.yaml"],
+    ["--debug", "validate", "-o", "json", "--summary", "-j", "2", "a.yaml", "b.yaml"],
+    ["validate", "--no-strict", "--old", "o.yaml", "--kubernetes-version", "1.31.0", "--set", "a=1", "-"],
+    ["validate", "--settings", "s.yaml", "--output=junit", "--jobs=3", "x"],
+    ["validate", "--sum", "a.yaml"],  # an abbreviation argparse accepts
+]
+BAD_LINES = [
+    ["validate", "-o", "xml", "a"], ["validate", "-j", "two", "a"], ["validate", "--bogus", "a"],
+    ["validate", "--strict", "--no-strict", "a"], ["--debug"], ["validate", "--s", "a"],
+]
+
+
+@pytest.mark.parametrize("argv", VALIDATE_LINES)
+def test_validate_parses_as_with_the_full_parser(argv: list[str]) -> None:
+    from dynamo_schema._cli import _parse_validate, build_parser
+
+    fast = _parse_validate(argv)
+    assert fast is not None
+    assert vars(fast) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", BAD_LINES + [["validate", "-h"], ["validate", "--help"], ["render", "x"]])
+def test_anything_else_goes_to_the_full_parser(argv: list[str]) -> None:
+    from dynamo_schema._cli import _parse_validate
+
+    assert _parse_validate(argv) is None
+
+
+@pytest.mark.parametrize("argv", BAD_LINES)
+def test_usage_errors_are_the_full_parsers(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from dynamo_schema._cli import build_parser
+
+    assert main(argv) == 2
+    ours = capsys.readouterr()
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(argv)
+    assert capsys.readouterr() == ours
