@@ -24,6 +24,8 @@ CONSTRAINTS = ("enum", "const", "pattern", "minimum", "maximum", "minLength", "m
 def _type_name(root: dict[str, Any], node: dict[str, Any]) -> str:
     from ._schemas import resolve
 
+    if "x-dynamo-schema-null" in node:  # the null branch of a pruned null is no type of its own
+        return _type_name(root, node["anyOf"][0])
     if "$ref" in node:
         return node["$ref"].rsplit("/", 1)[-1]
     if "anyOf" in node:

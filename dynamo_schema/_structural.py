@@ -301,7 +301,8 @@ class _Ctx:
             nullable = len(branches) != len(any_of)
             if nullable or len(branches) == 1:
                 rest = {k: v for k, v in d.items() if k != "anyOf"}
-                if nullable:
+                # a null branch marked "pruned" (schemagen.PRUNED_NULL) does not make the field nullable
+                if nullable and not rest.pop("x-dynamo-schema-null", None):
                     rest["nullable"] = True
                 if len(branches) == 1 and isinstance(branches[0], dict):
                     b = self.effective(branches[0], depth + 1)

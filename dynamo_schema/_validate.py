@@ -103,10 +103,9 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
 
 def _schema_props(schema: Any, node: Any) -> dict[str, Any]:
     """``properties`` of a schema node, following ``$ref`` into ``$defs``."""
-    seen = 0
-    while isinstance(node, dict) and "$ref" in node and seen < 20:
-        node = (schema.get("$defs") or {}).get(str(node["$ref"]).rpartition("/")[2])
-        seen += 1
+    from ._schemas import resolve
+
+    node = resolve(schema, node)
     return node.get("properties") or {} if isinstance(node, dict) else {}
 
 
@@ -121,13 +120,9 @@ def _alpha_service_fields(kind: str) -> frozenset[str]:
         return frozenset()
     try:
         services = _schema_props(a, _schema_props(a, a)["spec"])["services"]
-        node = services
-        while isinstance(node, dict) and "$ref" in node:
-            node = a["$defs"][str(node["$ref"]).rpartition("/")[2]]
+        node = _schemas.resolve(a, services)
         alpha = _schema_props(a, node["additionalProperties"])
-        comps = _schema_props(b, _schema_props(b, b)["spec"])["components"]
-        while isinstance(comps, dict) and "$ref" in comps:
-            comps = b["$defs"][str(comps["$ref"]).rpartition("/")[2]]
+        comps = _schemas.resolve(b, _schema_props(b, _schema_props(b, b)["spec"])["components"])
         beta = _schema_props(b, comps["items"])
     except (KeyError, TypeError):
         return frozenset()
