@@ -58,6 +58,17 @@ def is_deploymentspec(data: Any) -> bool:
     return "apiVersion" not in data and "kind" not in data and ("model" in data or "provider" in data)
 
 
+def meta_errors(data: dict[str, Any], structural: list[Diagnostic]) -> list[Diagnostic]:
+    """The API server's ObjectMeta checks of the root ``metadata`` (name, namespace, labels…), unless the
+    schema already refused ``metadata`` or an unknown field stopped decoding (strict)."""
+    from ._objectmeta import validate_object_meta
+
+    if any(d.severity == "error" and (d.rule == "schema.unknown-field" or d.path[:1] == ("metadata",))
+           for d in structural):
+        return []
+    return validate_object_meta(data.get("metadata"))
+
+
 def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
                  source_version: str | None = None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
     """Diagnostics for a Dynamo object, and the stored (defaulted, v1beta1) object when admitted.
@@ -76,6 +87,7 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     # status is a subresource: the API server drops it from create/update requests before validating
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
     diags += structural
+    diags += meta_errors(pruned, structural)
     old = options.old
     diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
     if any(d.severity == "error" for d in diags):
@@ -182,7 +194,12 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
         return [Diagnostic("schema.unknown-kind", ("kind",),
                            f'no matches for kind "{data.get("kind")}" in version "{data.get("apiVersion")}"')]
     pruned, diags = _structural.prune_nulls(data, schema)
-    diags = list(diags) + _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    diags = list(diags) + structural + meta_errors(pruned, structural)
+    if data.get("kind") == "PodCliqueSet":  # the Grove CRD's CEL rules (the LWS CRD's are not translated)
+        from . import _cel
+
+        diags += _cel.validate_cel(pruned, schema, structural=structural, status_subresource=True)
     if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
         from ._grove_webhook import validate_pcs
 

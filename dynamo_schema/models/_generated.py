@@ -1067,6 +1067,11 @@ class PodTemplateSpec(_Base):
     spec: Optional[PodSpec] = Field(default=None, alias='spec')
 
 
+class EmptyObject(_Base):
+    model_config = ConfigDict(extra='forbid', **_CONF)
+    pass
+
+
 class TopologyConstraint(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     pack_domain: StrictStr = Field(alias='packDomain', pattern='^[a-z0-9]([a-z0-9-]*[a-z0-9])?$')
@@ -1087,7 +1092,7 @@ class DynamoComponentDeploymentSharedSpec(_Base):
     provider_override: Optional[ProviderOverride] = Field(default=None, alias='providerOverride')
     replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
     runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    scaling_adapter: Optional[Dict[str, Any]] = Field(default=None, alias='scalingAdapter')
+    scaling_adapter: Optional[EmptyObject] = Field(default=None, alias='scalingAdapter')
     shared_memory_size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sharedMemorySize', json_schema_extra={'x-kubernetes-int-or-string': True})
     topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint')
     type_: Optional[Literal['frontend', 'worker', 'prefill', 'decode', 'planner', 'epp']] = Field(default=None, alias='type')
@@ -1222,7 +1227,7 @@ class DynamoComponentDeploymentSpec(_Base):
     pod_template: Optional[PodTemplateSpec] = Field(default=None, alias='podTemplate')
     replicas: Optional[StrictInt] = Field(default=None, alias='replicas', ge=0, json_schema_extra={'format': 'int32'})
     runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    scaling_adapter: Optional[Dict[str, Any]] = Field(default=None, alias='scalingAdapter')
+    scaling_adapter: Optional[EmptyObject] = Field(default=None, alias='scalingAdapter')
     shared_memory_size: Optional[Union[StrictInt, Annotated[StrictStr, Field(pattern='^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$')]]] = Field(default=None, alias='sharedMemorySize', json_schema_extra={'x-kubernetes-int-or-string': True})
     topology_constraint: Optional[TopologyConstraint] = Field(default=None, alias='topologyConstraint')
     type_: Optional[Literal['frontend', 'worker', 'prefill', 'decode', 'planner', 'epp']] = Field(default=None, alias='type')
@@ -1248,7 +1253,7 @@ class Features(_Base):
 
 class Hardware(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    gpu_sku: Optional[Literal['gb200_sxm', 'gb10', 'b200_sxm', 'h200_sxm', 'h100_sxm', 'h100_pcie', 'a100_sxm', 'a100_pcie', 'a30', 'l40s', 'l40', 'l4', 'v100_sxm', 'v100_pcie', 't4', 'mi200', 'mi300']] = Field(default=None, alias='gpuSku')
+    gpu_sku: Optional[Literal['gb200_sxm', 'gb10', 'b200_sxm', 'h200_sxm', 'h100_sxm', 'h100_pcie', 'a100_sxm', 'a100_pcie', 'a30', 'l40s', 'l40', 'l4', 'v100_sxm', 'v100_pcie', 't4', 'mi200', 'mi300']] = Field(default=None, alias='gpuSku', json_schema_extra={'x-dynamo-schema-allof': 2})
     interconnect: Optional[StrictStr] = Field(default=None, alias='interconnect')
     num_gpus_per_node: Optional[StrictInt] = Field(default=None, alias='numGpusPerNode', json_schema_extra={'format': 'int32'})
     rdma: Optional[StrictBool] = Field(default=None, alias='rdma')
@@ -1425,7 +1430,7 @@ class Workload(_Base):
 class DynamoGraphDeploymentRequestSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     auto_apply: StrictBool = Field(default=True, alias='autoApply')
-    backend: Literal['auto', 'sglang', 'trtllm', 'vllm'] = Field(default='auto', alias='backend')
+    backend: Literal['auto', 'sglang', 'trtllm', 'vllm'] = Field(default='auto', alias='backend', json_schema_extra={'x-dynamo-schema-allof': 2})
     features: Optional[Features] = Field(default=None, alias='features')
     hardware: Optional[Hardware] = Field(default=None, alias='hardware')
     image: Optional[StrictStr] = Field(default=None, alias='image')
@@ -1433,7 +1438,7 @@ class DynamoGraphDeploymentRequestSpec(_Base):
     model_cache_: Optional[ModelCache] = Field(default=None, alias='modelCache')
     overrides: Optional[Overrides] = Field(default=None, alias='overrides')
     runtime_version_override: Optional[StrictStr] = Field(default=None, alias='runtimeVersionOverride', pattern='^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$')
-    search_strategy: Literal['rapid', 'thorough'] = Field(default='rapid', alias='searchStrategy')
+    search_strategy: Literal['rapid', 'thorough'] = Field(default='rapid', alias='searchStrategy', json_schema_extra={'x-dynamo-schema-allof': 2})
     sla: Optional[Sla] = Field(default=None, alias='sla')
     workload: Optional[Workload] = Field(default=None, alias='workload')
 
@@ -1493,4 +1498,4 @@ class DynamoGraphDeploymentRequest(_Base):
     spec: Optional[DynamoGraphDeploymentRequestSpec] = Field(default=None, alias='spec')
     status: Optional[DynamoGraphDeploymentRequestStatus] = Field(default=None, alias='status')
 
-__all__ = ['ObjectMeta', 'CompilationCache', 'Plugin', 'SaturationDetector', 'SchedulingProfilePlugin', 'SchedulingProfile', 'Config', 'ConfigMapRef', 'EppConfig', 'Identity', 'Job', 'Checkpoint', 'Failover', 'ExtraClientPod', 'GpuMemoryService', 'Grove', 'Experimental', 'ModelRef', 'ProviderOverride', 'ComponentRoleSpec', 'MultinodeSpec', 'PodTemplateObjectMeta', 'LabelSelectorRequirement', 'Preference', 'PreferredDuringSchedulingIgnoredDuringExecutionItem', 'RequiredDuringSchedulingIgnoredDuringExecution', 'NodeAffinity', 'LabelSelector', 'PodAffinityTerm', 'PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem', 'PodAffinity', 'Affinity', 'ObjectFieldSelector', 'FileKeyRef', 'ResourceFieldSelector', 'EnvVarSource', 'EnvVar', 'EnvFromSourceConfigMapRef', 'EnvFromSource', 'ExecAction', 'HttpHeader', 'HTTPGetAction', 'Sleep', 'TCPSocketAction', 'PostStart', 'Lifecycle', 'GRPCAction', 'Probe', 'ContainerPort', 'ResizePolicyItem', 'Claim', 'ResourceRequirements', 'ExitCodes', 'RestartPolicyRule', 'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'WindowsSecurityContextOptions', 'SecurityContext', 'VolumeDevice', 'VolumeMount', 'Container', 'PodDNSConfigOption', 'PodDNSConfig', 'EphemeralContainer', 'HostAlias', 'LocalObjectReference', 'PodSpecContainer', 'PodOS', 'PodReadinessGate', 'PodResourceClaim', 'SchedulingGroup', 'PodSecurityContext', 'Toleration', 'TopologySpreadConstraint', 'AwsElasticBlockStore', 'AzureDisk', 'AzureFile', 'Cephfs', 'Cinder', 'KeyToPath', 'ConfigMapVolumeSource', 'CSIVolumeSource', 'Item', 'DownwardAPIVolumeSource', 'EmptyDirVolumeSource', 'Metadata', 'DataSource', 'DataSourceRef', 'SpecResourceRequirements', 'Spec', 'VolumeClaimTemplate', 'EphemeralVolumeSource', 'Fc', 'FlexVolume', 'Flocker', 'GcePersistentDisk', 'GitRepo', 'Glusterfs', 'HostPathVolumeSource', 'ImageVolumeSource', 'Iscsi', 'NFSVolumeSource', 'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDisk', 'PortworxVolume', 'ClusterTrustBundle', 'VolumeProjectionConfigMapVolumeSource', 'VolumeProjectionDownwardAPIVolumeSource', 'PodCertificate', 'ServiceAccountToken', 'VolumeProjection', 'ProjectedVolumeSource', 'Quobyte', 'Rbd', 'ScaleIO', 'SecretVolumeSource', 'Storageos', 'VsphereVolume', 'Volume', 'PodSpec', 'PodTemplateSpec', 'TopologyConstraint', 'DynamoComponentDeploymentSharedSpec', 'KvTransferPolicy', 'DynamoGraphDeploymentSpecExperimental', 'Strategy', 'Restart', 'DynamoGraphDeploymentSpecTopologyConstraint', 'DynamoGraphDeploymentSpec', 'CheckpointValue', 'ComponentValue', 'Condition', 'Placement', 'DynamoGraphDeploymentStatusRestart', 'RollingUpdate', 'DynamoGraphDeploymentStatus', 'DynamoComponentDeploymentSpecMultinodeSpec', 'DynamoComponentDeploymentSpec', 'DynamoComponentDeploymentStatus', 'Mocker', 'Features', 'Hardware', 'ModelCache', 'OnExitCodes', 'OnPodCondition', 'Rule', 'PodFailurePolicy', 'SuccessPolicyRule', 'SuccessPolicy', 'TemplateSpecContainer', 'TemplateSpec', 'Template', 'ProfilingJob', 'Overrides', 'Sla', 'Workload', 'DynamoGraphDeploymentRequestSpec', 'DeploymentInfo', 'ParetoItem', 'ProfilingResults', 'DynamoGraphDeploymentRequestStatus', 'DynamoGraphDeployment', 'DynamoComponentDeployment', 'DynamoGraphDeploymentRequest']
+__all__ = ['ObjectMeta', 'CompilationCache', 'Plugin', 'SaturationDetector', 'SchedulingProfilePlugin', 'SchedulingProfile', 'Config', 'ConfigMapRef', 'EppConfig', 'Identity', 'Job', 'Checkpoint', 'Failover', 'ExtraClientPod', 'GpuMemoryService', 'Grove', 'Experimental', 'ModelRef', 'ProviderOverride', 'ComponentRoleSpec', 'MultinodeSpec', 'PodTemplateObjectMeta', 'LabelSelectorRequirement', 'Preference', 'PreferredDuringSchedulingIgnoredDuringExecutionItem', 'RequiredDuringSchedulingIgnoredDuringExecution', 'NodeAffinity', 'LabelSelector', 'PodAffinityTerm', 'PodAffinityPreferredDuringSchedulingIgnoredDuringExecutionItem', 'PodAffinity', 'Affinity', 'ObjectFieldSelector', 'FileKeyRef', 'ResourceFieldSelector', 'EnvVarSource', 'EnvVar', 'EnvFromSourceConfigMapRef', 'EnvFromSource', 'ExecAction', 'HttpHeader', 'HTTPGetAction', 'Sleep', 'TCPSocketAction', 'PostStart', 'Lifecycle', 'GRPCAction', 'Probe', 'ContainerPort', 'ResizePolicyItem', 'Claim', 'ResourceRequirements', 'ExitCodes', 'RestartPolicyRule', 'AppArmorProfile', 'Capabilities', 'SELinuxOptions', 'WindowsSecurityContextOptions', 'SecurityContext', 'VolumeDevice', 'VolumeMount', 'Container', 'PodDNSConfigOption', 'PodDNSConfig', 'EphemeralContainer', 'HostAlias', 'LocalObjectReference', 'PodSpecContainer', 'PodOS', 'PodReadinessGate', 'PodResourceClaim', 'SchedulingGroup', 'PodSecurityContext', 'Toleration', 'TopologySpreadConstraint', 'AwsElasticBlockStore', 'AzureDisk', 'AzureFile', 'Cephfs', 'Cinder', 'KeyToPath', 'ConfigMapVolumeSource', 'CSIVolumeSource', 'Item', 'DownwardAPIVolumeSource', 'EmptyDirVolumeSource', 'Metadata', 'DataSource', 'DataSourceRef', 'SpecResourceRequirements', 'Spec', 'VolumeClaimTemplate', 'EphemeralVolumeSource', 'Fc', 'FlexVolume', 'Flocker', 'GcePersistentDisk', 'GitRepo', 'Glusterfs', 'HostPathVolumeSource', 'ImageVolumeSource', 'Iscsi', 'NFSVolumeSource', 'PersistentVolumeClaimVolumeSource', 'PhotonPersistentDisk', 'PortworxVolume', 'ClusterTrustBundle', 'VolumeProjectionConfigMapVolumeSource', 'VolumeProjectionDownwardAPIVolumeSource', 'PodCertificate', 'ServiceAccountToken', 'VolumeProjection', 'ProjectedVolumeSource', 'Quobyte', 'Rbd', 'ScaleIO', 'SecretVolumeSource', 'Storageos', 'VsphereVolume', 'Volume', 'PodSpec', 'PodTemplateSpec', 'EmptyObject', 'TopologyConstraint', 'DynamoComponentDeploymentSharedSpec', 'KvTransferPolicy', 'DynamoGraphDeploymentSpecExperimental', 'Strategy', 'Restart', 'DynamoGraphDeploymentSpecTopologyConstraint', 'DynamoGraphDeploymentSpec', 'CheckpointValue', 'ComponentValue', 'Condition', 'Placement', 'DynamoGraphDeploymentStatusRestart', 'RollingUpdate', 'DynamoGraphDeploymentStatus', 'DynamoComponentDeploymentSpecMultinodeSpec', 'DynamoComponentDeploymentSpec', 'DynamoComponentDeploymentStatus', 'Mocker', 'Features', 'Hardware', 'ModelCache', 'OnExitCodes', 'OnPodCondition', 'Rule', 'PodFailurePolicy', 'SuccessPolicyRule', 'SuccessPolicy', 'TemplateSpecContainer', 'TemplateSpec', 'Template', 'ProfilingJob', 'Overrides', 'Sla', 'Workload', 'DynamoGraphDeploymentRequestSpec', 'DeploymentInfo', 'ParetoItem', 'ProfilingResults', 'DynamoGraphDeploymentRequestStatus', 'DynamoGraphDeployment', 'DynamoComponentDeployment', 'DynamoGraphDeploymentRequest']
