@@ -1,7 +1,8 @@
-"""Developer sessions: tests, lint, typecheck, layers, bench, kubeconform (optional)."""
+"""Developer sessions: tests, lint, typecheck, layers, bench, oracles (kubeconform, kubectl-validate)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import nox
@@ -36,9 +37,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
-def kubeconform(session: nox.Session) -> None:
-    """Differential check with the real kubeconform binary, when it is on PATH."""
-    if shutil.which("kubeconform") is None:
-        session.skip("kubeconform is not on PATH")
+def oracles(session: nox.Session) -> None:
+    """The independent oracles: pinned kubeconform and kubectl-validate (``go install``, cached), then the
+    oracle tests with them required. ``DYNAMO_SCHEMA_DIFF_CASES=50000 nox -s oracles`` is the long run."""
+    if shutil.which("go") is None and not os.environ.get("CI"):
+        session.skip("Go is not installed")
+    out = session.run("bash", ".ci/install-oracles.sh", silent=True, external=True)
+    bin_dir = str(out).strip().splitlines()[-1]
     session.install("-e", ".[test]")
-    session.run("python", "-m", "pytest", "-q", "tests/test_kubeconform_oracle.py", env={"DYNAMO_SCHEMA_KUBECONFORM": "1"})
+    env = {"CI": "1", "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    session.run("python", "-m", "pytest", "-q", "-m", "oracle", "tests/oracles", *session.posargs, env=env)

@@ -200,7 +200,7 @@ def test_corpus_is_valid_for_kubeconform_with_our_schemas(tmp_path: Path) -> Non
     binary = require("kubeconform")
     docs = _corpus_docs("v1beta1") + _corpus_docs("v1alpha1")
     files = []
-    for n, (name, i, doc) in enumerate(docs):
+    for n, (name, _i, doc) in enumerate(docs):
         files.append(tmp_path / "docs" / f"{n:04d}-{name}")
         files[-1].parent.mkdir(exist_ok=True)
         files[-1].write_text(dump_all([doc]), encoding="utf-8")

@@ -152,7 +152,7 @@ def mutated(draw: Any) -> dict[str, Any]:
         path, node = draw(st.sampled_from(pool))
         value = dv.get(doc, path)
         if op == "type":
-            dv.put(doc, path, draw(_VALUES.filter(lambda v: _jtype(v) != _jtype(value))))
+            dv.put(doc, path, draw(_VALUES.filter(lambda v, t=_jtype(value): _jtype(v) != t)))
         elif op == "null":
             dv.put(doc, path, None)
         elif op == "unknown":
@@ -185,7 +185,7 @@ def mutated(draw: Any) -> dict[str, Any]:
         elif op == "same":
             if isinstance(value, (str, int, bool)) and not isinstance(value, float):
                 dv.put(doc, path, _typed_value(draw, node) if node is not None
-                       else draw(_SCALARS.filter(lambda v: _jtype(v) == _jtype(value))))
+                       else draw(_SCALARS.filter(lambda v, t=_jtype(value): _jtype(v) == t)))
     return doc
 
 
