@@ -12,10 +12,16 @@ root="${DYNAMO_SCHEMA_TOOLS:-$HOME/.cache/dynamo-schema/tools}"
 bin="$root/bin"
 mkdir -p "$bin" "$root/stamps"
 
-if ! command -v go >/dev/null 2>&1; then
-    echo "install-oracles: go not found on PATH" >&2
-    exit 1
-fi
+find_go() {
+    if command -v go >/dev/null 2>&1; then
+        command -v go
+    elif [[ -x /usr/local/go/bin/go ]]; then
+        echo /usr/local/go/bin/go
+    else
+        echo "install-oracles: go not found (PATH, /usr/local/go/bin)" >&2
+        return 1
+    fi
+}
 
 install_one() {  # name module version
     local name="$1" module="$2" version="$3"
@@ -25,8 +31,10 @@ install_one() {  # name module version
         return 0
     fi
     echo "install-oracles: building $name $version (go install $module@$version)" >&2
+    local go
+    go="$(find_go)"
     rm -f "$stamp"
-    GOBIN="$bin" GOFLAGS="${GOFLAGS:--mod=mod}" CGO_ENABLED=0 go install "$module@$version" >&2
+    GOBIN="$bin" GOFLAGS="${GOFLAGS:--mod=mod}" CGO_ENABLED=0 "$go" install "$module@$version" >&2
     printf '%s' "$module@$version" >"$stamp"
 }
 
