@@ -255,6 +255,8 @@ _QUANTITY_FORMAT_ERROR = (  # resource.ErrFormatWrong, which CEL's quantity() re
 
 def _quantity(v: Any) -> Decimal:
     """CEL ``quantity(string)`` (k8s.io/apimachinery resource.ParseQuantity), as a number."""
+    if isinstance(v, int) and not isinstance(v, bool):  # an int-or-string field holding an int
+        raise CelError("no such overload: quantity(int)")  # cel-go's text (kubectl-validate)
     if not isinstance(v, str):
         raise CelError("no such overload")
     q = parse_quantity(v)
