@@ -75,7 +75,21 @@ _TYPED = {
     "array": st.sampled_from(['[]', '[{"name": "x"}]', '["x"]']).map(json.loads),
 }
 _OPS = st.sampled_from(["constraint"] * 3 + ["cel"] * 4 + ["duplicate"] * 2 + ["same"] * 2
-                       + ["type", "null", "unknown", "remove"])
+                       + ["type", "null", "unknown", "remove", "meta"])
+# ObjectMeta values (strings only: a non-string label is a decoding error kubectl-validate reports as an
+# internal error)
+_META = st.one_of(
+    st.tuples(st.just("name"), st.sampled_from(["Bad_Name", "a" * 254, "ok-name", "a.b", "-x", "x" * 253])),
+    st.tuples(st.just("namespace"), st.sampled_from(["a.b", "A", "a" * 64, "ok", "-x", "x" * 63])),
+    st.tuples(st.just("labels"), st.dictionaries(
+        st.sampled_from(["ok", "bad key!", "a/b/c", "UPPER.com/x", "/x", "example.com/", "x" * 64,
+                         "nvidia.com/ok"]),
+        st.sampled_from(["", "v", "bad value!", "y" * 64, "-v", "v.v"]), max_size=3)),
+    st.tuples(st.just("annotations"), st.dictionaries(
+        st.sampled_from(["ok", "bad key!", "Ok/X", "a/b/c", "x" * 64]), st.just("v"), max_size=3)),
+    st.tuples(st.just("finalizers"), st.lists(st.sampled_from(["ok", "bad finalizer", "example.com/f"]),
+                                              max_size=2)),
+)
 
 
 def _typed_value(draw: Any, node: Any) -> Any:
@@ -182,6 +196,9 @@ def mutated(draw: Any) -> dict[str, Any]:
                 value[k] = _typed_value(draw, dv.child(node, k))
         elif op == "remove":
             dv.remove(doc, path)
+        elif op == "meta":
+            key, meta_value = draw(_META)
+            doc.setdefault("metadata", {})[key] = meta_value
         elif op == "same":
             if isinstance(value, (str, int, bool)) and not isinstance(value, float):
                 dv.put(doc, path, _typed_value(draw, node) if node is not None
