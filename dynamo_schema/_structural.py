@@ -871,7 +871,9 @@ def _validate_array(run: _Run, data: list[Any], node: Node, path: Path, structur
                     )
                 continue
             _validate_node(run, v, item, p, structural)
-    if structural and node.list_type in ("set", "map") and n > 1:
+    # the root ``metadata`` is decoded as ObjectMeta, not validated by the schema: its list types
+    # (finalizers, ownerReferences) are merge semantics only (duplicate finalizers are admitted)
+    if structural and node.list_type in ("set", "map") and n > 1 and path[:-1] != run.root_path + ("metadata",):
         _list_uniqueness(run, data, node, path)
 
 
