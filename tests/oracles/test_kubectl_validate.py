@@ -158,7 +158,7 @@ def mutated(draw: Any) -> dict[str, Any]:
                     and (loc[1].validations or _ruled_absent(loc[1], dv.get(doc, loc[0])))]
         elif op == "duplicate":
             pool = [loc for loc in locs if loc[1] is not None and loc[1].list_type in ("map", "set")
-                    and dv.get(doc, loc[0])]
+                    and isinstance(dv.get(doc, loc[0]), list) and dv.get(doc, loc[0])]
         else:
             pool = locs
         if not pool:
