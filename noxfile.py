@@ -101,3 +101,16 @@ def typecheck(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     session.install("-c", LOCK, "-e", ".", "check-jsonschema")
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session
+def oracles(session: nox.Session) -> None:
+    """The independent oracles: pinned kubeconform and kubectl-validate (``go install``, cached), then the
+    oracle tests with them required. ``DYNAMO_SCHEMA_DIFF_CASES=50000 nox -s oracles`` is the long run."""
+    if shutil.which("go") is None and not os.environ.get("CI"):
+        session.skip("Go is not installed")
+    out = session.run("bash", ".ci/install-oracles.sh", silent=True, external=True)
+    bin_dir = str(out).strip().splitlines()[-1]
+    session.install("-c", LOCK, "-e", ".[test]")
+    env = {"CI": "1", "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    session.run("python", "-m", "pytest", "-q", "-m", "oracle", "tests/oracles", *session.posargs, env=env)

@@ -265,6 +265,8 @@ _QUANTITY_FORMAT_ERROR = (  # resource.ErrFormatWrong, which CEL's quantity() re
 
 def _quantity(v: Any) -> Decimal:
     """CEL ``quantity(string)`` (k8s.io/apimachinery resource.ParseQuantity), as a number."""
+    if isinstance(v, int) and not isinstance(v, bool):  # an int-or-string field holding an int
+        raise CelError("no such overload: quantity(int)")  # cel-go's text (kubectl-validate)
     if not isinstance(v, str):
         raise CelError("no such overload")
     q = parse_quantity(v)
@@ -280,10 +282,74 @@ def _r_shared_memory(s: Any, old: Any) -> bool:
     return _has(s, "size") and _quantity(_get(s, "size")) > 0
 
 
+def _r_pack_or_domain(s: Any, old: Any) -> bool:
+    # has(self.pack) || has(self.packDomain)   (Grove topologyConstraint)
+    return _has(s, "pack") or _has(s, "packDomain")
+
+
+def _r_not_domain_and_required(s: Any, old: Any) -> bool:
+    # !(has(self.packDomain) && has(self.pack) && has(self.pack.required))
+    return not (_has(s, "packDomain") and _has(s, "pack") and _has(_get(s, "pack"), "required"))
+
+
+def _r_pack_required_or_preferred(s: Any, old: Any) -> bool:
+    # has(self.required) || has(self.preferred)
+    return _has(s, "required") or _has(s, "preferred")
+
+
+def _r_no_template_pack_domain(s: Any, old: Any) -> bool:
+    # oldSelf.hasValue() || !has(self.spec.template.topologyConstraint)
+    #   || !has(self.spec.template.topologyConstraint.packDomain)
+    if old is not NONE:
+        return True
+    template = _get(_get(s, "spec"), "template")
+    return not _has(template, "topologyConstraint") or not _has(_get(template, "topologyConstraint"), "packDomain")
+
+
+def _no_pack_domain_in(s: Any, old: Any, field: str) -> bool:
+    # oldSelf.hasValue() || !has(self.spec.template.<field>)
+    #   || self.spec.template.<field>.all(c, !has(c.topologyConstraint) || !has(c.topologyConstraint.packDomain))
+    if old is not NONE:
+        return True
+    template = _get(_get(s, "spec"), "template")
+    if not _has(template, field):
+        return True
+    items = _get(template, field)
+    if not isinstance(items, list):
+        raise CelError("no such overload")
+    return all(not _has(c, "topologyConstraint") or not _has(_get(c, "topologyConstraint"), "packDomain")
+               for c in items)
+
+
+def _r_no_clique_pack_domain(s: Any, old: Any) -> bool:
+    return _no_pack_domain_in(s, old, "cliques")
+
+
+def _r_no_group_pack_domain(s: Any, old: Any) -> bool:
+    return _no_pack_domain_in(s, old, "podCliqueScalingGroups")
+
+
 Rule = Callable[[Any, Any], bool]
 
 # exact rule text -> (short name, translation)
 RULES: dict[str, tuple[str, Rule]] = {
+    # Grove PodCliqueSet (grove.io/v1alpha1)
+    "has(self.pack) || has(self.packDomain)": ("topology-pack", _r_pack_or_domain),
+    "!(has(self.packDomain) && has(self.pack) && has(self.pack.required))": (
+        "topology-pack-domain-conflict",
+        _r_not_domain_and_required,
+    ),
+    "has(self.required) || has(self.preferred)": ("topology-pack-required-or-preferred", _r_pack_required_or_preferred),
+    "oldSelf.hasValue() || !has(self.spec.template.topologyConstraint) || "
+    "!has(self.spec.template.topologyConstraint.packDomain)": ("pack-domain-deprecated", _r_no_template_pack_domain),
+    "oldSelf.hasValue() || !has(self.spec.template.cliques) || self.spec.template.cliques.all(c, "
+    "!has(c.topologyConstraint) || !has(c.topologyConstraint.packDomain))": (
+        "pack-domain-deprecated-cliques",
+        _r_no_clique_pack_domain,
+    ),
+    "oldSelf.hasValue() || !has(self.spec.template.podCliqueScalingGroups) || "
+    "self.spec.template.podCliqueScalingGroups.all(g, !has(g.topologyConstraint) || "
+    "!has(g.topologyConstraint.packDomain))": ("pack-domain-deprecated-groups", _r_no_group_pack_domain),
     "oldSelf.hasValue() || !has(self.restart)": ("restart-unset-on-create", _r_restart),
     "self.filter(c, has(c.type) && c.type == 'epp').size() <= 1": ("single-epp", _r_single_epp),
     "self.all(c1, !has(c1.name) || self.filter(c2, has(c2.name) && c2.name.lowerAscii() == "
@@ -737,6 +803,26 @@ def has_blocking_errors(diags: list[Diagnostic]) -> bool:
     return any(d.rule in _BLOCKING_RULES and d.severity == "error" for d in diags)
 
 
+_HAS_RULES: dict[int, tuple[Any, bool]] = {}
+
+
+def _has_rules(schema: Any) -> bool:
+    """Whether any ``x-kubernetes-validations`` occurs in ``schema`` (memoised per schema object)."""
+    hit = _HAS_RULES.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    stack, found = [schema], False
+    while stack and not found:
+        x = stack.pop()
+        if isinstance(x, dict):
+            found = bool(x.get("x-kubernetes-validations"))
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    _HAS_RULES[id(schema)] = (schema, found)
+    return found
+
+
 def validate_cel(
     data: Any,
     schema: dict[str, Any],
@@ -768,7 +854,8 @@ def validate_cel(
 
             structural = _validate(data, schema, strict=False, root_path=path)
         if has_blocking_errors(structural):
-            return [Diagnostic("cel.not-checked", path, BLOCKED_MESSAGE)]
+            # the server's CEL validator exists only when the schema has rules (no rules, no message)
+            return [Diagnostic("cel.not-checked", path, BLOCKED_MESSAGE)] if _has_rules(schema) else []
     node = compile_schema(schema)
     obj = _default(data, node)
     old_obj = _default(old, node) if old is not None else None

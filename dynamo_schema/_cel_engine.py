@@ -153,6 +153,11 @@ def _quantity(s: str) -> dict[str, str]:
     return _q(d)
 
 
+def _quantity_int(_: int) -> dict[str, str]:
+    # an int-or-string field holding an int: cel-go has no quantity(int) overload (kubectl-validate's text)
+    raise CelRuntimeError("no such overload: quantity(int)")
+
+
 def _is_quantity(s: str) -> bool:
     return _parse_q(s) is not None
 
@@ -380,7 +385,7 @@ def _env() -> Any:
 
     functions = [
         # quantity
-        fn("quantity", ("quantity_string", M, [S], False, _quantity)),
+        fn("quantity", ("quantity_string", M, [S], False, _quantity), ("quantity_int", M, [Int], False, _quantity_int)),
         fn("isQuantity", ("is_quantity_string", B, [S], False, _is_quantity)),
         fn("sign", ("quantity_sign", Int, [M], True, _sign)),
         fn("isInteger", ("quantity_is_integer", B, [M], True, _q_is_integer)),

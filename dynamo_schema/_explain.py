@@ -112,6 +112,8 @@ def _k8s_step(node: Any, name: str) -> Any:
 
 
 def _type_name(node: dict[str, Any]) -> str:
+    if "x-dynamo-schema-null" in node:  # the null branch of a pruned null is no type of its own
+        return _type_name(node["anyOf"][0])
     if "$ref" in node:
         return "Object"
     if "anyOf" in node:

@@ -70,46 +70,57 @@ def object_meta_errors(data: Any) -> list[Diagnostic]:
     """What the API server refuses in ``metadata`` of a namespaced custom resource at create."""
     if not isinstance(data, dict):
         return []
-    meta = data.get("metadata")
+    return validate_object_meta(data.get("metadata"))
+
+
+def validate_object_meta(meta: Any, path: tuple[Any, ...] = ("metadata",)) -> list[Diagnostic]:
+    """Errors of a resource root's ``metadata`` (a mapping; type errors are the schema's). Field paths are
+    the server's: label, annotation and finalizer errors name the map or list (``metadata.labels``), the
+    offending key or value is in the message, as kube-apiserver reports them (checked against
+    kubectl-validate, tests/structural/test_objectmeta.py)."""
+    from ._k8s_names import dns1123_label_errors, label_value_errors
+
     if not isinstance(meta, dict):
         meta = {}
     out: list[Diagnostic] = []
     gen = meta.get("generateName")
     if isinstance(gen, str) and gen:
-        out += [_invalid("metadata.invalid-name", ("metadata", "generateName"), gen, m) for m in _name_errors(gen, True)]
+        out += [_invalid("metadata.invalid-name", path + ("generateName",), gen, m) for m in _name_errors(gen, True)]
     name = meta.get("name")
     if not (isinstance(name, str) and name):
         if not (isinstance(gen, str) and gen):
-            out.append(Diagnostic("metadata.name-required", ("metadata", "name"),
+            out.append(Diagnostic("metadata.name-required", path + ("name",),
                                   "Required value: name or generateName is required"))
     else:
-        out += [_invalid("metadata.invalid-name", ("metadata", "name"), name, m) for m in _name_errors(name, False)]
+        out += [_invalid("metadata.invalid-name", path + ("name",), name, m) for m in _name_errors(name, False)]
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and namespace:
-        from ._k8s_names import dns1123_label_errors
-
-        out += [_invalid("metadata.invalid-namespace", ("metadata", "namespace"), namespace, m)
+        out += [_invalid("metadata.invalid-namespace", path + ("namespace",), namespace, m)
                 for m in dns1123_label_errors(namespace)]
     labels = meta.get("labels")
     if isinstance(labels, dict):
-        from ._k8s_names import label_value_errors
-
         for k, v in labels.items():
             key = str(k)
-            out += [_invalid("metadata.invalid-label-key", ("metadata", "labels", key), key, m)
+            out += [_invalid("metadata.invalid-label-key", path + ("labels",), key, m)
                     for m in qualified_name_errors(key)]
             if isinstance(v, str):
-                out += [_invalid("metadata.invalid-label-value", ("metadata", "labels", key), v, m)
+                out += [_invalid("metadata.invalid-label-value", path + ("labels",), v, m)
                         for m in label_value_errors(v)]
     annotations = meta.get("annotations")
     if isinstance(annotations, dict):
         total = 0
         for k, v in annotations.items():
             key = str(k)
-            out += [_invalid("metadata.invalid-annotation-key", ("metadata", "annotations", key), key, m)
+            out += [_invalid("metadata.invalid-annotation-key", path + ("annotations",), key, m)
                     for m in qualified_name_errors(key.lower())]
             total += len(key.encode()) + (len(v.encode()) if isinstance(v, str) else 0)
         if total > TOTAL_ANNOTATION_SIZE_LIMIT:
-            out.append(Diagnostic("metadata.annotations-too-long", ("metadata", "annotations"),
+            out.append(Diagnostic("metadata.annotations-too-long", path + ("annotations",),
                                   f"Too long: may not be more than {TOTAL_ANNOTATION_SIZE_LIMIT} bytes"))
+    finalizers = meta.get("finalizers")
+    if isinstance(finalizers, list):  # ValidateFinalizerName: qualified names (duplicates are admitted)
+        for f in finalizers:
+            if isinstance(f, str):
+                out += [_invalid("metadata.invalid-finalizer", path + ("finalizers",), f, m)
+                        for m in qualified_name_errors(f)]
     return out

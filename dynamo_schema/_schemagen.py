@@ -16,6 +16,13 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
+# Marks an ``anyOf: [X, {"type": "null"}]`` added for an explicit null that the API server prunes (or
+# defaults) before validation: JSON Schema tools (kubeconform) accept the null; our structural validator
+# reads the field as X, not nullable, and prunes the null with a note (``schema.null-pruned``).
+PRUNED_NULL = "x-dynamo-schema-null"
+_NULL = {"type": "null"}
+# Kubernetes resources: their explicit nulls go through the API server's pruning.
+_PRUNING_GROUPS = ("nvidia.com", "grove.io", "leaderworkerset.x-k8s.io")
 
 
 class K8sJsonSchema(GenerateJsonSchema):
@@ -82,9 +89,72 @@ def _models() -> list[tuple[str, str, str, Any]]:
     return out
 
 
-def schema_for(model: Any) -> dict[str, Any]:
+def schema_for(model: Any, *, pruned_nulls: bool = False) -> dict[str, Any]:
     schema = model.model_json_schema(by_alias=True, schema_generator=K8sJsonSchema, mode="validation")
+    if pruned_nulls:
+        schema = accept_pruned_nulls(schema)
     return {"$schema": DRAFT, **schema}
+
+
+def _accepts_null(root: dict[str, Any], node: Any) -> bool:
+    """Whether the API server lets an explicit null through here: ``nullable`` (kept) or a ``default``
+    (the null is defaulted). Follows local ``$ref``s."""
+    seen = 0
+    while isinstance(node, dict):
+        if node.get("nullable") is True or "default" in node:
+            return True
+        ref = node.get("$ref")
+        if not isinstance(ref, str) or not ref.startswith("#/$defs/") or seen > 64:
+            return False
+        node = (root.get("$defs") or {}).get(ref[len("#/$defs/"):])
+        seen += 1
+    return False
+
+
+def _or_null(node: dict[str, Any]) -> dict[str, Any]:
+    if node.get(PRUNED_NULL) or node.get("type") == "null":
+        return node
+    return {"anyOf": [node, dict(_NULL)], PRUNED_NULL: "pruned"}
+
+
+def accept_pruned_nulls(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with an explicit null allowed wherever kube-apiserver removes or defaults it before
+    validating (``PruneNonNullableNullsWithoutDefaults``): optional properties and map values; required
+    properties and list items only when nullable or defaulted (else the server reports the null).
+    The resource root's ``metadata`` is left as is (a null there leaves the object without a name)."""
+    import copy
+
+    out = copy.deepcopy(schema)
+
+    def walk(node: Any, is_root: bool = False) -> None:
+        if isinstance(node, list):
+            for x in node:
+                walk(x)
+            return
+        if not isinstance(node, dict):
+            return
+        for k, v in node.items():
+            if not (is_root and k == "$defs"):
+                walk(v)
+        props = node.get("properties")
+        if isinstance(props, dict):
+            required = set(node.get("required") or ())
+            for k, v in list(props.items()):
+                if not isinstance(v, dict) or (is_root and k == "metadata"):
+                    continue
+                if k not in required or _accepts_null(out, v):
+                    props[k] = _or_null(v)
+        addl = node.get("additionalProperties")
+        if isinstance(addl, dict) and addl:
+            node["additionalProperties"] = _or_null(addl)
+        items = node.get("items")
+        if isinstance(items, dict) and _accepts_null(out, items):
+            node["items"] = _or_null(items)
+
+    for d in (out.get("$defs") or {}).values():
+        walk(d)
+    walk(out, is_root=True)
+    return out
 
 
 def generate_all() -> dict[str, dict[str, Any]]:
@@ -92,7 +162,7 @@ def generate_all() -> dict[str, dict[str, Any]]:
     out = {}
     for group, kind, version, model in _models():
         rel = f"{group}/{kind.lower()}_{version}.json"
-        schema = schema_for(model)
+        schema = schema_for(model, pruned_nulls=group in _PRUNING_GROUPS)
         out[rel] = {"$schema": schema.pop("$schema"), "$id": schema_id(rel), **schema}
     return out
 

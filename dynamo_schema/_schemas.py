@@ -61,7 +61,11 @@ def for_object(api_version: str, kind: str) -> dict[str, Any] | None:
 def resolve(root: dict[str, Any], node: Any) -> Any:
     """Follow local ``$ref`` (``#/$defs/Name``) links until a concrete schema node."""
     seen = 0
-    while isinstance(node, dict) and "$ref" in node:
+    while isinstance(node, dict) and ("$ref" in node or "x-dynamo-schema-null" in node):
+        if "$ref" not in node:  # ``anyOf: [X, null]`` for a null the API server prunes: X
+            node = node["anyOf"][0]
+            seen += 1
+            continue
         ref = node["$ref"]
         if not ref.startswith("#/"):
             raise ValueError(f"unsupported $ref {ref!r}")

@@ -94,6 +94,7 @@ class Node:
         "_props",
         "addl",
         "all_of",
+        "all_of_enums",
         "any_of",
         "ctx",
         "default",
@@ -163,6 +164,7 @@ class Node:
     map_type: str
     validations: list[dict[str, Any]]
     all_of: list[Node]
+    all_of_enums: int  # enum branches of a CRD allOf folded by the generator (x-dynamo-schema-allof)
     any_of: list[Node]
     multiple_of: float | int | None
 
@@ -300,7 +302,8 @@ class _Ctx:
             nullable = len(branches) != len(any_of)
             if nullable or len(branches) == 1:
                 rest = {k: v for k, v in d.items() if k != "anyOf"}
-                if nullable:
+                # a null branch marked "pruned" (schemagen.PRUNED_NULL) does not make the field nullable
+                if nullable and not rest.pop("x-dynamo-schema-null", None):
                     rest["nullable"] = True
                 if len(branches) == 1 and isinstance(branches[0], dict):
                     b = self.effective(branches[0], depth + 1)
@@ -371,6 +374,8 @@ class _Ctx:
             n.enum = [d["const"]]
         else:
             n.enum = None
+        folded = d.get("x-dynamo-schema-allof")
+        n.all_of_enums = folded if isinstance(folded, int) and not isinstance(folded, bool) else 0
         pat = d.get("pattern", extra.get("pattern"))
         n.pattern_src = pat if isinstance(pat, str) else ""
         n.pattern = _pattern(pat) if isinstance(pat, str) else None
@@ -722,7 +727,13 @@ def _validate_node(run: _Run, data: Any, node: Node, path: Path, structural: boo
             path,
             _field_error("Unsupported value", data, f"supported values: {_enum_values(node.enum)}"),
         )
+        if node.all_of_enums:
+            # kube-openapi's allOf validator: every branch failed; the error carries no field path
+            run.add("schema.all-of", (), f'Invalid value: "": {go_quote(name or openapi_name(path))} '
+                                         "must validate all the schemas (allOf). None validated")
     if not type_ok:
+        if structural and isinstance(data, (dict, list)):
+            _pruned_fields(run, data, node, path)
         return
     if isinstance(data, dict):
         _validate_object(run, data, node, path, structural)
@@ -861,7 +872,9 @@ def _validate_array(run: _Run, data: list[Any], node: Node, path: Path, structur
                     )
                 continue
             _validate_node(run, v, item, p, structural)
-    if structural and node.list_type in ("set", "map") and n > 1:
+    # the root ``metadata`` is decoded as ObjectMeta, not validated by the schema: its list types
+    # (finalizers, ownerReferences) are merge semantics only (duplicate finalizers are admitted)
+    if structural and node.list_type in ("set", "map") and n > 1 and path[:-1] != run.root_path + ("metadata",):
         _list_uniqueness(run, data, node, path)
 
 
@@ -934,6 +947,30 @@ def _unknown_only(run: _Run, data: Any, node: Node | None, path: Path) -> None:
         item = node.items()
         for i, v in enumerate(data):
             _unknown_only(run, v, item, path + (i,))
+
+
+def _pruned_fields(run: _Run, data: Any, node: Node | None, path: Path) -> None:
+    """Unknown fields inside a value of the wrong type, as apiextensions' pruning finds them: a mapping
+    where the schema declares no properties (a scalar or list schema, or none) has every key pruned,
+    and the server's strict decoding reports each one (``spec.replicas.a``, ``args[0][0].name``)."""
+    if node is not None and node.preserve:
+        return
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if node is not None and node.embedded and k in _META_FIELDS:
+                continue
+            sub = node.prop(k) if node is not None and node.props_raw is not None else None
+            if sub is None and node is not None:
+                sub = node.additional()
+            if sub is None:
+                if node is None or not node.allows_unknown:
+                    _unknown(run, path + (k,), k, (node.props_raw or ()) if node is not None else ())
+                continue
+            _pruned_fields(run, v, sub, path + (k,))
+    elif isinstance(data, list):
+        item = node.items() if node is not None else None
+        for i, v in enumerate(data):
+            _pruned_fields(run, v, item, path + (i,))
 
 
 def validate(

@@ -58,6 +58,17 @@ def is_deploymentspec(data: Any) -> bool:
     return "apiVersion" not in data and "kind" not in data and ("model" in data or "provider" in data)
 
 
+def meta_errors(data: dict[str, Any], structural: list[Diagnostic]) -> list[Diagnostic]:
+    """The API server's ObjectMeta checks of the root ``metadata`` (name, namespace, labels…), unless the
+    schema already refused ``metadata`` or an unknown field stopped decoding (strict)."""
+    from ._objectmeta import object_meta_errors
+
+    if any(d.severity == "error" and (d.rule == "schema.unknown-field" or d.path[:1] == ("metadata",))
+           for d in structural):
+        return []
+    return object_meta_errors(data)
+
+
 def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
                  source_version: str | None = None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
     """Diagnostics for a Dynamo object, and the stored (defaulted, v1beta1) object when admitted.
@@ -78,9 +89,7 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     # status is a subresource: the API server drops it from create/update requests before validating
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
     diags += structural
-    from ._objectmeta import object_meta_errors
-
-    diags += object_meta_errors(pruned)  # ObjectMeta, as the API server checks it for custom resources
+    diags += meta_errors(pruned, structural)
     old = options.old
     diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
     if any(d.severity == "error" for d in diags):
@@ -108,10 +117,9 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
 
 def _schema_props(schema: Any, node: Any) -> dict[str, Any]:
     """``properties`` of a schema node, following ``$ref`` into ``$defs``."""
-    seen = 0
-    while isinstance(node, dict) and "$ref" in node and seen < 20:
-        node = (schema.get("$defs") or {}).get(str(node["$ref"]).rpartition("/")[2])
-        seen += 1
+    from ._schemas import resolve
+
+    node = resolve(schema, node)
     return node.get("properties") or {} if isinstance(node, dict) else {}
 
 
@@ -126,13 +134,9 @@ def _alpha_service_fields(kind: str) -> frozenset[str]:
         return frozenset()
     try:
         services = _schema_props(a, _schema_props(a, a)["spec"])["services"]
-        node = services
-        while isinstance(node, dict) and "$ref" in node:
-            node = a["$defs"][str(node["$ref"]).rpartition("/")[2]]
+        node = _schemas.resolve(a, services)
         alpha = _schema_props(a, node["additionalProperties"])
-        comps = _schema_props(b, _schema_props(b, b)["spec"])["components"]
-        while isinstance(comps, dict) and "$ref" in comps:
-            comps = b["$defs"][str(comps["$ref"]).rpartition("/")[2]]
+        comps = _schemas.resolve(b, _schema_props(b, _schema_props(b, b)["spec"])["components"])
         beta = _schema_props(b, comps["items"])
     except (KeyError, TypeError):
         return frozenset()
@@ -193,7 +197,7 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
                            f'no matches for kind "{data.get("kind")}" in version "{data.get("apiVersion")}"')]
     pruned, diags = _structural.prune_nulls(data, schema)
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
-    diags = list(diags) + structural
+    diags = list(diags) + structural + meta_errors(pruned, structural)
     from . import _cel  # the CRD's x-kubernetes-validations (the engine loads only if a rule needs it)
 
     diags += _cel.validate_cel(pruned, schema, old=options.old, structural=structural, status_subresource=True)

@@ -160,6 +160,8 @@ _EXT_KEYS = (
     "x-kubernetes-preserve-unknown-fields",
     "x-kubernetes-embedded-resource",
     "x-kubernetes-validations",
+    # our own: how many enum branches a folded ``allOf`` had (the API server reports the allOf failure)
+    "x-dynamo-schema-allof",
 )
 
 
@@ -202,6 +204,8 @@ def flatten_allof(node: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(node, dict) or "allOf" not in node:
         return node
     out = {k: v for k, v in node.items() if k != "allOf"}
+    if all(isinstance(p, dict) and "enum" in p for p in node["allOf"]):
+        out["x-dynamo-schema-allof"] = len(node["allOf"])
     for part in node["allOf"]:
         for k, v in part.items():
             if k == "enum" and "enum" in out:
@@ -289,6 +293,10 @@ class Gen:
                 else:
                     inner = self.annotate_inner(self.type_for(ap, prop, parent), ap)
                 return f"Dict[str, {inner}]"
+            if t == "object" and "additionalProperties" not in node and not node.get("x-kubernetes-preserve-unknown-fields") \
+                    and not node.get("x-kubernetes-embedded-resource"):
+                # a bare ``type: object``: the API server prunes every field of it (strict: unknown field)
+                return self.class_for({**node, "properties": {}}, "EmptyObject", parent)
             return "Dict[str, Any]"
         return "Any"
 
@@ -483,7 +491,8 @@ def generate(reference: Path, extra: list[Path] | None = None, write: bool = Tru
                 f"    api_version: Literal[{api!r}] = Field(alias='apiVersion')\n"
                 f"    kind: Literal[{kind!r}] = Field(alias='kind')\n"
                 f"    metadata: Optional[ObjectMeta] = Field(default=None, alias='metadata')\n"
-                f"    spec: Optional[{spec_name}] = Field(default=None, alias='spec')\n"
+                + (f"    spec: {spec_name} = Field(alias='spec')\n" if "spec" in (schema.get("required") or ())
+                   else f"    spec: Optional[{spec_name}] = Field(default=None, alias='spec')\n")
                 + (f"    status: Optional[{status_name}] = Field(default=None, alias='status')\n" if status_name else "")
                 + "\n"
             )

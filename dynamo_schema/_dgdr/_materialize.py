@@ -849,11 +849,9 @@ def enable_planner_worker_scaling_adapters(dgd: dict[str, Any], planner: dict[st
                 scalable = True
         if not scalable:
             continue
-        sa = comp.setdefault("scalingAdapter", {})
-        if not isinstance(sa, dict):
-            comp["scalingAdapter"] = {"enabled": True}
-        else:
-            sa["enabled"] = True
+        # upstream's profiler writes ``{"enabled": True}``; the operator decodes it into the v1beta1 Go
+        # type, an empty struct (presence opts in), which drops ``enabled``: the DGD it creates has ``{}``
+        comp["scalingAdapter"] = {}
 
 
 def _cm_suffix(req: _Request) -> str:

@@ -15,7 +15,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ._base import ObjectMeta, _Base, _CONF
 
-from ._generated import Affinity, AwsElasticBlockStore, AzureDisk, AzureFile, CSIVolumeSource, Cephfs, Cinder, Condition, ConfigMapVolumeSource, DownwardAPIVolumeSource, EmptyDirVolumeSource, EphemeralContainer, Fc, FlexVolume, Flocker, GcePersistentDisk, GitRepo, Glusterfs, HostAlias, HostPathVolumeSource, ImageVolumeSource, Iscsi, LocalObjectReference, NFSVolumeSource, PersistentVolumeClaimVolumeSource, PhotonPersistentDisk, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSecurityContext, PortworxVolume, ProjectedVolumeSource, Quobyte, Rbd, ResourceRequirements, ScaleIO, SecretVolumeSource, Spec, Storageos, TemplateSpecContainer, Toleration, TopologySpreadConstraint, VsphereVolume
+from ._generated import Affinity, AwsElasticBlockStore, AzureDisk, AzureFile, CSIVolumeSource, Cephfs, Cinder, Condition, ConfigMapVolumeSource, DownwardAPIVolumeSource, EmptyDirVolumeSource, EmptyObject, EphemeralContainer, Fc, FlexVolume, Flocker, GcePersistentDisk, GitRepo, Glusterfs, HostAlias, HostPathVolumeSource, ImageVolumeSource, Iscsi, LocalObjectReference, NFSVolumeSource, PersistentVolumeClaimVolumeSource, PhotonPersistentDisk, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSecurityContext, PortworxVolume, ProjectedVolumeSource, Quobyte, Rbd, ResourceRequirements, ScaleIO, SecretVolumeSource, Spec, Storageos, TemplateSpecContainer, Toleration, TopologySpreadConstraint, VsphereVolume
 from ._generated_v1alpha1 import Metric
 
 
@@ -35,7 +35,7 @@ class AutoScalingConfig(_Base):
 
 class CliqueSpecPodSpecVolumeEphemeralVolumeSourceVolumeClaimTemplate(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    metadata: Optional[Dict[str, Any]] = Field(default=None, alias='metadata')
+    metadata: Optional[EmptyObject] = Field(default=None, alias='metadata')
     spec: Spec = Field(alias='spec')
 
 
@@ -281,7 +281,7 @@ class ResourceClaimTemplateTemplateSpecSpec(_Base):
 
 class ResourceClaimTemplateTemplateSpec(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
-    metadata: Optional[Dict[str, Any]] = Field(default=None, alias='metadata')
+    metadata: Optional[EmptyObject] = Field(default=None, alias='metadata')
     spec: ResourceClaimTemplateTemplateSpecSpec = Field(alias='spec')
 
 
@@ -381,7 +381,7 @@ class PodCliqueSet(_Base):
     api_version: Literal['grove.io/v1alpha1'] = Field(alias='apiVersion')
     kind: Literal['PodCliqueSet'] = Field(alias='kind')
     metadata: Optional[ObjectMeta] = Field(default=None, alias='metadata')
-    spec: Optional[PodCliqueSetSpec] = Field(default=None, alias='spec')
+    spec: PodCliqueSetSpec = Field(alias='spec')
     status: Optional[PodCliqueSetStatus] = Field(default=None, alias='status')
 
 __all__ = ['ObjectMeta', 'ResourceSharingItem', 'AutoScalingConfig', 'CliqueSpecPodSpecVolumeEphemeralVolumeSourceVolumeClaimTemplate', 'CliqueSpecPodSpecVolumeEphemeralVolumeSource', 'CliqueSpecPodSpecVolume', 'WorkloadRef', 'CliqueSpecPodSpec', 'CliqueSpec', 'Pack', 'CliqueTopologyConstraint', 'Clique', 'HeadlessServiceConfig', 'Filter', 'PodCliqueScalingGroupResourceSharingItem', 'PodCliqueScalingGroup', 'Opaque', 'ConfigItem', 'Constraint', 'Capacity', 'Cel', 'Selector', 'ExactlyToleration', 'Exactly', 'FirstAvailableItem', 'Request', 'Devices', 'ResourceClaimTemplateTemplateSpecSpec', 'ResourceClaimTemplateTemplateSpec', 'ResourceClaimTemplate', 'PodCliqueSetSpecTemplateResourceSharingItemFilter', 'PodCliqueSetSpecTemplateResourceSharingItem', 'PodCliqueSetSpecTemplate', 'UpdateStrategy', 'PodCliqueSetSpec', 'LastError', 'PodGangStatuse', 'CurrentlyUpdatingItem', 'UpdateProgress', 'PodCliqueSetStatus', 'PodCliqueSet']

@@ -119,7 +119,10 @@ def test_did_you_mean() -> None:
 
 # ----------------------------------------------------------------------------------------- coverage
 def _resolve(root: dict[str, Any], node: Any) -> Any:
-    while isinstance(node, dict) and "$ref" in node:
+    while isinstance(node, dict) and ("$ref" in node or "x-dynamo-schema-null" in node):
+        if "x-dynamo-schema-null" in node:  # the exported schema's pruned-null wrapper: {anyOf: [node, null]}
+            node = node["anyOf"][0]
+            continue
         target: Any = root
         for part in node["$ref"][2:].split("/"):
             target = target[part]
@@ -143,7 +146,8 @@ def _paths(root: dict[str, Any], node: Any, prefix: str, out: dict[str, bool], d
                 _paths(root, sub, name, out, depth + 1)
             continue
         path = f"{prefix}.{name}"
-        described = bool(sub.get("description") or _resolve(root, sub).get("description"))
+        described = bool(sub.get("description") or (sub.get("anyOf") or [{}])[0].get("description")
+                         or _resolve(root, sub).get("description"))
         out[path] = described
         _paths(root, sub, path, out, depth + 1)
 

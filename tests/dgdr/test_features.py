@@ -281,8 +281,8 @@ def test_planner_adds_component_configmap_and_scaling_adapters() -> None:
     r = materialize(dgdr(sla={"ttft": 500, "itl": 50}, features={"planner": planner}))
     assert r.mode == "disagg"
     assert names(r.dgd) == ["Frontend", "VllmDecodeWorker", "VllmPrefillWorker", "Planner"]
-    assert comp(r.dgd, "VllmDecodeWorker")["scalingAdapter"] == {"enabled": True}
-    assert comp(r.dgd, "VllmPrefillWorker")["scalingAdapter"] == {"enabled": True}
+    assert comp(r.dgd, "VllmDecodeWorker")["scalingAdapter"] == {}
+    assert comp(r.dgd, "VllmPrefillWorker")["scalingAdapter"] == {}
     assert "scalingAdapter" not in comp(r.dgd, "Frontend")
     # enable_vllm_benchmark_mode: role-correct DYN_BENCHMARK_MODE on vLLM workers
     assert main(comp(r.dgd, "VllmPrefillWorker"))["env"] == [
@@ -331,7 +331,7 @@ def test_planner_agg_mode_retypes_named_worker() -> None:
     # test_enable_planner_worker_scaling_adapters_handles_agg_worker: a lone untyped worker becomes decode
     r = materialize(dgdr(backend="trtllm", features={"planner": {"mode": "agg"}}), {"mode": "agg"})
     w = comp(r.dgd, "TRTLLMWorker")
-    assert w["type"] == "decode" and w["scalingAdapter"] == {"enabled": True}
+    assert w["type"] == "decode" and w["scalingAdapter"] == {}
 
 
 def test_planner_without_scaling_mode_is_refused() -> None:

@@ -86,7 +86,7 @@ def test_features_run_before_override() -> None:
     w = comp(r.dgd, "VllmDecodeWorker")
     assert main(w)["env"] == [{"name": "DYN_BENCHMARK_MODE", "value": "custom"}]
     assert w["replicas"] == 3
-    assert w["scalingAdapter"] == {"enabled": True}
+    assert w["scalingAdapter"] == {}
 
 
 def test_legacy_component_name_in_override_is_translated() -> None:

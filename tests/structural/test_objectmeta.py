@@ -1,0 +1,48 @@
+"""ObjectMeta checks of a custom resource's root ``metadata``: expected texts are kube-apiserver's, as
+kubectl-validate v0.0.4 printed them for the same input (tests/oracles compares the rest)."""
+
+from __future__ import annotations
+
+from dynamo_schema._objectmeta import validate_object_meta
+
+QUALIFIED = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+             "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+             "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+SUBDOMAIN = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
+             "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+             "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+
+
+def msgs(meta: dict) -> list[tuple[str, str]]:
+    return [(d.field, d.message) for d in validate_object_meta(meta)]
+
+
+def test_name() -> None:
+    assert msgs({}) == [("metadata.name", "Required value: name or generateName is required")]
+    assert msgs({"name": "Bad_Name"}) == [("metadata.name", f'Invalid value: "Bad_Name": {SUBDOMAIN}')]
+    assert msgs({"name": "a" * 254}) == [("metadata.name", f'Invalid value: "{"a" * 254}": must be no more than 253 characters')]
+    assert msgs({"name": "ok.name-1"}) == []
+
+
+def test_namespace() -> None:
+    assert msgs({"name": "x", "namespace": "a.b"}) == [("metadata.namespace", 'Invalid value: "a.b": must not contain dots')]
+    assert msgs({"name": "x", "namespace": "a" * 64}) == [
+        ("metadata.namespace", f'Invalid value: "{"a" * 64}": must be no more than 63 characters')]
+
+
+def test_labels_annotations_finalizers() -> None:
+    got = msgs({"name": "x", "labels": {"bad key!": "v", "ok": "bad value!", "a/b/c": "x", "UPPER.com/x": "y"}})
+    assert got == [
+        ("metadata.labels", f'Invalid value: "bad key!": name part {QUALIFIED}'),
+        ("metadata.labels", 'Invalid value: "bad value!": a valid label must be an empty string or consist of '
+                            "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                            "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+                            "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+        ("metadata.labels", f'Invalid value: "a/b/c": a qualified name {QUALIFIED} with an optional DNS subdomain '
+                            "prefix and '/' (e.g. 'example.com/MyName')"),
+        ("metadata.labels", f'Invalid value: "UPPER.com/x": prefix part {SUBDOMAIN}'),
+    ]
+    assert msgs({"name": "x", "annotations": {"bad key!": "v", "Ok/x": "y"}}) == [
+        ("metadata.annotations", f'Invalid value: "bad key!": name part {QUALIFIED}')]
+    assert msgs({"name": "x", "finalizers": ["bad finalizer"]}) == [
+        ("metadata.finalizers", f'Invalid value: "bad finalizer": name part {QUALIFIED}')]
