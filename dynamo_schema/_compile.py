@@ -155,6 +155,9 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
 
     from ._admission import AdmissionSettings
 
+    if not isinstance(obj, dict):  # library callers: plain data of any shape
+        msg = f"cannot render {type(obj).__name__}: expected a mapping (a Kubernetes object)"
+        raise RenderError(msg, [Diagnostic("render.not-a-mapping", (), msg)])
     settings = settings or AdmissionSettings()
     if operator_version:
         settings = replace(settings, operator_version=operator_version)

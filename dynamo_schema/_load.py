@@ -451,8 +451,9 @@ def _string_problem(value: str) -> tuple[str, str] | None:
 
 
 def _float_range(literal: str) -> str:
-    """Go's error for a JSON number outside float64 (``json.Number.Float64``)."""
-    return f"strconv.ParseFloat: parsing {go_quote(literal)}: value out of range"
+    """kubectl's error for a JSON number outside float64 (observed with kubectl v1.32:
+    ``unable to decode "x.json": json: cannot unmarshal number 1e400 into Go value of type float64``)."""
+    return f"json: cannot unmarshal number {literal} into Go value of type float64"
 
 
 # --------------------------------------------------------------------------------------------------

@@ -545,22 +545,29 @@ def main(argv: list[str] | None = None) -> int:
         k += 1
     total = Stats()
     start = time.time()
+    if ns.out:
+        Path(ns.out).mkdir(parents=True, exist_ok=True)
     ctx = mp.get_context("fork")
     with ctx.Pool(ns.jobs, maxtasksperchild=1) as pool:
         for i, st in enumerate(pool.imap_unordered(_worker, tasks)):
             total.merge(st)
             if ns.out:
                 out = Path(ns.out)
-                out.mkdir(parents=True, exist_ok=True)
                 for j, f in enumerate(st.findings):
                     (out / f"finding-{i}-{j}.json").write_text(json.dumps(f, indent=1))
             print(f"[{time.time() - start:7.0f}s] mutants {total.mutants} calls {sum(total.calls.values())} "
                   f"bad {sum(total.bad.values())} peak {total.peak_mb:.0f} MB", flush=True)
-    print(json.dumps({"seed": seed, "mutants": total.mutants, "calls": dict(sorted(total.calls.items())),
-                      "bad": dict(sorted(total.bad.items())),
-                      "slowest_seconds": {k: round(v, 2) for k, v in sorted(total.slowest.items())},
-                      "peak_worker_mb": round(total.peak_mb)}, indent=1))
+            if ns.out:  # the totals so far (a run stopped early still reports per entry point)
+                (Path(ns.out) / "stats.json").write_text(_summary(seed, total, time.time() - start))
+    print(_summary(seed, total, time.time() - start))
     return 1 if total.bad else 0
+
+
+def _summary(seed: int, total: Stats, seconds: float) -> str:
+    return json.dumps({"seed": seed, "seconds": round(seconds), "mutants": total.mutants,
+                       "calls": dict(sorted(total.calls.items())), "bad": dict(sorted(total.bad.items())),
+                       "slowest_seconds": {k: round(v, 2) for k, v in sorted(total.slowest.items())},
+                       "peak_worker_mb": round(total.peak_mb)}, indent=1)
 
 
 if __name__ == "__main__":

@@ -130,7 +130,7 @@ def test_huge_integers(tmp_path: Path) -> None:
     for r in results[:3]:
         refused(r)  # a YAML numeral past float64 is a string (go-yaml): the schema refuses it
     for r in results[3:5]:
-        refused(r, "load.unsupported-value")  # Go: strconv.ParseFloat: value out of range
+        refused(r, "load.unsupported-value")  # kubectl: json: cannot unmarshal number … into … float64
     for r in results[5:]:
         assert r["exit"] in (1, 2) and "--set" in str(r["stderr"]) or "setting" in str(r["stderr"]), r
 
@@ -281,3 +281,23 @@ def test_deep_file_memory(tmp_path: Path) -> None:
     path = write(tmp_path, "deep.yaml", None, text)
     for r in run([["validate", path], ["diff", path, path], ["render", path], ["default", path]]):
         refused(r, "load.too-deep")
+
+
+def test_library_entry_points_on_odd_data() -> None:
+    """The public functions on plain data of any shape: diagnostics or DynamoSchemaError, never an
+    AttributeError/AssertionError from inside a stage."""
+    import copy
+
+    import dynamo_schema
+    from dynamo_schema import DynamoSchemaError
+
+    shapes: list[object] = [None, 1, "x", [], [1], {}, {"kind": 1}, {"apiVersion": "nvidia.com/v1beta1",
+                            "kind": "DynamoGraphDeployment", "spec": 1}, dgd()]
+    for shape in shapes:
+        for call in (lambda d: dynamo_schema.validate(d), lambda d: dynamo_schema.validate(d, old={"kind": "ConfigMap"}),
+                     lambda d: dynamo_schema.default(d), lambda d: dynamo_schema.render(d),
+                     lambda d: dynamo_schema.merge_overrides(dgd(), d)):
+            try:
+                call(copy.deepcopy(shape))
+            except (DynamoSchemaError, TypeError, ValueError, OSError):
+                pass  # TypeError/ValueError: a wrong argument type; OSError: a str is a path
