@@ -8,7 +8,7 @@ Run in a scratch environment that has all three candidates::
 Per candidate: cold import (fresh interpreter, import only, median of 7), compile and evaluation cost
 per rule (mean over the CRDs' distinct rules), and correctness: every distinct rule of the Dynamo and
 Grove CRDs on N seeded schema-typed inputs each, outcome (true / false / error) compared with the
-reference (``dynamo_schema._cel_engine`` = cel-expr-python + our Kubernetes shim, which the test suite
+reference (``dynamo_schema._schema._cel_engine`` = cel-expr-python + our Kubernetes shim, which the test suite
 proves equal to the hand-written fast path). Each candidate gets its own string library where it ships
 one; the Kubernetes ``quantity`` library is shipped by none (those rules count as not evaluated).
 """
@@ -98,7 +98,7 @@ class Reference:
     name = "reference"
 
     def __init__(self) -> None:
-        from dynamo_schema import _cel_engine as E
+        from dynamo_schema._schema import _cel_engine as E
 
         self.E = E
 

@@ -134,8 +134,8 @@ def _instructions(cmd: list[str]) -> float:
 def bench_render(rounds: int) -> dict[str, float]:
     import yaml
 
-    from dynamo_schema._compile import render_object
-    from dynamo_schema._emit import dump_all
+    from dynamo_schema._io._emit import dump_all
+    from dynamo_schema._pipeline._compile import render_object
 
     docs = []
     texts = []
@@ -299,9 +299,9 @@ def bench_bulk_render(runs: int) -> dict[str, float]:
     import yaml
     from corpus import build
 
-    from dynamo_schema._compile import render_object
-    from dynamo_schema._emit import dump_all
-    from dynamo_schema._load import load_text
+    from dynamo_schema._io._emit import dump_all
+    from dynamo_schema._io._load import load_text
+    from dynamo_schema._pipeline._compile import render_object
 
     with tempfile.TemporaryDirectory() as tmp:
         paths = build(200, Path(tmp), kinds=("DynamoGraphDeployment",))
@@ -335,8 +335,8 @@ def bench_bulk_render(runs: int) -> dict[str, float]:
 def bench_walk(runs: int) -> dict[str, float]:
     import yaml
 
-    from dynamo_schema import _cel as C
-    from dynamo_schema import _structural as S
+    from dynamo_schema._schema import _cel as C
+    from dynamo_schema._schema import _structural as S
 
     crd = yaml.load(CRD.read_text(), Loader=yaml.CSafeLoader)
     schema = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta1")["schema"]["openAPIV3Schema"]

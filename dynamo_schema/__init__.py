@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._version import __version__
+from ._core._version import __version__
 
 __all__ = [
     "AdmissionSettings",
@@ -38,13 +38,13 @@ __all__ = [
 _LAZY = {
     "AdmissionSettings": ("dynamo_schema._admission", "AdmissionSettings"),
     "DeploymentSpec": ("dynamo_schema._infercrane._model", "DeploymentSpec"),
-    "Diagnostic": ("dynamo_schema._diagnostics", "Diagnostic"),
-    "Document": ("dynamo_schema._document", "Document"),
-    "DynamoSchemaError": ("dynamo_schema._diagnostics", "DynamoSchemaError"),
+    "Diagnostic": ("dynamo_schema._core._diagnostics", "Diagnostic"),
+    "Document": ("dynamo_schema._core._document", "Document"),
+    "DynamoSchemaError": ("dynamo_schema._core._diagnostics", "DynamoSchemaError"),
     "DynamoComponentDeployment": ("dynamo_schema.models", "DynamoComponentDeployment"),
     "DynamoGraphDeployment": ("dynamo_schema.models", "DynamoGraphDeployment"),
     "DynamoGraphDeploymentRequest": ("dynamo_schema.models", "DynamoGraphDeploymentRequest"),
-    "LoadError": ("dynamo_schema._load", "LoadError"),
+    "LoadError": ("dynamo_schema._io._load", "LoadError"),
     "MergeError": ("dynamo_schema._merge", "MergeError"),
     "MergeResult": ("dynamo_schema._merge", "MergeResult"),
     "default": ("dynamo_schema._api", "default"),
@@ -58,10 +58,10 @@ _LAZY = {
 if TYPE_CHECKING:  # pragma: no cover
     from ._admission import AdmissionSettings
     from ._api import default, load, load_text, merge_overrides, render, validate
-    from ._diagnostics import Diagnostic, DynamoSchemaError
-    from ._document import Document
+    from ._core._diagnostics import Diagnostic, DynamoSchemaError
+    from ._core._document import Document
     from ._infercrane._model import DeploymentSpec
-    from ._load import LoadError
+    from ._io._load import LoadError
     from ._merge import MergeError, MergeResult
     from .models import DynamoComponentDeployment, DynamoGraphDeployment, DynamoGraphDeploymentRequest
 

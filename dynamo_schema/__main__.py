@@ -1,3 +1,3 @@
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 raise SystemExit(main())

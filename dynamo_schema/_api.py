@@ -5,20 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ._diagnostics import Diagnostic
-from ._document import Document
+from ._core._diagnostics import Diagnostic
+from ._core._document import Document
 
 
 def load(path: str | Path) -> list[Document]:
     """Documents of a file, a directory (recursively, sorted) or ``"-"`` (stdin). Raises ``LoadError``."""
-    from ._load import load_path
+    from ._io._load import load_path
 
     return load_path(str(path))
 
 
 def load_text(text: str | bytes, file: str = "<string>") -> list[Document]:
     """Documents of YAML or JSON text. Raises ``LoadError``."""
-    from ._load import load_text as _load_text
+    from ._io._load import load_text as _load_text
 
     return _load_text(text, file)
 
@@ -35,7 +35,7 @@ def validate(
 
     Runs what ``python -m dynamo_schema validate`` runs: schema, CEL rules, defaulting and webhook rules.
     """
-    from ._validate import ValidateOptions, validate_document
+    from ._pipeline._validate import ValidateOptions, validate_document
 
     opts = ValidateOptions(strict=strict, settings=settings, old=old, kubernetes_version=kubernetes_version)
     if isinstance(target, (str, Path)):
@@ -67,7 +67,7 @@ def default(obj: Any, settings: Any = None) -> dict[str, Any]:
 def render(obj: Any, target: str | None = None, *, namespace: str = "default",
            operator_version: str | None = None) -> list[dict[str, Any]]:
     """What the operator creates for a DGD or DCD (``target``: kubernetes, grove or dcd)."""
-    from ._compile import render_object
+    from ._pipeline._compile import render_object
 
     if hasattr(obj, "to_dict"):
         obj = obj.to_dict()

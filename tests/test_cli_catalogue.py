@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 HEAD = """\
 apiVersion: nvidia.com/v1beta1
@@ -228,7 +228,7 @@ def test_cel_at_most_one_epp() -> None:
 
 
 def _rule_for(message: str) -> str:
-    from dynamo_schema import _cel
+    from dynamo_schema._schema import _cel
     from tests.models.test_models import crd_schema
 
     for kind in ("DynamoGraphDeployment", "DynamoComponentDeployment"):

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
@@ -177,7 +177,7 @@ def test_render_into_a_folder_holding_an_escaping_symlink_is_refused(tmp_path: P
 
 
 def test_unexpected_exception_is_an_internal_error_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dynamo_schema import _cli
+    from dynamo_schema._cli import _main as _cli
 
     def boom(*_: Any) -> int:
         raise RuntimeError("boom")
@@ -191,7 +191,7 @@ def test_unexpected_exception_is_an_internal_error_without_traceback(monkeypatch
 
 
 def test_broken_pipe_is_not_reported_as_an_io_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dynamo_schema import _cli
+    from dynamo_schema._cli import _main as _cli
 
     def closed(*_: Any) -> int:
         raise BrokenPipeError(32, "Broken pipe")
@@ -317,7 +317,7 @@ def test_v1alpha1_webhook_diagnostic_points_at_the_service(tmp_path: Path) -> No
 
 
 def test_alpha_path_stops_at_the_service_for_v1beta1_only_fields() -> None:
-    from dynamo_schema._validate import alpha_path
+    from dynamo_schema._pipeline._validate import alpha_path
 
     alpha = yaml.safe_load(ALPHA_HOOK)
     beta = {"spec": {"components": [{"name": "worker"}]}}
@@ -344,7 +344,7 @@ def test_old_objects_are_paired_by_identity(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- 8. kind as a file name
 def test_kind_cannot_point_validation_at_another_file(tmp_path: Path) -> None:
-    from dynamo_schema import _k8s_schemas
+    from dynamo_schema._k8s import _builtin_kinds as _k8s_schemas
 
     assert _k8s_schemas._kind_file("v1", "../v1.25.0-local-strict/configmap") is None
     assert _k8s_schemas._kind_file("apps/../v1", "Deployment") is None
@@ -401,7 +401,7 @@ def test_long_dynamo_namespace_is_warned_about(tmp_path: Path) -> None:
 
 
 def test_name_rules_follow_apimachinery() -> None:
-    from dynamo_schema._compile import dns1035_label_errors, dns1123_subdomain_errors, label_value_errors
+    from dynamo_schema._pipeline._compile import dns1035_label_errors, dns1123_subdomain_errors, label_value_errors
 
     assert dns1123_subdomain_errors("a.b-c") == [] and dns1035_label_errors("a-1") == []
     assert label_value_errors("") == [] and label_value_errors("My_Value.1") == []

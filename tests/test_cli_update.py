@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 OLD = """\
 apiVersion: nvidia.com/v1beta1

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from dynamo_schema._cli import main
-from dynamo_schema._convert import to_v1alpha1, to_v1beta1
-from dynamo_schema._load import load_text
-from dynamo_schema._roundtrip import dump_with_comments, same_data
+from dynamo_schema._cli._main import main
+from dynamo_schema._convert._v1alpha1 import to_v1alpha1, to_v1beta1
+from dynamo_schema._io._load import load_text
+from dynamo_schema._io._roundtrip import dump_with_comments, same_data
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = (ROOT / ".." / "shared").resolve()
@@ -203,7 +203,7 @@ def test_invalid_input_keeps_todays_behaviour(tmp_path: Path) -> None:
 
 
 def test_a_failed_check_falls_back_to_the_plain_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dynamo_schema._roundtrip as rt
+    import dynamo_schema._io._roundtrip as rt
 
     monkeypatch.setattr(rt, "dump_with_comments", lambda *a, **k: "apiVersion: wrong\n")
     rc, out, err = run("convert", write(tmp_path, "alpha.yaml", ALPHA))
@@ -212,7 +212,7 @@ def test_a_failed_check_falls_back_to_the_plain_output(tmp_path: Path, monkeypat
 
 
 def test_import_stays_cheap() -> None:
-    code = "import sys, dynamo_schema; import dynamo_schema._cli; assert 'ruamel' not in sys.modules, 'ruamel loaded'"
+    code = "import sys, dynamo_schema; import dynamo_schema._cli._main; assert 'ruamel' not in sys.modules, 'ruamel loaded'"
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
 
@@ -415,7 +415,7 @@ def test_same_data_is_type_exact() -> None:
 
 
 def test_the_output_check_tells_true_from_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dynamo_schema._roundtrip as rt
+    import dynamo_schema._io._roundtrip as rt
 
     real = rt.dump_with_comments
 

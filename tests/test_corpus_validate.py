@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from dynamo_schema._load import load_text
-from dynamo_schema._validate import NVIDIA_KINDS, ValidateOptions, validate_document
+from dynamo_schema._io._load import load_text
+from dynamo_schema._pipeline._validate import NVIDIA_KINDS, ValidateOptions, validate_document
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1beta1").resolve()

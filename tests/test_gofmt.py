@@ -1,11 +1,11 @@
-"""dynamo_schema._gofmt against Go's documented outputs (strconv, fmt, encoding/json, apimachinery
+"""dynamo_schema._k8s._gofmt against Go's documented outputs (strconv, fmt, encoding/json, apimachinery
 field.Error.ErrorBody)."""
 
 from __future__ import annotations
 
 import pytest
 
-from dynamo_schema import _gofmt as G
+from dynamo_schema._k8s import _gofmt as G
 
 
 @pytest.mark.parametrize(
@@ -125,7 +125,7 @@ def test_field_error_body() -> None:
 
 
 def test_quantity_not_trimmed_but_json_decode_trims() -> None:
-    from dynamo_schema._quantity import parse_quantity, parse_quantity_json
+    from dynamo_schema._k8s._quantity import parse_quantity, parse_quantity_json
 
     # resource.ParseQuantity does not trim; Quantity.UnmarshalJSON does strings.TrimSpace first
     assert parse_quantity(" 1Gi ") is None

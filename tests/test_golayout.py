@@ -1,4 +1,4 @@
-"""The shared Go struct layout table and its ``json.Marshal`` encoder (``dynamo_schema._golayout``).
+"""The shared Go struct layout table and its ``json.Marshal`` encoder (``dynamo_schema._k8s._golayout``).
 
 Expected bytes follow Go's ``encoding/json`` rules applied to the upstream declarations:
 k8s.io/api core/v1 v0.36 (the operator's ``go.mod``), dynamo ``deploy/operator/api/v1alpha1`` and
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._golayout import LAYOUTS, canonical_quantity, encode, fields, is_struct, marshal
+from dynamo_schema._k8s._golayout import LAYOUTS, canonical_quantity, encode, fields, is_struct, marshal
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 CRDS = SHARED / "reference" / "dynamo" / "crds"

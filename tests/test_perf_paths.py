@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema import _datacopy, _parallel
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
+from dynamo_schema._core import _datacopy
+from dynamo_schema._pipeline import _parallel
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = (ROOT / ".." / "shared").resolve()
@@ -121,7 +122,7 @@ def test_jobs_2_reports_what_jobs_1_reports(fmt: str, shared: Path) -> None:
 #: only to print help), importlib.resources (package data is read
 #: from the package directory).
 NOT_FOR_A_COLD_VALIDATE = [
-    "dynamo_schema._roundtrip", "dynamo_schema.models", "dynamo_schema._compile", "pydantic", "jsonschema", "referencing", "certifi",
+    "dynamo_schema._io._roundtrip", "dynamo_schema.models", "dynamo_schema._pipeline._compile", "pydantic", "jsonschema", "referencing", "certifi",
     "ruamel", "jinja2", "urllib.request", "ssl", "concurrent.futures", "multiprocessing", "difflib", "shutil",
     "importlib.resources",
 ]
@@ -134,7 +135,7 @@ def test_cold_validate_imports_only_what_it_uses() -> None:
     code = (
         "import io, json, sys\n"
         "before = set(sys.modules)\n"
-        "from dynamo_schema._cli import main\n"
+        "from dynamo_schema._cli._main import main\n"
         f"rc = main(['validate', {str(ROOT / 'examples' / 'vllm-disagg.yaml')!r}], stdout=io.StringIO())\n"
         f"print(json.dumps([rc, [m for m in {NOT_FOR_A_COLD_VALIDATE!r} if m in sys.modules and m not in before]]))\n"
     )
@@ -157,7 +158,7 @@ BAD_LINES = [
 
 @pytest.mark.parametrize("argv", VALIDATE_LINES)
 def test_validate_parses_as_with_the_full_parser(argv: list[str]) -> None:
-    from dynamo_schema._cli import _parse_validate, build_parser
+    from dynamo_schema._cli._main import _parse_validate, build_parser
 
     fast = _parse_validate(argv)
     assert fast is not None
@@ -166,14 +167,14 @@ def test_validate_parses_as_with_the_full_parser(argv: list[str]) -> None:
 
 @pytest.mark.parametrize("argv", BAD_LINES + [["validate", "-h"], ["validate", "--help"], ["render", "x"]])
 def test_anything_else_goes_to_the_full_parser(argv: list[str]) -> None:
-    from dynamo_schema._cli import _parse_validate
+    from dynamo_schema._cli._main import _parse_validate
 
     assert _parse_validate(argv) is None
 
 
 @pytest.mark.parametrize("argv", BAD_LINES)
 def test_usage_errors_are_the_full_parsers(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    from dynamo_schema._cli import build_parser
+    from dynamo_schema._cli._main import build_parser
 
     assert main(argv) == 2
     ours = capsys.readouterr()

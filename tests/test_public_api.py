@@ -61,7 +61,7 @@ def test_validate_command_does_not_build_models() -> None:
     """The pre-commit path reads the generated schema; it must not import pydantic models."""
     code = (
         "import sys, json\n"
-        "from dynamo_schema._cli import main\n"
+        "from dynamo_schema._cli._main import main\n"
         "import io\n"
         "rc = main(['validate', '-'], stdout=io.StringIO(), stderr=io.StringIO())\n"
         "print(json.dumps(['dynamo_schema.models' in sys.modules, 'jsonschema' in sys.modules]))\n"

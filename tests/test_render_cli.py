@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1beta1").resolve()
@@ -65,7 +65,7 @@ def test_render_to_directory_writes_one_file_per_object(tmp_path: Path) -> None:
 
 
 def test_atomic_write_refuses_paths_outside_the_folder(tmp_path: Path) -> None:
-    from dynamo_schema._fsutil import atomic_write
+    from dynamo_schema._core._fsutil import atomic_write
 
     with pytest.raises(ValueError):
         atomic_write(tmp_path, "../escape.yaml", "x")
@@ -78,7 +78,7 @@ def _dgdr_files() -> list[Path]:
 
 @pytest.mark.parametrize("path", _dgdr_files(), ids=lambda p: p.name)
 def test_render_of_corpus_dgdr_prints_a_valid_dgd_then_its_objects(path: Path) -> None:
-    from dynamo_schema._validate import ValidateOptions, check_nvidia
+    from dynamo_schema._pipeline._validate import ValidateOptions, check_nvidia
 
     rc, out, err = run("render", str(path))
     assert rc == 0, err
@@ -131,7 +131,7 @@ def test_render_of_a_grove_dgdr_prints_the_admitted_dgd() -> None:
     defaulting webhook adds (``minAvailable`` per component, the workload-provider and origin-version
     annotations; admission.md §2.2) and is exactly what admission stores."""
     from dynamo_schema._admission import AdmissionSettings
-    from dynamo_schema._validate import ValidateOptions, check_nvidia
+    from dynamo_schema._pipeline._validate import ValidateOptions, check_nvidia
 
     path = CORPUS / "examples__deployments__dgdr__mocker.yaml"
     rc, out, err = run("render", "--namespace", "team-a", "--operator-version", "1.4.0", str(path))

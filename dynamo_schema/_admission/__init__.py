@@ -120,7 +120,7 @@ contract, rollingUpdate budgets, LPX, Dynamo sidecar mode, EPP ratchet), 59, and
 (checkpoint component type: at 2a6da14c ``validateComponentCheckpointConfig`` checks only the gate and
 the job; rule 22's ``ElasticEPRayPoC`` gate does not exist in ``internal/features/gates.go`` there).
 ``tests/admission/test_branch_gaps.py`` pins both as accepted. Rules 60–64 run on
-the v1alpha1 compatibility view rebuilt by ``dynamo_schema._convert.to_v1alpha1`` (skipped when the
+the v1alpha1 compatibility view rebuilt by ``dynamo_schema._convert._v1alpha1.to_v1alpha1`` (skipped when the
 converter is unavailable); their paths point into that alpha view (``spec.services.<name>...``).
 """
 
@@ -128,7 +128,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._diagnostics import Diagnostic
+from .._core._diagnostics import Diagnostic
 from ._common import get
 from ._defaults import default, is_v1beta1
 from ._rules_alpha import validate_alpha_runtime_update, validate_preserved_alpha

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._diagnostics import Diagnostic, Path
-from .._gofmt import OMIT, field_error, go_quote
+from .._core._diagnostics import Diagnostic, Path
+from .._k8s._gofmt import OMIT, field_error, go_quote
 
 # --------------------------------------------------------------------------- safe accessors
 

@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._consts import ANN_ENABLE_GROVE, ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
-from .._consts import V1BETA1 as GROUP_VERSION
-from .._datacopy import deepcopy
+from .._core._consts import ANN_ENABLE_GROVE, ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
+from .._core._consts import V1BETA1 as GROUP_VERSION
+from .._core._datacopy import deepcopy
 from ._common import as_dict, as_list, as_str, get
 from ._provider import SCOPE_COMPONENT, SCOPE_LEADER, SCOPE_ROOT, SCOPE_WORKER, expected_target
 from ._settings import AdmissionSettings

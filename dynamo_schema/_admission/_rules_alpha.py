@@ -3,7 +3,7 @@
 
 Upstream reconstructs the v1alpha1 compatibility view of a v1beta1 object (from the conversion
 annotations ``nvidia.com/dgd-spec`` / ``nvidia.com/dcd-spec``) and validates the alpha-only fields
-when any is present. We reuse the project's converter (``dynamo_schema._convert.to_v1alpha1``);
+when any is present. We reuse the project's converter (``dynamo_schema._convert._v1alpha1.to_v1alpha1``);
 when it is unavailable or fails on malformed input these rules are skipped.
 
 Paths point into the alpha view (``spec.services.<name>...``); messages that embed a path use the
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._consts import ANN_VLLM_BACKEND
-from .._diagnostics import Diagnostic, Path
+from .._core._consts import ANN_VLLM_BACKEND
+from .._core._diagnostics import Diagnostic, Path
 from ._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
 from ._rules_shared import runtime_version_rules
 
@@ -24,7 +24,7 @@ FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 
 def _alpha_view(obj: dict[str, Any]) -> dict[str, Any] | None:
     try:
-        from .._convert import to_v1alpha1
+        from .._convert._v1alpha1 import to_v1alpha1
     except ImportError:  # pragma: no cover - converter not installed
         return None
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._diagnostics import Diagnostic
+from .._core._diagnostics import Diagnostic
 from ._common import as_dict, as_str
 from ._rules_shared import Ctx, validate_elastic_ep, validate_shared_spec
 from ._settings import AdmissionSettings

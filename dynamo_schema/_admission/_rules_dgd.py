@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._consts import (
+from .._core._consts import (
     ANN_DISCOVERY_MODE,
     ANN_ENABLE_GROVE,
     ANN_GROVE_UPDATE_STRATEGY,
@@ -13,8 +13,8 @@ from .._consts import (
     ANN_VLLM_BACKEND,
     ANN_WORKLOAD_PROVIDER,
 )
-from .._diagnostics import Diagnostic, Path
-from .._gofmt import go_list
+from .._core._diagnostics import Diagnostic, Path
+from .._k8s._gofmt import go_list
 from ._common import (
     as_dict,
     as_int,

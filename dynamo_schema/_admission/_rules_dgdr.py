@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .._diagnostics import Diagnostic
+from .._core._diagnostics import Diagnostic
 from ._common import as_dict, as_str, forbidden, get, invalid, required
 from ._runtime_version import image_has_version
 from ._settings import AdmissionSettings

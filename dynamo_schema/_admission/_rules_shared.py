@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._consts import GPU_RESOURCE
-from .._diagnostics import Diagnostic, Path
-from .._quantity import parse_quantity_json as parse_quantity
+from .._core._consts import GPU_RESOURCE
+from .._core._diagnostics import Diagnostic, Path
+from .._k8s._quantity import parse_quantity_json as parse_quantity
 from ._common import (
     as_dict,
     as_int,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._consts import GPU_RESOURCE
-from .._diagnostics import Diagnostic, Path
+from .._core._consts import GPU_RESOURCE
+from .._core._diagnostics import Diagnostic, Path
 from ._common import (
     FAILOVER,
     FIELD_IMMUTABLE,

@@ -4,7 +4,7 @@ Public entry points (imported lazily):
 
 * :func:`materialize` ``(dgdr, topology=None) -> MaterializedDGD``
 * :class:`MaterializedDGD` (``.dgd``, ``.warnings``, ``.notes``, ``.resources``, ``.steps``)
-* :class:`DgdrError` (a :class:`dynamo_schema._diagnostics.DynamoSchemaError`)
+* :class:`DgdrError` (a :class:`dynamo_schema._core._diagnostics.DynamoSchemaError`)
 * :func:`load_blueprint` ``(backend, mode) -> dict`` and ``SUPPORTED_BLUEPRINTS``
 * :func:`compute_dgd_name` ``(dgdr) -> str``
 """

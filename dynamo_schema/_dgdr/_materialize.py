@@ -29,12 +29,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from dynamo_schema._consts import GPU_RESOURCE, LABEL_MANAGED_BY
-from dynamo_schema._consts import V1BETA1 as DGDR_API_VERSION
-from dynamo_schema._consts import V1BETA1 as DGD_API_VERSION
+from dynamo_schema._core._consts import GPU_RESOURCE, LABEL_MANAGED_BY
+from dynamo_schema._core._consts import V1BETA1 as DGDR_API_VERSION
+from dynamo_schema._core._consts import V1BETA1 as DGD_API_VERSION
+from dynamo_schema._core._diagnostics import Diagnostic, DynamoSchemaError
 from dynamo_schema._dgdr import _args as A
 from dynamo_schema._dgdr._blueprints import load_blueprint
-from dynamo_schema._diagnostics import Diagnostic, DynamoSchemaError
 
 DGDR_KIND = "DynamoGraphDeploymentRequest"
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from .._diagnostics import Diagnostic, DynamoSchemaError, Path
-from .._gofmt import go_quote
+from .._core._diagnostics import Diagnostic, DynamoSchemaError, Path
+from .._k8s._gofmt import go_quote
 from . import _contracts as c
 
 INVALID_REPLICA = "invalid provider replica specification"

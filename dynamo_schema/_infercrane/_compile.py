@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._diagnostics import Diagnostic
-from .._gofmt import go_quote
+from .._core._diagnostics import Diagnostic
+from .._k8s._gofmt import go_quote
 from . import _contracts as c
 from ._adapters import DEFERRED, MODULES, load
 from ._common import AdapterError, RenderedArtifact, Replica

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any, Optional
 
-from .._gofmt import go_json, go_quote
+from .._k8s._gofmt import go_json, go_quote
 
 Problem = Optional[tuple[str, tuple[Any, ...]]]
 

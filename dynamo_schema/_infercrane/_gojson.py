@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .._gofmt import go_quote
+from .._k8s._gofmt import go_quote
 
 #: ``config.SkyPilotProvider``: JSON name -> kind ("string" or "[]string").
 SKYPILOT_PROVIDER_FIELDS = {"cloud": "string", "label": "string", "runtimes": "[]string", "credential_env": "[]string"}
@@ -46,7 +46,7 @@ def _kind(value: Any) -> str:
 
 
 def _syntax_error(raw: str, exc: json.JSONDecodeError) -> GoJSONError:
-    from .._jsonscan import syntax_error
+    from .._io._jsonscan import syntax_error
 
     found = syntax_error(raw)
     message = found[0] if found is not None else exc.msg

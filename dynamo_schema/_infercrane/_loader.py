@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._diagnostics import Diagnostic, DynamoSchemaError, Path
+from .._core._diagnostics import Diagnostic, DynamoSchemaError, Path
 from . import _contracts as c
 
 API_VERSION = "infercrane.dev/v1"

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._diagnostics import Diagnostic, DynamoSchemaError
-from .._gofmt import go_quote
+from .._core._diagnostics import Diagnostic, DynamoSchemaError
+from .._k8s._gofmt import go_quote
 from ._contracts import valid_immutable_model_identity, validate_image
 
 # env var -> (Config field, kind, default). Kinds: str, int, csv, map, providers.

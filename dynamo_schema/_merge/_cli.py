@@ -18,7 +18,7 @@ def _read_one(path: str) -> Any:
     """The one document of ``path`` (``-``: stdin), read like kubectl reads it (``_load``: duplicate
     keys are errors, keys are strings, problems carry ``file:line:col``). Raises ``LoadError``,
     ``OSError`` or ``ValueError``."""
-    from dynamo_schema._load import load_path
+    from dynamo_schema._io._load import load_path
 
     docs = [d.data for d in load_path(path) if d.data is not None]
     if not docs:  # an empty file or a lone ``null``: upstream's nil object (checked by the merge)
@@ -29,7 +29,7 @@ def _read_one(path: str) -> Any:
 
 
 def _dump(obj: Any) -> str:
-    from dynamo_schema._emit import dump_all
+    from dynamo_schema._io._emit import dump_all
 
     return dump_all([obj])
 
@@ -65,7 +65,7 @@ def run_merge(
     schema_for: Callable[[str, str], dict] | None = None,
     validator: Callable[[Any], list[str]] | None = None,
 ) -> int:
-    from dynamo_schema._diagnostics import DynamoSchemaError
+    from dynamo_schema._core._diagnostics import DynamoSchemaError
     from dynamo_schema._merge._override import MergeError, apply_overrides
 
     try:

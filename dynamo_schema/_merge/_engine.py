@@ -23,7 +23,7 @@ import copy
 import json
 from typing import Any
 
-from dynamo_schema._gofmt import go_scalar
+from dynamo_schema._k8s._gofmt import go_scalar
 from dynamo_schema._merge._schema import Schema, SchemaWalker
 
 

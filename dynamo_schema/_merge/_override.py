@@ -15,10 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from dynamo_schema._consts import V1ALPHA1 as ALPHA
-from dynamo_schema._consts import V1BETA1 as BETA
-from dynamo_schema._diagnostics import Diagnostic, DynamoSchemaError
-from dynamo_schema._gofmt import go_type, go_v  # %T / %v in the unstructured accessor errors
+from dynamo_schema._core._consts import V1ALPHA1 as ALPHA
+from dynamo_schema._core._consts import V1BETA1 as BETA
+from dynamo_schema._core._diagnostics import Diagnostic, DynamoSchemaError
+from dynamo_schema._k8s._gofmt import go_type, go_v
 from dynamo_schema._merge._engine import StructuralError, StructuralMerger
 from dynamo_schema._merge._schema import SchemaWalker, root_schema
 
@@ -179,7 +179,7 @@ def _set_nested(obj: dict, value: Any, *fields: str) -> None:
 
 
 def _default_schema_for(api_version: str, kind: str) -> dict:
-    from dynamo_schema import _schemas  # type: ignore[attr-defined]  # lazy: heavy
+    from dynamo_schema._schema import _schemas
 
     group, _, version = api_version.partition("/")
     return _schemas.load(group, kind, version)
@@ -251,7 +251,7 @@ def _typed(merger: StructuralMerger, obj: Any, wrap: str) -> None:
 
 
 def _convert(obj: dict, target: str) -> dict:
-    from dynamo_schema import _convert as conv
+    from dynamo_schema._convert import _v1alpha1 as conv
 
     if target == BETA:
         return conv.to_v1beta1(obj)
@@ -346,7 +346,7 @@ def _prepare_override(blueprint: dict, override: dict, api: str, schemas: _Schem
 
 
 def _is_conversion_annotation(key: str) -> bool:
-    from dynamo_schema._convert import is_dgd_conversion_annotation
+    from dynamo_schema._convert._v1alpha1 import is_dgd_conversion_annotation
 
     return is_dgd_conversion_annotation(key)
 

@@ -8,7 +8,7 @@ annotations (the private ``nvidia.com/dcd-spec`` payload) are copied onto the ge
 (Grove ``generateLabels``/``generateAnnotations``), and ``internal/dynamo/v1beta1_helpers.go``
 ``GetDCDPreservedAlphaLabels``/``GetDCDPreservedAlphaAnnotations``/``GetDCDSubComponentType``
 (``getDCDAlphaSharedSpec``: the DCD converted to v1alpha1). Conversion is
-``dynamo_schema._convert`` (imported lazily; a conversion failure means "no alpha view", as
+``dynamo_schema._convert._v1alpha1`` (imported lazily; a conversion failure means "no alpha view", as
 upstream's ``getDGDAlpha`` returns nil on error).
 
 One render asks for the alpha view of the same DGD once per component (DCD generation, the worker
@@ -61,7 +61,7 @@ def dcd_compat_annotations(
     component = dgd_alpha_component(dgd, component_name)
     if component is None:
         return {}
-    from .._convert import to_v1beta1
+    from .._convert._v1alpha1 import to_v1beta1
 
     spec: dict[str, Any] = {}
     if backend:
@@ -104,7 +104,7 @@ def dcd_preserved_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
 
 @lru_cache(maxsize=16)
 def _alpha_bytes(content: bytes) -> bytes:
-    from .._convert import to_v1alpha1
+    from .._convert._v1alpha1 import to_v1alpha1
 
     return marshal.dumps(to_v1alpha1(marshal.loads(content)), 2)
 
@@ -114,7 +114,7 @@ def alpha_view(obj: Mapping[str, Any]) -> dict[str, Any]:
     try:
         content = marshal.dumps(dict(obj), 2)
     except ValueError:  # not plain data: convert without the cache
-        from .._convert import to_v1alpha1
+        from .._convert._v1alpha1 import to_v1alpha1
 
         return to_v1alpha1(dict(obj))
     result: dict[str, Any] = marshal.loads(_alpha_bytes(content))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
+from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
 from ._names import wait_leader_configmap_name
 from ._options import RenderError
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver

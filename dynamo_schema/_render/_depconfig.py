@@ -57,7 +57,7 @@ def _loads(raw: str) -> Any:
 
 def update_config_bytes(raw: str, component_name: str, port: int) -> str:
     """``updateDynDeploymentConfigBytes``."""
-    from .._gofmt import go_json
+    from .._k8s._gofmt import go_json
 
     try:
         config = _loads(raw)
@@ -105,7 +105,7 @@ def _field(obj: Mapping[str, Any], name: str) -> Any:
 
 
 def _quantity(name: str, value: Any) -> str:
-    from .._quantity import split_quantity
+    from .._k8s._quantity import split_quantity
 
     if not isinstance(value, str) or split_quantity(value.strip()) is None:
         raise RenderError(f'parse resource {name} quantity "{value}": quantities must match the regular expression '

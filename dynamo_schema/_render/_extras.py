@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._consts import ANN_BASE_MODEL, LABEL_BASE_MODEL_HASH, LABEL_COMPONENT_TYPE, LABEL_MANAGED_BY
+from .._core._consts import ANN_BASE_MODEL, LABEL_BASE_MODEL_HASH, LABEL_COMPONENT_TYPE, LABEL_MANAGED_BY
 from ._graph import LABEL_COMPONENT, LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
 from ._merge import sort_keys_deep
 from ._names import (
@@ -99,7 +99,7 @@ def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any
 
 def _yaml_sorted(value: Any) -> str:
     """``sigs.k8s.io/yaml.Marshal``: keys sorted at every level (go-yaml v2 writes map keys sorted)."""
-    from .._emit import dump
+    from .._io._emit import dump
 
     return dump(sort_keys_deep(value))
 

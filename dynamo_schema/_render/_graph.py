@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._consts import (
+from .._core._consts import (
     ANN_DISCOVERY_BACKEND,
     ANN_DISCOVERY_MODE,
     ANN_ENABLE_METRICS,
@@ -20,7 +20,7 @@ from .._consts import (
     LABEL_COMPONENT,
     LABEL_WORKER_HASH,
 )
-from .._datacopy import deepcopy
+from .._core._datacopy import deepcopy
 from ._merge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
 from ._options import RenderError, RenderOptions

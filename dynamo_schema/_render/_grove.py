@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
-from .._datacopy import deepcopy
+from .._core._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
+from .._core._datacopy import deepcopy
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
 from ._graph import (

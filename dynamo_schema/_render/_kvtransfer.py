@@ -54,7 +54,7 @@ def applies_to(component: Mapping[str, Any], dgd: Mapping[str, Any]) -> bool:
 
 def format_float32(value: Any) -> str:
     """``strconv.FormatFloat(float64(float32(v)), 'f', -1, 32)``: shortest float32 digits, no exponent."""
-    from .._gofmt import _fixed, _shortest_digits32
+    from .._k8s._gofmt import _fixed, _shortest_digits32
 
     f = float(value)
     if f == 0:

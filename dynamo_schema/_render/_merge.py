@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._datacopy import deepcopy
+from .._core._datacopy import deepcopy
 
 
 def is_empty(value: Any) -> bool:

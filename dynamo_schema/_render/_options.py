@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .._diagnostics import Diagnostic, DynamoSchemaError
+from .._core._diagnostics import Diagnostic, DynamoSchemaError
 
 
 @dataclass(frozen=True)

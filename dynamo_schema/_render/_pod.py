@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, GPU_RESOURCE, LABEL_WORKER_HASH
-from .._datacopy import deepcopy
-from .._quantity import parse_quantity_json
+from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, GPU_RESOURCE, LABEL_WORKER_HASH
+from .._core._datacopy import deepcopy
+from .._k8s._quantity import parse_quantity_json
 from . import _backends
 from ._merge import merge_envs, mergo_override
 from ._names import (
@@ -454,7 +454,7 @@ def dynamo_sidecar_base_container(ctx: Ctx) -> dict[str, Any]:
 
 def _validate_dynamo_sidecar(comp: Mapping[str, Any], runtime: Mapping[str, Any], req: PodRequest) -> None:
     """``ValidateDynamoSidecar`` as rendering runs it (field errors aggregated as ``ToAggregate`` prints them)."""
-    from .._gofmt import go_quote
+    from .._k8s._gofmt import go_quote
 
     init = ((comp.get("podTemplate") or {}).get("spec") or {}).get("initContainers") or []
     index = next(i for i, c in enumerate(init) if isinstance(c, Mapping) and c.get("name") == RUNTIME)

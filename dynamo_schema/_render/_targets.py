@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._consts import LABEL_WORKER_HASH
+from .._core._consts import LABEL_WORKER_HASH
 from ._extras import (
     dcd_ingress,
     discovery_rbac,

@@ -32,8 +32,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._consts import ANN_ORIGIN_VERSION, LABEL_COMPONENT
-from .._datacopy import deepcopy
+from .._core._consts import ANN_ORIGIN_VERSION, LABEL_COMPONENT
+from .._core._datacopy import deepcopy
 from ._gojson import canonical_quantity, encode, go_marshal
 from ._names import is_worker_type
 

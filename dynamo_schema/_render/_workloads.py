@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._consts import (
+from .._core._consts import (
     ANN_BASE_MODEL,
     ANN_ENABLE_METRICS,
     ANN_ORIGIN_VERSION,
     LABEL_BASE_MODEL_HASH,
     LABEL_COMPONENT_TYPE,
 )
-from .._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
-from .._datacopy import deepcopy
+from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
+from .._core._datacopy import deepcopy
 from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations, dcd_preserved_labels
 from ._graph import (
     LABEL_COMPONENT,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dynamo_schema._admission import AdmissionSettings, default, validate
-from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._core._diagnostics import Diagnostic
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 IMAGE = "registry.example/runtime:1.1.0"

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from dynamo_schema._admission import AdmissionSettings, default, validate
-from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._core._diagnostics import Diagnostic
 
-convert = pytest.importorskip("dynamo_schema._convert")
+convert = pytest.importorskip("dynamo_schema._convert._v1alpha1")
 
 
 def alpha_dcd(mutate: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from dynamo_schema._admission._defaults import SCHEMA_DEFAULTS, _apply_path, app
 from dynamo_schema._admission._rules_alpha import _validate_view, needs_alpha_view, validate_preserved_alpha
 from tests.admission._admission_helpers import SHARED
 
-convert = pytest.importorskip("dynamo_schema._convert")
+convert = pytest.importorskip("dynamo_schema._convert._v1alpha1")
 
 CORPUS = SHARED / "reference" / "dynamo" / "corpus"
 KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment")

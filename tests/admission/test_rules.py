@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from dynamo_schema._admission import AdmissionSettings
-from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._core._diagnostics import Diagnostic
 from tests.admission._admission_helpers import (
     beta_dcd,
     beta_dgd,
@@ -1305,7 +1305,7 @@ def test_dgdr_deleting_object_is_not_validated_on_update() -> None:
 
 def test_field_error_value_rendering() -> None:
     from dynamo_schema._admission._common import invalid, not_supported
-    from dynamo_schema._gofmt import field_value
+    from dynamo_schema._k8s._gofmt import field_value
 
     assert [field_value(v) for v in (None, True, 3, 2.0, 1.5, 'a"b', ["x"], {"a": 1})] == [
         "null",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 CRDS = ROOT.parent / "shared" / "reference" / "dynamo" / "crds"

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 DATA = Path(__file__).parent / "data"
 

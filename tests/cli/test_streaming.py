@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from dynamo_schema import _cli
-from dynamo_schema._report import ResourceResult
+from dynamo_schema._cli import _main as _cli
+from dynamo_schema._io._report import ResourceResult
 
 
 class Recorder(io.StringIO):

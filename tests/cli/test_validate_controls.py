@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dynamo_schema._cli import build_parser, main
+from dynamo_schema._cli._main import build_parser, main
 
 MIXED = """\
 apiVersion: extensions/v1beta1
@@ -154,7 +154,7 @@ def test_schema_location_refuses_network_and_unknown_variables(mixed: Path) -> N
 
 
 def test_template_variables_match_kubeconform() -> None:
-    from dynamo_schema._kindpolicy import expand, template_vars
+    from dynamo_schema._pipeline._kindpolicy import expand, template_vars
 
     v = template_vars("nvidia.com/v1alpha1", "DynamoGraphDeployment", "1.32.0", True)
     assert v["KindSuffix"] == "-nvidia-v1alpha1" and v["Group"] == "nvidia.com"
@@ -196,7 +196,7 @@ def test_jobs(mixed: Path, tmp_path: Path) -> None:
     seq = run("validate", "-o", "json", str(tmp_path))
     par = run("validate", "-o", "json", "-j", "0", str(tmp_path))
     assert seq == par and seq[0] == 1
-    from dynamo_schema._cli_options import jobs_count
+    from dynamo_schema._cli._options import jobs_count
 
     assert jobs_count(0) >= 1 and jobs_count(3) == 3
 

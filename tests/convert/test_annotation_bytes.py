@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 
-from dynamo_schema._convert import (
+from dynamo_schema._convert._v1alpha1 import (
     DCD_SPEC_ANNOTATION,
     DCD_STATUS_ANNOTATION,
     to_v1alpha1,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._convert import ConversionError, is_dgd_conversion_annotation, to_v1alpha1, to_v1beta1
+from dynamo_schema._convert._v1alpha1 import ConversionError, is_dgd_conversion_annotation, to_v1alpha1, to_v1beta1
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import json
 
-from dynamo_schema._convert import DCD_SPEC_ANNOTATION, DGD_SPEC_ANNOTATION, to_v1alpha1, to_v1beta1
+from dynamo_schema._convert._v1alpha1 import DCD_SPEC_ANNOTATION, DGD_SPEC_ANNOTATION, to_v1alpha1, to_v1beta1
 
 EMPTY_POD_TEMPLATE = '{"metadata":{"creationTimestamp":null},"spec":{"containers":null}}'
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from dynamo_schema._convert import (
+from dynamo_schema._convert._v1alpha1 import (
     DCD_SPEC_ANNOTATION,
     DCD_STATUS_ANNOTATION,
     DGD_SPEC_ANNOTATION,

@@ -40,7 +40,7 @@ def test_corpus_dgdr_materializes(name: str, index: int, doc: dict) -> None:
     assert dgd["metadata"]["labels"]["nvidia.com/managed-by"] == "dynamo-operator"
     assert result.notes  # the rapid-strategy defaults are always reported
     try:
-        from dynamo_schema import _validate
+        from dynamo_schema._pipeline import _validate
     except ImportError:  # pragma: no cover
         return
     diags, _ = _validate.check_nvidia(dgd, _validate.ValidateOptions())

@@ -12,8 +12,8 @@ import json
 
 import pytest
 
+from dynamo_schema._core._diagnostics import DynamoSchemaError
 from dynamo_schema._dgdr import DgdrError, compute_dgd_name, materialize
-from dynamo_schema._diagnostics import DynamoSchemaError
 from tests.dgdr._support import beta_override, comp, dgdr, main, main_override, names
 
 # ------------------------------------------------------------------------------------------ name

@@ -36,7 +36,7 @@ def test_feature_combination_validates(spec: dict, topology: dict | None) -> Non
     dgd = materialize(spec, topology).dgd
     DynamoGraphDeployment.model_validate(dgd)
     try:
-        from dynamo_schema import _validate
+        from dynamo_schema._pipeline import _validate
     except ImportError:  # pragma: no cover
         return
     diags, _ = _validate.check_nvidia(dgd, _validate.ValidateOptions())

@@ -1,4 +1,4 @@
-"""``diff OLD NEW`` (dynamo_schema._diff).
+"""``diff OLD NEW`` (dynamo_schema._pipeline._diff).
 
 Expected values come from upstream behaviour, not from this code's output:
 * Grove update rules and messages: ai-dynamo/grove@fcc3b3bb
@@ -29,8 +29,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema import _diff
-from dynamo_schema._diff import (
+from dynamo_schema._pipeline import _diff
+from dynamo_schema._pipeline._diff import (
     IMPACT_NO_RESTART,
     IMPACT_NONE,
     IMPACT_REPLACED,
@@ -39,7 +39,7 @@ from dynamo_schema._diff import (
     grove_update_refusals,
     run_diff,
 )
-from dynamo_schema._validate import apply_over
+from dynamo_schema._pipeline._validate import apply_over
 
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.0"
 
@@ -451,8 +451,8 @@ def test_v1alpha1_to_v1beta1_same_object(shared: Path, tmp_path: Path) -> None:
     f = shared / "reference/dynamo/corpus/v1alpha1/recipes__deepseek-r1__sglang__disagg-8gpu__deploy.yaml"
     if not f.is_file():
         pytest.skip("corpus file not available")
-    from dynamo_schema._convert import to_v1beta1
-    from dynamo_schema._load import load_path
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+    from dynamo_schema._io._load import load_path
 
     docs = [d.data for d in load_path(str(f))]
     beta = [to_v1beta1(d) if d.get("apiVersion") == "nvidia.com/v1alpha1" else d for d in docs]

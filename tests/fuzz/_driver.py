@@ -15,7 +15,7 @@ import traceback
 
 
 def run(argv: list[str]) -> dict[str, object]:
-    from dynamo_schema._cli import main
+    from dynamo_schema._cli._main import main
 
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()

@@ -386,7 +386,7 @@ def argv_for(entry: str, path: str, seed_path: str, data: Any) -> list[str] | No
 
 
 def run_entry(entry: str, argv: list[str] | None, text: bytes | None = None, file: str = "") -> Outcome:
-    from dynamo_schema._cli import main
+    from dynamo_schema._cli._main import main
 
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
@@ -396,7 +396,7 @@ def run_entry(entry: str, argv: list[str] | None, text: bytes | None = None, fil
     bad: str | None = None
     try:
         if entry == "load":
-            from dynamo_schema._load import load
+            from dynamo_schema._io._load import load
 
             assert text is not None
             load(text, file)

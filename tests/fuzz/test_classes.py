@@ -94,7 +94,7 @@ def write_deep(tmp_path: Path, name: str, data: object, deep: str) -> str:
 def test_recursion_deep_valid_documents(tmp_path: Path) -> None:
     """RecursionError at 330-1,000 levels: a valid DGD with a deep managedFields[].fieldsV1, an env
     list deep in a container. Over the limit: load.too-deep; at the limit: every stage copes."""
-    from dynamo_schema._load import MAX_DEPTH
+    from dynamo_schema._io._load import MAX_DEPTH
 
     old = str(EXAMPLE)
     for levels, expect_refused in ((400, True), (1_000, True), (MAX_DEPTH - 6, False)):

@@ -32,7 +32,7 @@ def test_corpus_replay(path: Path, tmp_path: Path) -> None:
     target = tmp_path / name
     target.write_bytes(body)
     seed = str(harness.ROOT / "examples" / "vllm-disagg.yaml")
-    from dynamo_schema._load import load
+    from dynamo_schema._io._load import load
 
     docs = load(body, str(target)).documents
     data = docs[0].data if docs else {}

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._grove_webhook import GroveSettings, validate_pcs
+from dynamo_schema._grove._webhook import GroveSettings, validate_pcs
 
 SHARED = (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
 SAMPLES = SHARED / "reference" / "grove" / "samples"
@@ -79,8 +79,8 @@ DGDS = _dgds()
 
 @pytest.mark.parametrize("name,dgd", DGDS, ids=[n for n, _ in DGDS])
 def test_rendered_corpus_pcs_is_admitted(name: str, dgd: dict[str, Any]) -> None:
-    from dynamo_schema._compile import render_object
-    from dynamo_schema._diagnostics import DynamoSchemaError
+    from dynamo_schema._core._diagnostics import DynamoSchemaError
+    from dynamo_schema._pipeline._compile import render_object
 
     if name.split("#")[0] in REFUSED:
         with pytest.raises(DynamoSchemaError):
@@ -99,8 +99,8 @@ def test_rendered_corpus_pcs_with_kai_is_admitted(name: str, dgd: dict[str, Any]
     ``kai.scheduler/queue`` label): exercises Grove's scheduler-name and KAI queue checks."""
     import dataclasses
 
-    from dynamo_schema import _compile
-    from dynamo_schema._diagnostics import DynamoSchemaError
+    from dynamo_schema._core._diagnostics import DynamoSchemaError
+    from dynamo_schema._pipeline import _compile
 
     plain = _compile.render_options
     monkeypatch.setattr(_compile, "render_options",

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 
-from dynamo_schema._grove_webhook import GroveSettings, grove_defaults, validate_pcs
+from dynamo_schema._grove._webhook import GroveSettings, grove_defaults, validate_pcs
 
 Mut = Callable[[dict[str, Any]], None]
 

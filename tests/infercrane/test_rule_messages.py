@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._core._diagnostics import Diagnostic
 from dynamo_schema._infercrane import (
     AdapterError,
     ProviderSettings,
@@ -692,7 +692,7 @@ def _emitted_dgd(data: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("data", [d for _, d in DGD_SPECS], ids=[n for n, _ in DGD_SPECS])
 def test_emitted_dgd_passes_admission(data: dict[str, Any]) -> None:
-    from dynamo_schema import _validate
+    from dynamo_schema._pipeline import _validate
 
     dgd = _emitted_dgd(data)
     diags, stored = _validate.check_nvidia(copy.deepcopy(dgd), _validate.ValidateOptions())
@@ -705,7 +705,7 @@ def test_emitted_dgd_passes_admission(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("data", [d for _, d in DGD_SPECS], ids=[n for n, _ in DGD_SPECS])
 def test_emitted_dgd_renders_for_grove_and_kubernetes(data: dict[str, Any]) -> None:
-    from dynamo_schema import _compile
+    from dynamo_schema._pipeline import _compile
 
     dgd = _emitted_dgd(data)
     name = dgd["metadata"]["name"]

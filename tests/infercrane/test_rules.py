@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._core._diagnostics import Diagnostic
 from dynamo_schema._infercrane import DeploymentSpec, SpecError, load_spec, validate_spec
 
 DIGEST = "registry.example/runtime@sha256:" + "a" * 64

@@ -15,8 +15,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema._emit import dump, dump_all, dump_json, needs_quotes
-from dynamo_schema._load import load, load_text
+from dynamo_schema._io._emit import dump, dump_all, dump_json, needs_quotes
+from dynamo_schema._io._load import load, load_text
 
 KUBECTL = shutil.which("kubectl") or ("/usr/bin/kubectl" if os.path.exists("/usr/bin/kubectl") else None)
 needs_kubectl = pytest.mark.needs("kubectl")
@@ -259,7 +259,7 @@ def test_strings_survive_kubectl(tmp_path: Path, values: list[str]) -> None:
 
 def test_shared_subobjects_are_written_in_full_not_as_anchors() -> None:
     """Kubernetes tooling (and readers) expect plain documents: no ``&id001`` / ``*id001``."""
-    from dynamo_schema._emit import dump_all
+    from dynamo_schema._io._emit import dump_all
 
     labels = {"app": "x"}
     text = dump_all([{"metadata": {"labels": labels}, "spec": {"selector": {"matchLabels": labels}}}])

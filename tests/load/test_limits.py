@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from dynamo_schema import _load
-from dynamo_schema._jsonscan import syntax_error
-from dynamo_schema._load import (
+from dynamo_schema._io import _load
+from dynamo_schema._io._jsonscan import syntax_error
+from dynamo_schema._io._load import (
     MAX_BYTES,
     MAX_DEPTH,
     MAX_DOCUMENTS,
@@ -138,7 +138,7 @@ def test_libyaml_nesting_error_is_mapped(monkeypatch: pytest.MonkeyPatch) -> Non
 
 _PROBE = textwrap.dedent("""
     import json, sys, yaml
-    from dynamo_schema._load import load, MAX_DEPTH
+    from dynamo_schema._io._load import load, MAX_DEPTH
     out = {"pyyaml": yaml.__version__, "libyaml": yaml.__with_libyaml__}
     if yaml.__with_libyaml__:
         import yaml._yaml

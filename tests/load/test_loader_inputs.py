@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema._diagnostics import Diagnostic
-from dynamo_schema._load import (
+from dynamo_schema._core._diagnostics import Diagnostic
+from dynamo_schema._io._load import (
     LoadedDocument,
     LoadError,
     iter_paths,

@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema._load import load_text
+from dynamo_schema._io._load import load_text
 
 KUBECTL = shutil.which("kubectl") or ("/usr/bin/kubectl" if os.path.exists("/usr/bin/kubectl") else None)
 pytestmark = pytest.mark.needs("kubectl")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from dynamo_schema._diagnostics import Diagnostic
-from dynamo_schema._report import (
+from dynamo_schema._core._diagnostics import Diagnostic
+from dynamo_schema._io._report import (
     ResourceResult,
     render_github,
     render_json,

@@ -1,7 +1,7 @@
 """Test helpers for the merge tests: case paths, and a schema source built from the upstream CRDs.
 
 The package never reads ../shared; tests build ``schema_for`` from the reference CRDs until
-``dynamo_schema._schemas.load`` exists (then the package default is used as well, see
+``dynamo_schema._schema._schemas.load`` exists (then the package default is used as well, see
 ``schema_sources``).
 """
 

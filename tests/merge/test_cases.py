@@ -97,7 +97,7 @@ def check_case(case: dict, result: Any, warnings: list[str], error: str | None) 
 
 def _package_has(api_version: str) -> bool:
     try:
-        from dynamo_schema import _schemas
+        from dynamo_schema._schema import _schemas
 
         _schemas.load("nvidia.com", "DynamoGraphDeployment", api_version.split("/")[1])
     except (OSError, KeyError, ValueError, ImportError):
@@ -121,7 +121,7 @@ def test_case_library(path: Path, source: str) -> None:
             v for v in versions if v in ("nvidia.com/v1alpha1", "nvidia.com/v1beta1") and not _package_has(v)
         )
         if missing:
-            pytest.skip(f"dynamo_schema._schemas ships no DGD schema for {', '.join(missing)}")
+            pytest.skip(f"dynamo_schema._schema._schemas ships no DGD schema for {', '.join(missing)}")
     assert set(case) <= KNOWN_KEYS, set(case) - KNOWN_KEYS
     blueprint, override = case.get("blueprint"), case.get("override")
     before = (copy.deepcopy(blueprint), copy.deepcopy(override))

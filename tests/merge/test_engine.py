@@ -180,8 +180,8 @@ def test_root_metadata_gets_object_meta() -> None:
 
 def test_package_schema_and_crd_agree_on_list_semantics() -> None:
     """The generated schema ($defs) and the upstream CRD give the same markers on key paths."""
-    pytest.importorskip("dynamo_schema._schemas")
-    from dynamo_schema import _schemas
+    pytest.importorskip("dynamo_schema._schema._schemas")
+    from dynamo_schema._schema import _schemas
     from tests.merge._support import CRDS, crd_schema_for
 
     if not CRDS.is_dir():

@@ -244,7 +244,7 @@ def _appends_to_empty_args(blueprint: dict, override: dict) -> bool:
 @settings(max_examples=60, **SETTINGS)
 @given(beta_case_with_override(), st.booleans())
 def test_no_patch_directive_survives_and_inputs_unchanged(case: tuple[dict, dict], via_alpha: bool) -> None:
-    from dynamo_schema._convert import to_v1alpha1
+    from dynamo_schema._convert._v1alpha1 import to_v1alpha1
     from dynamo_schema._merge import apply_overrides
 
     blueprint, override = case

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from dynamo_schema import _schemagen
+from dynamo_schema._pipeline import _schemagen
 from dynamo_schema.models import _grove, _lws
 
 from .test_models import crd_paths, gen_paths

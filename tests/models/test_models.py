@@ -10,7 +10,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from dynamo_schema import _schemagen
+from dynamo_schema._pipeline import _schemagen
 from dynamo_schema.models import _generated as g
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def crd_paths(node: dict, prefix: str = "") -> set[str]:
 
 
 def gen_paths(root: dict, node: dict, prefix: str = "", depth: int = 0) -> set[str]:
-    from dynamo_schema._schemas import resolve
+    from dynamo_schema._schema._schemas import resolve
 
     node = resolve(root, node)
     out = set()
@@ -114,7 +114,7 @@ def test_every_crd_property_path_exists_in_generated_schema(kind: str) -> None:
 @pytest.mark.parametrize("kind", sorted(MODELS))
 def test_generated_schema_keeps_crd_constraints(kind: str) -> None:
     """Enums, patterns, bounds, list semantics and CEL rules of the CRD are all in the generated schema."""
-    from dynamo_schema._schemas import resolve
+    from dynamo_schema._schema._schemas import resolve
 
     crd = crd_schema(kind)
     schema = _schemagen.schema_for(MODELS[kind])

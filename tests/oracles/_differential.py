@@ -79,8 +79,8 @@ def normal_path(field: str) -> str:
 
 def ours(doc: dict[str, Any]) -> tuple[bool, set[str]]:
     """(rejected?, error field paths) from our structural schema + CEL layer, as the API server runs it."""
-    from dynamo_schema import _cel, _schemas, _structural
-    from dynamo_schema._validate import meta_errors
+    from dynamo_schema._pipeline._validate import meta_errors
+    from dynamo_schema._schema import _cel, _schemas, _structural
 
     schema = _schemas.for_object(str(doc.get("apiVersion")), str(doc.get("kind")))
     assert schema is not None, doc.get("kind")
@@ -149,7 +149,7 @@ def run_batch(binary: str, docs: list[dict[str, Any]], folder: Path) -> list[tup
 
 def locations(doc: Any, node: Any) -> list[tuple[tuple[Any, ...], Any]]:
     """Every (path, schema node) of ``doc`` below the root (metadata and status excluded)."""
-    from dynamo_schema._structural import child_node
+    from dynamo_schema._schema._structural import child_node
 
     out: list[tuple[tuple[Any, ...], Any]] = []
 
@@ -170,7 +170,7 @@ def locations(doc: Any, node: Any) -> list[tuple[tuple[Any, ...], Any]]:
 
 
 def child(node: Any, key: Any) -> Any:
-    from dynamo_schema._structural import child_node
+    from dynamo_schema._schema._structural import child_node
 
     return child_node(node, key) if node is not None else None
 

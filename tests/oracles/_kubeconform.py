@@ -23,7 +23,7 @@ _ABS_REF = '"/api/_definitions.json#/'
 def k8s_schema_dir(dest: Path, kinds: set[tuple[str, str]]) -> Path:
     """Self-contained copies of the bundled schemas of ``kinds`` ((apiVersion, kind)) under ``dest``,
     named as kubeconform's ``{{.ResourceKind}}{{.KindSuffix}}.json`` expects."""
-    from dynamo_schema import _k8s_schemas as k
+    from dynamo_schema._k8s import _builtin_kinds as k
 
     src = k._schema_dir(k.DEFAULT_KUBERNETES_VERSION, True)
     assert src is not None, "kubernetes-validate ships no strict schemas"

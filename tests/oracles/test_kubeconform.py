@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._compile import check_rendered
-from dynamo_schema._emit import dump_all
+from dynamo_schema._io._emit import dump_all
+from dynamo_schema._pipeline._compile import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
 from . import _kubeconform as kc
@@ -55,7 +55,7 @@ def _corpus_docs(version: str) -> list[tuple[str, int, dict[str, Any]]]:
 
 def _render_sources() -> list[tuple[str, dict[str, Any], list[str], RenderOptions]]:
     """(label, v1beta1 object, targets, options) for every source we render."""
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     out: list[tuple[str, dict[str, Any], list[str], RenderOptions]] = []
     for opt in sorted((ROOT / "golden").glob("*/options.yaml")):
@@ -119,7 +119,8 @@ def _known_refusal(obj: dict[str, Any]) -> bool:
 
 
 def test_rendered_objects_are_valid_for_kubeconform_and_for_us(tmp_path: Path) -> None:
-    from dynamo_schema import _k8s_schemas, _schemas
+    from dynamo_schema._k8s import _builtin_kinds as _k8s_schemas
+    from dynamo_schema._schema import _schemas
 
     binary = require("kubeconform")
     files, rendered, failures = _render_all(tmp_path / "out")
@@ -195,7 +196,7 @@ def test_kubeconform_and_we_refuse_broken_rendered_objects(tmp_path: Path) -> No
 
 def test_corpus_is_valid_for_kubeconform_with_our_schemas(tmp_path: Path) -> None:
     """0 false rejections on the shown corpus (v1beta1 and v1alpha1), explicit nulls included."""
-    from dynamo_schema import _cel, _schemas, _structural
+    from dynamo_schema._schema import _cel, _schemas, _structural
 
     binary = require("kubeconform")
     docs = _corpus_docs("v1beta1") + _corpus_docs("v1alpha1")

@@ -36,8 +36,8 @@ _RENDERED = dv.rendered_documents()
 
 
 def _root(doc: dict[str, Any]) -> Any:
-    from dynamo_schema import _schemas
-    from dynamo_schema._structural import compile_schema
+    from dynamo_schema._schema import _schemas
+    from dynamo_schema._schema._structural import compile_schema
 
     return compile_schema(_schemas.for_object(doc["apiVersion"], doc["kind"]))
 

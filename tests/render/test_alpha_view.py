@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from dynamo_schema._convert import to_v1alpha1
+from dynamo_schema._convert._v1alpha1 import to_v1alpha1
 from dynamo_schema._render._alphacompat import alpha_view
 
 DGD = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "x"},

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dynamo_schema._compile import check_rendered
+from dynamo_schema._pipeline._compile import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
 # Inter-pod GPU memory service layouts (rendering.md "out of scope": GMS rendering details).

@@ -41,7 +41,7 @@ def _options(folder: Path) -> tuple[str, RenderOptions]:
 
 def _dump(objs: list[dict]) -> str:
     """Expected files are written Kubernetes-safe (``value: 'n'``, not ``value: n``), as render prints."""
-    from dynamo_schema._emit import dump_all
+    from dynamo_schema._io._emit import dump_all
 
     return dump_all(objs)
 

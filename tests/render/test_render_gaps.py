@@ -201,7 +201,7 @@ def test_kv_policy_changes_worker_hash() -> None:
 
 def test_topology_metadata_from_converted_alpha_dgd() -> None:
     # TestTopologyLabelMetadataFromConvertedAlphaDGD
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
     from dynamo_schema._render._workloads import dcd_kube_annotations, dcd_kube_labels
 
     alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
@@ -294,7 +294,7 @@ def test_deployment_config_changes_worker_hash() -> None:
 def test_generated_dcd_keeps_alpha_compatibility_fields() -> None:
     # graph_test.go: GenerateDynamoComponentsDeployments of a converted v1alpha1 DGD keeps
     # dynamoNamespace, subComponentType, annotations and labels (GetDCD* helpers)
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
     from dynamo_schema._render._alphacompat import dcd_preserved_annotations, dcd_preserved_labels
     from dynamo_schema._render._workloads import dcd_dynamo_namespace, dcd_sub_component_type
 
@@ -315,7 +315,7 @@ def test_generated_dcd_keeps_alpha_compatibility_fields() -> None:
 def test_preserved_alpha_metadata_reaches_workloads() -> None:
     # GetDCDKubeLabels / GetDCDKubeAnnotations (Deployment pod template) and generateLabels /
     # generateAnnotations (Grove cliques) merge the preserved alpha labels/annotations.
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
              "metadata": {"name": "test-dgd", "namespace": "default"},

@@ -98,7 +98,7 @@ def deployer(spec: Any) -> B.Deployer:
 
 def beta_component(alpha: dict[str, Any] | None) -> dict[str, Any]:
     """``betaComponent``: a v1alpha1 shared spec converted to the v1beta1 component (our converter)."""
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     spec = copy.deepcopy(alpha or {})
     spec.setdefault("componentType", "worker")
@@ -524,7 +524,7 @@ def _merge_envs(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 def beta_dgd(spec: dict[str, Any], raw: bool = False) -> dict[str, Any]:
     """``betaDGD`` (``rawBetaDGD`` with ``raw``): our v1alpha1 -> v1beta1 conversion, then the alpha
     service annotations/labels copied onto each component's pod template; then ``beta_patch``."""
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     src = spec["alpha"]
     dgd = to_v1beta1(copy.deepcopy(src))
@@ -955,7 +955,7 @@ def _volcano_inject(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 def beta_dcd(alpha: dict[str, Any]) -> dict[str, Any]:
     """``betaDCD``: our conversion, then the alpha annotations/labels onto the pod template."""
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     dcd = to_v1beta1(copy.deepcopy(alpha))
     for key in ("annotations", "labels"):

@@ -82,7 +82,7 @@ def test_stored_flag_changes_the_output(shared: Path) -> None:
     Deployment then does not match (it carries ``progressDeadlineSeconds`` and friends)."""
     import io
 
-    from dynamo_schema._cli import main
+    from dynamo_schema._cli._main import main
 
     folder = shared / "reference" / "dynamo" / "golden" / "dcd" / "deployment"
     out, err = io.StringIO(), io.StringIO()

@@ -204,7 +204,7 @@ def _alpha(services: dict[str, Any]) -> dict[str, Any]:
 def test_ignores_alpha_only_non_rollout_fields(change: dict[str, Any]) -> None:
     # IgnoresNonRolloutFields, the v1alpha1-only fields: converted to v1beta1 they live only in the
     # private conversion annotation, which the hash does not read.
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     base = to_v1beta1(_alpha({"worker": {"componentType": "worker"}}))
     changed = to_v1beta1(_alpha({"worker": {"componentType": "worker", **change}}))
@@ -213,7 +213,7 @@ def test_ignores_alpha_only_non_rollout_fields(change: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("field", ["annotations", "labels"])
 def test_tracks_preserved_alpha_resource_metadata(field: str) -> None:
-    from dynamo_schema._convert import to_v1beta1
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
 
     base = to_v1beta1(_alpha({"worker": {"componentType": "worker"}}))
     changed = to_v1beta1(_alpha({"worker": {"componentType": "worker", field: {"foo": "bar"}}}))
@@ -481,8 +481,8 @@ def test_legacy_v1_extra_pod_spec_marshal() -> None:
 def test_legacy_v1_after_v1beta1_round_trip(name: str, services: dict[str, Any] | None, want: str) -> None:
     # TestComputeDGDWorkersSpecHashConversionRoundTripStableSubset: v1alpha1 → v1beta1, then the
     # v1 hash of the v1beta1 DGD (converted back, as ComputeLegacyAlphaDGDWorkersSpecHash does)
-    # equals the golden. Depends on dynamo_schema._convert.
-    from dynamo_schema._convert import to_v1beta1
+    # equals the golden. Depends on dynamo_schema._convert._v1alpha1.
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
     from dynamo_schema._render._workerhash import compute_legacy_v1_hash
 
     beta = to_v1beta1(_legacy(copy.deepcopy(services)))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dynamo_schema._load import load_text
-from dynamo_schema._validate import ValidateOptions, validate_document
+from dynamo_schema._io._load import load_text
+from dynamo_schema._pipeline._validate import ValidateOptions, validate_document
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dynamo_schema._cli import main
+from dynamo_schema._cli._main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dynamo_schema._cli import main
-from dynamo_schema._kustomize import PatchTarget, check_patch
+from dynamo_schema._cli._main import main
+from dynamo_schema._pipeline._kustomize import PatchTarget, check_patch
 
 ROOT = Path(__file__).resolve().parents[2]
 ALPHA = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1alpha1").resolve()

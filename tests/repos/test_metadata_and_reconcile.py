@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dynamo_schema._cli import main
-from dynamo_schema._objectmeta import object_meta_errors, qualified_name_errors
+from dynamo_schema._cli._main import main
+from dynamo_schema._k8s._objectmeta import object_meta_errors, qualified_name_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dynamo_schema._cli import main
-from dynamo_schema._load import load_path
-from dynamo_schema._render_stream import is_rendered, render_stream
+from dynamo_schema._cli._main import main
+from dynamo_schema._io._load import load_path
+from dynamo_schema._pipeline._render_stream import is_rendered, render_stream
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dynamo_schema._cli import main
-from dynamo_schema._emit import dump_all
-from dynamo_schema._load import load_path, load_text
-from dynamo_schema._render_stream import render_stream
-from dynamo_schema._validate import validate_document
+from dynamo_schema._cli._main import main
+from dynamo_schema._io._emit import dump_all
+from dynamo_schema._io._load import load_path, load_text
+from dynamo_schema._pipeline._render_stream import render_stream
+from dynamo_schema._pipeline._validate import validate_document
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema import _cel as C
-from dynamo_schema import _structural as S
+from dynamo_schema._schema import _cel as C
+from dynamo_schema._schema import _structural as S
 
 from ._crds import CRDS, FILES, crd_schema, dcd, dgd
 
@@ -409,7 +409,7 @@ def test_reason_field_path_and_default_message() -> None:
 
 
 def test_rule_without_fast_path_is_evaluated_by_the_engine() -> None:
-    from dynamo_schema import _cel_engine
+    from dynamo_schema._schema import _cel_engine
 
     schema = {"type": "object", "x-kubernetes-validations": [{"rule": "self.size() > 100", "message": "m"}]}
     got = [(d.rule, d.severity, d.message) for d in C.validate_cel({"a": 1}, schema)]

@@ -16,9 +16,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dynamo_schema import _cel as C
-from dynamo_schema import _cel_engine as E
-from dynamo_schema._structural import compile_schema
+from dynamo_schema._schema import _cel as C
+from dynamo_schema._schema import _cel_engine as E
+from dynamo_schema._schema._structural import compile_schema
 
 from ._crds import CRDS, SHARED, crd_schema, dgd
 
@@ -262,7 +262,7 @@ def test_rule_added_to_a_crd_is_evaluated_with_its_message(monkeypatch: pytest.M
     ]
 
     # and through the public validate(), with the file position of the component
-    from dynamo_schema import _schemas
+    from dynamo_schema._schema import _schemas
 
     real = _schemas.for_object
 
@@ -406,7 +406,7 @@ def test_fast_path_equals_the_engine(case: int, data: st.DataObject) -> None:
 
 _PROBE = (
     "import io, json, sys\n"
-    "from dynamo_schema._cli import main\n"
+    "from dynamo_schema._cli._main import main\n"
     "rc = main(['validate', sys.argv[1]], stdout=io.StringIO(), stderr=io.StringIO())\n"
     "print(json.dumps([rc, 'cel_expr_python' in sys.modules]))\n"
 )

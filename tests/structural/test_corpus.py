@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema import _cel as C
-from dynamo_schema import _structural as S
+from dynamo_schema._schema import _cel as C
+from dynamo_schema._schema import _structural as S
 
 from ._crds import CORPUS, FILES, crd_schema
 
@@ -51,7 +51,7 @@ def test_corpus_document_is_valid_against_crd(name: str, index: int, doc: dict[s
 
 
 def _generated(kind: str) -> dict[str, Any]:
-    from dynamo_schema import _schemas
+    from dynamo_schema._schema import _schemas
 
     return _schemas.load("nvidia.com", kind, "v1beta1")
 

@@ -3,7 +3,7 @@ kubectl-validate v0.0.4 printed them for the same input (tests/oracles compares 
 
 from __future__ import annotations
 
-from dynamo_schema._objectmeta import validate_object_meta
+from dynamo_schema._k8s._objectmeta import validate_object_meta
 
 QUALIFIED = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
              "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from dynamo_schema import _structural as S
-from dynamo_schema._diagnostics import Diagnostic
+from dynamo_schema._core._diagnostics import Diagnostic
+from dynamo_schema._schema import _structural as S
 
 from ._crds import crd_schema, dcd, dgd, dgdr
 

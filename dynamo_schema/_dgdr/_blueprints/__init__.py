@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..._consts import V1BETA1 as API_VERSION
+from ..._core._consts import V1BETA1 as API_VERSION
 
 KIND = "DynamoGraphDeployment"
 

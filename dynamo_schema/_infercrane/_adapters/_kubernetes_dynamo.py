@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..._gofmt import go_json, go_quote
+from ..._k8s._gofmt import go_json, go_quote
 from .. import _contracts as c
 from .._common import RenderedArtifact, Replica, adapter_error, replica_artifact
 from .._settings import valid_dns_label_strict, valid_dynamo_runtime_version

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._gofmt import go_json, go_quote
+from ..._k8s._gofmt import go_json, go_quote
 from .. import _contracts as c
 from .._common import (
     PROVIDER_AUTHORIZATION,

@@ -1,0 +1,1 @@
+"""Grove's admission of PodCliqueSets (the create webhook)."""

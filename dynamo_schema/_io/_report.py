@@ -1,0 +1,196 @@
+"""Reporters for ``validate`` results: text, json, junit, github (see docs cli contract).
+
+Which diagnostics are printed:
+
+* **text** and **github** print errors and warnings, never notes. A text line is
+  ``FILE:LINE:COL: KIND/NAME: FIELD.PATH: MESSAGE [RULE-ID]``; a warning's MESSAGE is prefixed with
+  ``warning: ``. Parts that are unknown are left out together with their ``: `` separator (no
+  position -> ``FILE: ...``; no kind and no name -> no ``KIND/NAME: ``; root path -> no
+  ``FIELD.PATH: ``). A resource whose status is ``invalid``/``error`` but carries no printable
+  diagnostic still gets one line (``... resource is invalid``) so a failure is never silent.
+  The ``--summary`` line follows kubeconform (``pkg/output/text.go``), including its pluralisation
+  (``resource``/``file`` for counts of 0 and 1, ``resources``/``files`` above) and its
+  ``found parsing stdin`` form when ``stdin=True``.
+* **json** lists every resource with every diagnostic (errors, warnings and notes, each with its
+  ``severity``), plus the summary counts.
+* **junit**: one ``<testsuite>`` per file, one ``<testcase>`` per resource; ``invalid`` ->
+  ``<failure>``, ``error`` -> ``<error>``, ``skipped`` -> ``<skipped>``; the element text lists the
+  error lines.
+* **github**: workflow commands ``::error file=F,line=L,col=C::MSG`` / ``::warning ...``, escaped as
+  GitHub's toolkit escapes them (data: ``%``, CR, LF; properties additionally ``:`` and ``,``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .._core._diagnostics import Diagnostic
+
+__all__ = ["ResourceResult", "render_github", "render_json", "render_junit", "render_text",
+           "summary_counts"]
+
+Status = Literal["valid", "invalid", "error", "skipped"]
+
+
+@dataclass
+class ResourceResult:
+    """The outcome of validating one resource (one document); ``diagnostics`` are located."""
+
+    filename: str
+    kind: str
+    name: str
+    version: str
+    status: Status
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    api_version: str = ""  # the full apiVersion (group included); "" when unknown
+    waived: list[Diagnostic] = field(default_factory=list)  # diagnostics covered by a waiver (_waivers)
+
+
+def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
+    counts = {"valid": 0, "invalid": 0, "errors": 0, "skipped": 0}
+    for r in results:
+        key = "errors" if r.status == "error" else r.status
+        if key in counts:
+            counts[key] += 1
+    return counts
+
+
+def _printable(diags: list[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in diags if d.severity in ("error", "warning")]
+
+
+def _who(r: ResourceResult) -> str:
+    if r.kind or r.name:
+        return f"{r.kind}/{r.name}"
+    return ""
+
+
+def _text_line(r: ResourceResult, d: Diagnostic) -> str:
+    file = d.file or r.filename
+    parts = [f"{file}:{d.line}:{d.column}" if d.line is not None else file]
+    who = _who(r)
+    if who:
+        parts.append(who)
+    if d.path:
+        parts.append(d.field)
+    msg = ("warning: " + d.message) if d.severity == "warning" else d.message
+    parts.append(f"{msg} [{d.rule}]")
+    return ": ".join(parts)
+
+
+def render_text(results: list[ResourceResult], summary: bool = False, files_count: int = 0,
+                stdin: bool = False) -> str:
+    """Human output: one line per error or warning, then optionally the kubeconform summary line."""
+    lines: list[str] = []
+    for r in results:
+        shown = _printable(r.diagnostics)
+        for d in shown:
+            lines.append(_text_line(r, d))
+        if not any(d.severity == "error" for d in shown) and r.status in ("invalid", "error"):
+            who = _who(r)
+            lines.append(f"{r.filename}: {who + ': ' if who else ''}resource is {r.status}")
+    if summary:
+        c = summary_counts(results)
+        n = len(results)
+        res = "resource" + ("s" if n > 1 else "")
+        tail = (f"Valid: {c['valid']}, Invalid: {c['invalid']}, Errors: {c['errors']}, "
+                f"Skipped: {c['skipped']}")
+        if stdin:
+            lines.append(f"Summary: {n} {res} found parsing stdin - {tail}")
+        else:
+            files = "file" + ("s" if files_count > 1 else "")
+            lines.append(f"Summary: {n} {res} found in {files_count} {files} - {tail}")
+    return "".join(line + "\n" for line in lines)
+
+
+def render_json(results: list[ResourceResult]) -> str:
+    """``{"resources": [...], "summary": {...}}`` as cli.md fixes it, 2-space indented."""
+    import json
+
+    doc = {
+        "resources": [
+            {
+                "filename": r.filename,
+                "kind": r.kind,
+                "name": r.name,
+                "version": r.version,
+                "status": r.status,
+                "errors": [d.to_dict() for d in r.diagnostics],
+            }
+            for r in results
+        ],
+        "summary": summary_counts(results),
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_junit(results: list[ResourceResult]) -> str:
+    """JUnit XML: ``<testsuites>`` > one ``<testsuite>`` per file > one ``<testcase>`` per resource."""
+    import xml.etree.ElementTree as ET
+
+    by_file: dict[str, list[ResourceResult]] = {}
+    for r in results:
+        by_file.setdefault(r.filename, []).append(r)
+    total = summary_counts(results)
+    root = ET.Element("testsuites", {
+        "name": "dynamo-schema", "tests": str(len(results)), "failures": str(total["invalid"]),
+        "errors": str(total["errors"]), "skipped": str(total["skipped"]), "time": "0"})
+    for i, (filename, rs) in enumerate(by_file.items()):
+        c = summary_counts(rs)
+        suite = ET.SubElement(root, "testsuite", {
+            "name": filename, "id": str(i), "tests": str(len(rs)), "failures": str(c["invalid"]),
+            "errors": str(c["errors"]), "skipped": str(c["skipped"]), "time": "0"})
+        for j, r in enumerate(rs):
+            name = _who(r) or f"document {j}"
+            case = ET.SubElement(suite, "testcase", {
+                "name": name, "classname": f"{r.api_version or r.version}/{r.kind}" if (r.api_version or r.version)
+                else (r.kind or filename),
+                "file": filename, "time": "0"})
+            errs = [d for d in r.diagnostics if d.severity == "error"]
+            text = "\n".join(_text_line(r, d) for d in _printable(r.diagnostics))
+            if r.status in ("invalid", "error"):
+                tag = "failure" if r.status == "invalid" else "error"
+                first = errs[0].message if errs else f"resource is {r.status}"
+                if len(errs) > 1:
+                    first += f" (and {len(errs) - 1} more)"
+                el = ET.SubElement(case, tag, {"message": first, "type": r.status})
+                el.text = text
+            elif r.status == "skipped":
+                ET.SubElement(case, "skipped", {"message": "no schema for this kind"})
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(results: list[ResourceResult]) -> str:
+    """GitHub Actions workflow commands, one per error or warning."""
+    lines: list[str] = []
+    for r in results:
+        for d in _printable(r.diagnostics):
+            props = [f"file={_escape_property(d.file or r.filename)}"]
+            if d.line is not None:
+                props.append(f"line={d.line}")
+                if d.column is not None:
+                    props.append(f"col={d.column}")
+            parts = []
+            who = _who(r)
+            if who:
+                parts.append(who)
+            if d.path:
+                parts.append(d.field)
+            parts.append(f"{d.message} [{d.rule}]")
+            level = "warning" if d.severity == "warning" else "error"
+            lines.append(f"::{level} {','.join(props)}::{_escape_data(': '.join(parts))}")
+        if r.status in ("invalid", "error") and not any(d.severity == "error" for d in r.diagnostics):
+            who = _who(r)
+            msg = f"{who + ': ' if who else ''}resource is {r.status}"
+            lines.append(f"::error file={_escape_property(r.filename)}::{_escape_data(msg)}")
+    return "".join(line + "\n" for line in lines)

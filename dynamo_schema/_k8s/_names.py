@@ -1,0 +1,153 @@
+"""Kubernetes name and label rules the bundled schemas do not check (k8s.io/apimachinery/pkg/util/validation),
+with apimachinery's exact messages; and the check of rendered objects against them.
+
+Moved from ``_compile`` (which re-exports every name) so that the validation stage can use them too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._core._diagnostics import Diagnostic
+
+_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN = _DNS1123_LABEL + r"(\." + _DNS1123_LABEL + r")*"
+_DNS1035_LABEL = r"[a-z]([-a-z0-9]*[a-z0-9])?"
+_LABEL_VALUE = r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
+
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """apimachinery's ``RegexError`` text (its odd ``',  or '`` spacing included)."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    out = msg + " (e.g. "
+    for i, ex in enumerate(examples):
+        if i > 0:
+            out += " or "
+        out += f"'{ex}', "
+    return out + f"regex used for validation is '{fmt}')"
+
+
+def _max_len(n: int) -> str:
+    return f"must be no more than {n} characters"
+
+
+def dns1123_label_errors(value: str) -> list[str]:
+    """``IsDNS1123Label``: the rule of namespace names."""
+    import re
+
+    errs = []
+    if len(value) > 63:
+        errs.append(_max_len(63))
+    if not re.fullmatch(_DNS1123_LABEL, value):
+        if re.fullmatch(_DNS1123_SUBDOMAIN, value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(_regex_error("a lowercase RFC 1123 label must consist of lower case alphanumeric "
+                                     "characters or '-', and must start and end with an alphanumeric character",
+                                     _DNS1123_LABEL, "my-name", "123-abc"))
+    return errs
+
+
+def dns1123_subdomain_errors(value: str) -> list[str]:
+    import re
+
+    errs = []
+    if len(value) > 253:
+        errs.append(_max_len(253))
+    if not re.fullmatch(_DNS1123_SUBDOMAIN, value):
+        errs.append(_regex_error("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                                 "characters, '-' or '.', and must start and end with an alphanumeric character",
+                                 _DNS1123_SUBDOMAIN, "example.com"))
+    return errs
+
+
+def dns1035_label_errors(value: str) -> list[str]:
+    import re
+
+    errs = []
+    if len(value) > 63:
+        errs.append(_max_len(63))
+    if not re.fullmatch(_DNS1035_LABEL, value):
+        errs.append(_regex_error("a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
+                                 "start with an alphabetic character, and end with an alphanumeric character",
+                                 _DNS1035_LABEL, "my-name", "abc-123"))
+    return errs
+
+
+def label_value_errors(value: str) -> list[str]:
+    import re
+
+    errs = []
+    if len(value) > 63:
+        errs.append(_max_len(63))
+    if not re.fullmatch(_LABEL_VALUE, value):
+        errs.append(_regex_error("a valid label must be an empty string or consist of alphanumeric characters, "
+                                 "'-', '_' or '.', and must start and end with an alphanumeric character",
+                                 _LABEL_VALUE, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def _go_quote(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _label_maps(node: Any, path: tuple[Any, ...], kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Every label map of a rendered object: ``metadata.labels`` (also of pod templates),
+    ``matchLabels`` of selectors and a Service's ``spec.selector``."""
+    out: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            p = path + (k,)
+            if isinstance(v, dict) and ((k == "labels" and path[-1:] == ("metadata",)) or k == "matchLabels"
+                                        or (kind == "Service" and p == ("spec", "selector"))):
+                out.append((p, v))
+            else:
+                out.extend(_label_maps(v, p, kind))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_label_maps(v, path + (i,), kind))
+    return out
+
+
+def check_names(objs: list[dict[str, Any]]) -> list[Diagnostic]:
+    """Name rules the API server applies and the bundled schemas do not: ``metadata.name`` (a DNS-1123
+    subdomain, a DNS-1035 label for a Service), ``metadata.namespace`` (a DNS-1123 label), label values
+    (at most 63 characters, the label-value pattern). Each diagnostic names the object in its message."""
+    out: list[Diagnostic] = []
+    for obj in objs:
+        if not isinstance(obj, dict):
+            continue
+        kind = str(obj.get("kind", ""))
+        api = str(obj.get("apiVersion", ""))
+        raw_meta = obj.get("metadata")
+        meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+        name = meta.get("name")
+        who = f"rendered {kind}/{name}"
+        if isinstance(name, str):
+            if api.startswith("rbac.authorization.k8s.io/"):
+                errs = [] if name not in (".", "..") and "/" not in name and "%" not in name else \
+                    ["may not contain '/' or '%' and may not be '.' or '..'"]
+            elif kind == "Service":
+                errs = dns1035_label_errors(name)
+            else:
+                errs = dns1123_subdomain_errors(name)
+            for e in errs:
+                out.append(Diagnostic("render.invalid-name", (),
+                                      f"{who}: metadata.name: Invalid value: {_go_quote(name)}: {e}"))
+        namespace = meta.get("namespace")
+        if isinstance(namespace, str) and namespace:
+            for e in dns1123_label_errors(namespace):
+                out.append(Diagnostic("render.invalid-namespace", (),
+                                      f"{who}: metadata.namespace: Invalid value: {_go_quote(namespace)}: {e}"))
+        for path, labels in _label_maps(obj, (), kind):
+            field = ".".join(str(p) for p in path)
+            for key, value in labels.items():
+                if not isinstance(value, str):
+                    continue
+                for e in label_value_errors(value):
+                    out.append(Diagnostic("render.invalid-label-value", (),
+                                          f"{who} (label {key}): {field}: Invalid value: {_go_quote(value)}: {e}"))
+    return out

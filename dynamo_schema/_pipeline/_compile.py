@@ -1,0 +1,315 @@
+"""Stage orchestration for ``render``: from a document to the objects it produces, each checked.
+
+DGD/DCD: admission first (an object the operator would refuse is not rendered), then the render target.
+DGDR: the DGD it materializes, then what that DGD renders to. DeploymentSpec: its provider adapter.
+Every rendered Kubernetes object is validated (bundled Kubernetes schemas for built-in kinds, our own
+generated schemas for Dynamo kinds); an invalid render is a bug and fails with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._core._diagnostics import Diagnostic, DynamoSchemaError
+
+TARGETS_DGD = ("kubernetes", "grove", "dcd")
+
+
+class RenderError(DynamoSchemaError):
+    pass
+
+
+class ConfigFileError(ValueError):
+    """A settings file that cannot be used (unreadable, not YAML, not a mapping); a usage error."""
+
+
+def _default_target(dgd: dict[str, Any]) -> str:
+    """The pathway the operator takes for an admitted DGD: the ``nvidia.com/workload-provider``
+    annotation stamped at admission (admission.md §2.2: ``grove`` when the Grove gate is on and
+    ``nvidia.com/enable-grove`` is not ``"false"``, else ``component``), else the annotation rule."""
+    meta = dgd.get("metadata")
+    ann = meta.get("annotations") if isinstance(meta, dict) else None
+    ann = ann if isinstance(ann, dict) else {}
+    provider = ann.get("nvidia.com/workload-provider")
+    if provider in ("grove", "component"):
+        return "grove" if provider == "grove" else "kubernetes"
+    return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
+
+
+def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,
+                   worker_hash_algorithm: str | None = None, stored: bool = False) -> Any:
+    """``RenderOptions`` from the admission settings (one source for cluster/operator state)."""
+    from .._render import RenderOptions
+
+    kwargs: dict[str, Any] = {
+        "namespace": namespace,
+        "grove_enabled": settings.grove_enabled,
+        "lws_enabled": settings.lws_enabled,
+        "discovery_backend": settings.discovery_backend,
+        "operator_version": operator_version or settings.operator_version,
+        # ClusterTopologyBinding levels: one input for admission's topology checks and rendering
+        "cluster_topology_domains": settings.cluster_topologies,
+        "apiserver_defaults": stored,
+    }
+    if worker_hash_algorithm:
+        kwargs["worker_hash_algorithm"] = worker_hash_algorithm
+    return RenderOptions(**kwargs)
+
+
+def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
+    from ._validate import ValidateOptions, check_nvidia
+
+    diags, stored = check_nvidia(obj, ValidateOptions(settings=settings))
+    if stored is None or any(d.severity == "error" for d in diags):
+        raise RenderError("the object would not be admitted", [d for d in diags if d.severity == "error"])
+    return stored
+
+
+def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0",
+                   settings: Any = None) -> list[Diagnostic]:
+    """Strict validation of rendered objects; diagnostics name the object in their message."""
+    from .._k8s import _builtin_kinds as _k8s_schemas
+    from .._schema import _schemas, _structural
+
+    out: list[Diagnostic] = []
+    for obj in objs:
+        api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
+        name = (obj.get("metadata") or {}).get("name", "")
+        schema = _schemas.for_object(api, kind)
+        if schema is not None:
+            diags = _structural.validate(obj, schema, strict=True)
+            if kind == "PodCliqueSet" and not diags:
+                from .._admission import AdmissionSettings
+                from .._grove._webhook import validate_pcs
+                from ._validate import grove_settings
+
+                # what Grove's webhook would refuse, the cluster would too
+                diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
+        else:
+            diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
+        for d in diags:
+            if d.severity == "error":
+                out.append(Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}"))
+    return out
+
+
+# Kubernetes name rules the bundled schemas do not check: in ``_k8s_names`` (re-exported here)
+from .._k8s._names import (  # noqa: E402, F401
+    _DNS1035_LABEL,
+    _DNS1123_LABEL,
+    _DNS1123_SUBDOMAIN,
+    _LABEL_VALUE,
+    _go_quote,
+    _label_maps,
+    _max_len,
+    _regex_error,
+    check_names,
+    dns1035_label_errors,
+    dns1123_label_errors,
+    dns1123_subdomain_errors,
+    label_value_errors,
+)
+
+
+def naming_warnings(stored: dict[str, Any], namespace: str) -> list[str]:
+    """rendering.md §3.4: a Dynamo namespace (``<namespace>-<DGD name>``) longer than 63 characters.
+    The operator code followed here does not shorten it; the published reference says it is shortened
+    and hashed. Either way, what the runtime sees differs from what a reader expects: warn."""
+    from .._render._names import compute_dynamo_namespace
+
+    raw_meta, raw_spec = stored.get("metadata"), stored.get("spec")
+    meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+    spec: dict[str, Any] = raw_spec if isinstance(raw_spec, dict) else {}
+    ns = str(meta.get("namespace") or namespace)
+    if stored.get("kind") == "DynamoGraphDeployment":
+        owner = str(meta.get("name") or "")
+        names = [compute_dynamo_namespace(bool(c.get("globalDynamoNamespace")), ns, owner)
+                 for c in spec.get("components") or [] if isinstance(c, dict)]
+    else:
+        from .._render._workloads import dcd_dynamo_namespace
+
+        names = [dcd_dynamo_namespace(stored, ns)]
+    seen: list[str] = []
+    for dyn in names:
+        if len(dyn) > 63 and dyn not in seen:
+            seen.append(dyn)
+    return [f"Dynamo namespace {_go_quote(d)} is {len(d)} characters long (more than 63): the operator "
+            "code emulated here uses it as is, while the published reference says it is shortened with a "
+            "hash (rendering.md §3.4)" for d in seen]
+
+
+def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: str = "default",
+                  operator_version: str | None = None, settings: Any = None,
+                  validate_output: bool = True,
+                  messages: list[tuple[str, str]] | None = None,
+                  worker_hash_algorithm: str | None = None, stored_view: bool = False) -> list[dict[str, Any]]:
+    """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
+
+    ``stored_view``: every object as the API server stores it (``RenderOptions.apiserver_defaults``).
+
+    ``messages`` (optional) collects ``(severity, text)`` warnings and notes, e.g. what a DGDR's
+    materialization had to assume, or a Dynamo namespace longer than 63 characters.
+    ``operator_version`` also sets the admission settings' ``operator_version`` (one knob: the
+    origin-version annotation stamped at admission then names the emulated release).
+    """
+    from dataclasses import replace
+
+    from .._admission import AdmissionSettings
+
+    if not isinstance(obj, dict):  # library callers: plain data of any shape
+        msg = f"cannot render {type(obj).__name__}: expected a mapping (a Kubernetes object)"
+        raise RenderError(msg, [Diagnostic("render.not-a-mapping", (), msg)])
+    settings = settings or AdmissionSettings()
+    if operator_version:
+        settings = replace(settings, operator_version=operator_version)
+    kind = obj.get("kind")
+    api = obj.get("apiVersion")
+    if target == "kubernetes":
+        # what the operator creates with Grove off: admitted with Grove off too (no Grove-only defaults)
+        settings = replace(settings, grove_enabled=False)
+    stored: dict[str, Any] | None = None
+    if api == "nvidia.com/v1alpha1" and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment",
+                                                 "DynamoGraphDeploymentRequest"):
+        # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object.
+        # As the API server does, the converted object is not checked against the v1beta1 schema again
+        # (a legacy ``componentType: main`` is copied verbatim and rendered with base defaults).
+        admitted = _admit(obj, settings)
+        from .._convert._v1alpha1 import to_v1beta1
+
+        if kind == "DynamoGraphDeploymentRequest":
+            obj = to_v1beta1(obj)
+        else:
+            obj = stored = admitted
+        api = obj.get("apiVersion")
+    if api != "nvidia.com/v1beta1" or kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment",
+                                                   "DynamoGraphDeploymentRequest"):
+        msg = (f"cannot render {api}/{kind}: render knows DynamoGraphDeployment, "
+               "DynamoComponentDeployment, DynamoGraphDeploymentRequest and DeploymentSpec")
+        raise RenderError(msg, [Diagnostic("render.unsupported-kind", ("kind",), msg)])
+    prefix: list[dict[str, Any]] = []
+    from_dgdr = kind == "DynamoGraphDeploymentRequest"
+    if from_dgdr:
+        _admit(obj, settings)
+        from .._dgdr import materialize
+
+        # a DGDR without a namespace is created in the namespace rendered into
+        result = materialize(obj, {"namespace": namespace})
+        dgd = result.dgd
+        # the DGD is created through the API server: printed as admitted (``stored`` below)
+        prefix = list(result.resources)
+        if messages is not None:
+            messages.extend(("warning", w) for w in result.warnings)
+            messages.extend(("note", n) for n in result.notes)
+        obj = dgd
+        kind = "DynamoGraphDeployment"
+    if stored is None:
+        stored = _admit(obj, settings)
+    if from_dgdr:
+        prefix.append(stored)
+    check_render_bounds(stored)
+    if kind == "DynamoGraphDeployment":
+        target = target or _default_target(stored)
+        if target not in TARGETS_DGD:
+            raise RenderError(f"unknown target {target!r} for a DynamoGraphDeployment (one of {', '.join(TARGETS_DGD)})")
+    else:
+        target = target or "kubernetes"
+        if target != "kubernetes":
+            raise RenderError(f"unknown target {target!r} for a DynamoComponentDeployment (kubernetes)")
+    from .._render import render as _render
+
+    options = render_options(settings, namespace=namespace, operator_version=operator_version,
+                             worker_hash_algorithm=worker_hash_algorithm, stored=stored_view)
+    objs = prefix + _render(stored, target, options)
+    if messages is not None:
+        messages.extend(("warning", w) for w in naming_warnings(stored, namespace))
+    if validate_output:
+        names = check_names(objs)
+        if names:
+            raise RenderError("Kubernetes would refuse rendered objects", names)
+        problems = check_rendered(objs, settings=settings)
+        if problems:
+            raise RenderError("rendered objects are invalid (a bug in dynamo_schema)", problems)
+    return objs
+
+
+#: Most nodes one multinode component may span for ``render`` (the operator renders objects, pod
+#: names and host lists per node rank; decisions.md D12): work proportional to the input, not to a
+#: number in it. Validation has no such bound (it never builds per-node structures).
+MAX_RENDER_NODES = 1024
+
+
+def check_render_bounds(stored: dict[str, Any]) -> None:
+    """Refuse, located, a multinode ``nodeCount`` above :data:`MAX_RENDER_NODES`."""
+    spec = stored.get("spec")
+    comps = spec.get("components") if isinstance(spec, dict) else None
+    if not isinstance(comps, list):
+        return
+    for i, comp in enumerate(comps):
+        mn = comp.get("multinode") if isinstance(comp, dict) else None
+        n = mn.get("nodeCount") if isinstance(mn, dict) else None
+        if isinstance(n, int) and not isinstance(n, bool) and n > MAX_RENDER_NODES:
+            path = ("spec", "components", i, "multinode", "nodeCount")
+            msg = (f"Invalid value: {n}: render supports at most {MAX_RENDER_NODES} nodes per component "
+                   "(the operator would create objects for every node rank)")
+            raise RenderError(msg, [Diagnostic("render.too-many-nodes", path, msg)])
+
+
+def read_mapping_file(path: str, what: str) -> dict[str, Any]:
+    """A YAML file holding one mapping (empty file: ``{}``), read with located errors.
+
+    Raises :class:`ConfigFileError` (a usage error) when the file cannot be read, is not YAML, holds
+    several documents or is not a mapping."""
+    doc = read_mapping_document(path, what)
+    return dict(doc.data) if doc is not None else {}
+
+
+def read_mapping_document(path: str, what: str) -> Any:
+    """:func:`read_mapping_file` keeping positions: the loaded ``Document``, or None for an empty file."""
+    from .._io._load import load_path_result
+
+    try:
+        result = load_path_result(path)
+    except FileNotFoundError as exc:
+        raise ConfigFileError(f"cannot read {what} {path}: no such file or directory") from exc
+    except OSError as exc:
+        raise ConfigFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    if errors:
+        lines = []
+        for d in errors:
+            loc = f"{d.file}:{d.line}:{d.column}" if d.line is not None else str(d.file or path)
+            lines.append(f"{loc}: {d.field + ': ' if d.path else ''}{d.message} [{d.rule}]")
+        raise ConfigFileError(f"invalid {what} {path}:\n" + "\n".join(lines))
+    docs = result.documents
+    if len(docs) > 1:
+        second = docs[1]
+        raise ConfigFileError(f"{second.file}:{second.start[0]}:{second.start[1]}: {what} must be a single YAML mapping, "
+                              f"found {len(docs)} documents")
+    if not docs:
+        return None
+    if not isinstance(docs[0].data, dict):  # pragma: no cover - the loader reports non-mapping documents
+        raise ConfigFileError(f"{path}: {what} must be a YAML mapping")
+    return docs[0]
+
+
+def render_deploymentspec(data: dict[str, Any], provider_config: Any = None) -> list[Any]:
+    """``provider_config``: a YAML file name, or the mapping itself (keys: ``INFERCRANE_*`` names)."""
+    import os
+
+    from .._infercrane import ProviderSettings, compile_spec
+
+    file_mapping = read_mapping_file(provider_config, "provider config") if isinstance(provider_config, str) \
+        else provider_config
+    settings = ProviderSettings.resolve(dict(os.environ), file_mapping)
+    return list(compile_spec(data, settings))
+
+
+def artifact_file(art: Any) -> tuple[str, str]:
+    """(file name, text) of a DeploymentSpec adapter artifact: objects as JSON, texts as they are."""
+    import json
+
+    name = str(art.name).replace("/", "_")
+    content = art.content
+    if isinstance(content, str):
+        return name, content
+    return name + ".json", json.dumps(content, indent=2, ensure_ascii=False) + "\n"

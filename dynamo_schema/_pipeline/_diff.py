@@ -1,0 +1,1053 @@
+"""``diff OLD NEW``: what an update changes in the rendered objects and what that does to a running
+deployment.
+
+For one object (DGD, DCD, DGDR, ``nvidia.com/v1beta1`` or ``v1alpha1``) OLD is admitted as it was
+created (its *stored* form: schema and webhook defaults), NEW is applied over it the way ``kubectl apply``
+updates a custom resource (three-way JSON merge patch: fields only the server wrote are kept), the
+mutating webhook runs, and the update is checked as the API server would (schema, CEL with ``oldSelf``,
+the webhook's UPDATE rules). Both sides are rendered for the same target (a running DGD keeps the
+pathway of its ``nvidia.com/workload-provider`` annotation) and the rendered objects are matched by
+``(apiVersion, kind, namespace, name)``. Then, per component:
+
+* a changed pod template (Deployment ``spec.template``, LeaderWorkerSet leader/worker templates, the
+  Grove PodClique pod-template hash inputs: clique labels, annotations, ``podSpec`` and the PCS
+  ``priorityClassName``) means its pods are rolled (Grove ``RollingRecreate``; under ``OnDelete`` they
+  are replaced only when deleted);
+* a changed worker hash renames the worker's DCD / Deployment (``<dgd>-<comp>-<hash>``): the new one is
+  created and the old one removed, so its pods are replaced;
+* a change of replicas only scales, nothing restarts;
+* a new ``spec.restart.id`` asks the operator to restart every component.
+
+A PodCliqueSet updated in place goes through Grove's validating webhook (``pcs.validating.webhooks.grove.io``,
+ai-dynamo/grove ``operator/internal/webhook/admission/pcs/validation/podcliqueset.go`` ``validateUpdate``
+and ``operator/internal/mnnvl/webhook.go`` ``ValidatePCSOnUpdate``): the immutable fields it refuses are
+reported with Grove's messages and paths (which, upstream, carry no list index for clique and scaling
+group fields).
+
+Other documents in the files (ConfigMap, Secret…) are compared as they are.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, TextIO
+
+from .._core._consts import ANN_ENABLE_GROVE, ANN_WORKLOAD_PROVIDER, LABEL_COMPONENT, LABEL_WORKER_HASH
+from .._core._diagnostics import Diagnostic, Path, format_path
+from .._k8s._gofmt import OMIT, field_error, go_quote
+
+NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
+GROVE_WEBHOOK = "pcs.validating.webhooks.grove.io"
+ANN_MNNVL_GROUP = "grove.io/mnnvl-group"
+FIELD_IMMUTABLE = "field is immutable"
+MAX_FIELDS = 12
+TARGETS = ("kubernetes", "grove", "dcd")
+
+ObjKey = tuple[str, str, str, str]
+
+# impacts, from the least to the most disruptive
+IMPACT_NONE = "unchanged"
+IMPACT_NO_RESTART = "no-restart"
+IMPACT_ON_DELETE = "restart-on-delete"
+IMPACT_ROLLING = "rolling-restart"
+IMPACT_REPLACED = "replaced"
+IMPACT_ADDED = "added"
+IMPACT_REMOVED = "removed"
+RESTARTING = (IMPACT_ROLLING, IMPACT_REPLACED, IMPACT_ADDED, IMPACT_REMOVED)
+
+
+# ------------------------------------------------------------------------------------------ results
+@dataclass
+class ObjectChange:
+    """One rendered object that is added, removed or changed."""
+
+    api_version: str
+    kind: str
+    namespace: str
+    name: str
+    change: str  # added | removed | changed
+    diff: str
+    fields: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace,
+                "name": self.name, "change": self.change, "fields": list(self.fields), "diff": self.diff}
+
+
+@dataclass
+class ComponentImpact:
+    """What the update does to one component's pods."""
+
+    name: str
+    impact: str
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def restarts(self) -> bool:
+        return self.impact in RESTARTING
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "impact": self.impact, "restart": self.restarts, "reasons": list(self.reasons)}
+
+
+@dataclass
+class DiffReport:
+    """The outcome of comparing one old object with its new version."""
+
+    kind: str
+    name: str
+    target: str | None = None
+    objects: list[ObjectChange] = field(default_factory=list)
+    components: list[ComponentImpact] = field(default_factory=list)
+    #: Grove webhook refusals of the in-place PodCliqueSet update (rule ids ``grove.*``)
+    refusals: list[Diagnostic] = field(default_factory=list)
+    #: update admission of the Dynamo object (errors refuse the update; warnings are informative)
+    admission: list[Diagnostic] = field(default_factory=list)
+    #: what could not be done (render failures…), as text
+    problems: list[str] = field(default_factory=list)
+    change: str = "changed"  # changed | added | removed (the whole document)
+    old_file: str | None = None
+    new_file: str | None = None
+    #: why the old object could not have been admitted (located by ``run_diff``; not in ``to_dict``)
+    old_errors: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return (bool(self.objects) or self.change != "changed"
+                or any(c.impact != IMPACT_NONE for c in self.components))
+
+    @property
+    def admission_errors(self) -> list[Diagnostic]:
+        return [d for d in self.admission if d.severity == "error"]
+
+    @property
+    def refused(self) -> bool:
+        """The update would be refused (Dynamo admission or Grove webhook), or could not be checked."""
+        return bool(self.refusals or self.admission_errors or self.problems)
+
+    @property
+    def status(self) -> str:
+        if self.admission_errors or self.problems:
+            return "invalid"
+        if self.refusals:
+            return "refused"
+        if self.change != "changed":
+            return self.change
+        return "changed" if self.changed else "unchanged"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "old_file": self.old_file,
+            "new_file": self.new_file,
+            "target": self.target,
+            "status": self.status,
+            "objects": [o.to_dict() for o in self.objects],
+            "components": [c.to_dict() for c in self.components],
+            "refusals": [dict(d.to_dict(), object=d.file, webhook=GROVE_WEBHOOK) for d in self.refusals],
+            "admission": [_diag_dict(d) for d in self.admission],
+            "errors": list(self.problems),
+        }
+
+
+def _diag_dict(d: Diagnostic) -> dict[str, Any]:
+    out = d.to_dict()
+    if d.file is not None:
+        out["file"] = d.file
+    return out
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _as_dict(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def _meta(obj: Any) -> dict[str, Any]:
+    return _as_dict(_as_dict(obj).get("metadata"))
+
+
+def _labels(obj: Any) -> dict[str, Any]:
+    return _as_dict(_meta(obj).get("labels"))
+
+
+def object_key(obj: dict[str, Any], namespace: str = "") -> ObjKey:
+    meta = _meta(obj)
+    return (str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
+            str(meta.get("namespace") or namespace or ""), str(meta.get("name") or meta.get("generateName") or ""))
+
+
+def _key_text(key: ObjKey) -> str:
+    api, kind, ns, name = key
+    return f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
+
+
+def _empty(v: Any) -> bool:
+    return v is None or v == [] or v == {} or v == ""
+
+
+def _sem_equal(a: Any, b: Any) -> bool:
+    """apimachinery ``Semantic.DeepEqual`` on decoded JSON: nil and empty slices/maps are equal."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        if a is None or b is None:
+            return _empty(a) and _empty(b)
+        if not isinstance(a, dict) or not isinstance(b, dict):
+            return False
+        keys = set(a) | set(b)
+        return all(_sem_equal(a.get(k), b.get(k)) for k in keys)
+    if isinstance(a, list) or isinstance(b, list):
+        if a is None or b is None:
+            return _empty(a) and _empty(b)
+        if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
+            return False
+        return all(_sem_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return bool(a == b)
+
+
+def changed_paths(old: Any, new: Any, path: Path = (), out: list[Path] | None = None,
+                  limit: int = 200) -> list[Path]:
+    """Leaf paths where ``old`` and ``new`` differ (lists of named maps are paired by ``name``)."""
+    out = [] if out is None else out
+    if len(out) >= limit:
+        return out
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in list(old) + [k for k in new if k not in old]:
+            if k not in new or k not in old:
+                out.append(path + (k,))
+            elif old[k] != new[k]:
+                changed_paths(old[k], new[k], path + (k,), out, limit)
+        return out
+    if isinstance(old, list) and isinstance(new, list):
+        named = all(isinstance(x, dict) and isinstance(x.get("name"), str) for x in old + new)
+        if named and old and new:
+            onames = [x["name"] for x in old]
+            nnames = [x["name"] for x in new]
+            if len(set(onames)) == len(onames) and len(set(nnames)) == len(nnames):
+                if onames != nnames and sorted(onames) != sorted(nnames):
+                    out.append(path)
+                    return out
+                omap = {x["name"]: x for x in old}
+                for i, x in enumerate(new):
+                    if omap.get(x["name"]) != x:
+                        changed_paths(omap.get(x["name"]), x, path + (i,), out, limit)
+                if onames != nnames and len(out) < limit:
+                    out.append(path)  # reordered
+                return out
+        if len(old) == len(new):
+            for i, (a, b) in enumerate(zip(old, new)):
+                if a != b:
+                    changed_paths(a, b, path + (i,), out, limit)
+            return out
+        out.append(path)
+        return out
+    if old != new:
+        out.append(path)
+    return out
+
+
+def _fields(paths: list[Path], limit: int = MAX_FIELDS) -> list[str]:
+    texts = [format_path(p) or "(whole object)" for p in paths]
+    seen: list[str] = []
+    for t in texts:
+        if t not in seen:
+            seen.append(t)
+    if len(seen) > limit:
+        return seen[:limit] + [f"… {len(seen) - limit} more"]
+    return seen
+
+
+def _yaml(obj: dict[str, Any]) -> str:
+    from .._io._emit import dump_all
+
+    return dump_all([obj])
+
+
+def unified(old: dict[str, Any] | None, new: dict[str, Any] | None, key: ObjKey, context: int = 3) -> str:
+    """Unified diff of the YAML of one object (stable: the emitter's key order, fixed file labels)."""
+    a = _yaml(old).splitlines(keepends=True) if old is not None else []
+    b = _yaml(new).splitlines(keepends=True) if new is not None else []
+    label = _key_text(key)
+    lines = difflib.unified_diff(a, b, fromfile=f"old/{label}" if old is not None else "/dev/null",
+                                 tofile=f"new/{label}" if new is not None else "/dev/null", n=context)
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    return text
+
+
+# --------------------------------------------------------------------------- Grove in-place update
+def _immutable(rule: str, path: Path, new_value: Any) -> Diagnostic:
+    return Diagnostic(rule, path, field_error("Invalid value", new_value, FIELD_IMMUTABLE))
+
+
+def _forbidden(rule: str, path: Path, detail: str) -> Diagnostic:
+    return Diagnostic(rule, path, field_error("Forbidden", OMIT, detail))
+
+
+def grove_default(pcs: dict[str, Any]) -> dict[str, Any]:
+    """The PodCliqueSet as Grove's webhooks see it (CRD defaults and the defaulting webhook)."""
+    from .._grove._webhook import grove_defaults
+
+    return grove_defaults(pcs)
+
+
+def _required_domain(tc: dict[str, Any] | None) -> str:
+    if tc is None:
+        return ""
+    pack = _as_dict(tc.get("pack"))
+    if pack.get("required"):
+        return str(pack["required"])
+    return str(tc.get("packDomain") or "")
+
+
+def _preferred_domain(tc: dict[str, Any] | None) -> str:
+    if tc is None:
+        return ""
+    return str(_as_dict(tc.get("pack")).get("preferred") or "")
+
+
+def _tc(v: Any) -> dict[str, Any] | None:
+    return v if isinstance(v, dict) else None
+
+
+def _constraint_changed(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
+    if old is None and new is None:
+        return False
+    if old is None or new is None:
+        return True
+    return (str(old.get("topologyName") or "") != str(new.get("topologyName") or "")
+            or str(old.get("packDomain") or "") != str(new.get("packDomain") or "")
+            or _required_domain(old) != _required_domain(new)
+            or _preferred_domain(old) != _preferred_domain(new))
+
+
+def _migration_attempt(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
+    return (old is not None and new is not None and bool(old.get("packDomain")) and not new.get("packDomain")
+            and isinstance(new.get("pack"), dict) and bool(new["pack"].get("required")))
+
+
+def _allowed_migration(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
+    if not _migration_attempt(old, new):
+        return False
+    assert old is not None and new is not None
+    return (str(old.get("topologyName") or "") == str(new.get("topologyName") or "")
+            and _required_domain(new) == str(old.get("packDomain") or "")
+            and _preferred_domain(new) == _preferred_domain(old))
+
+
+def _constraint_msg(kind: str, name: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+    ident = f" '{name}'" if name else ""
+    if old is None:
+        return f"{kind}{ident} topology constraint cannot be added after creation"
+    if new is None:
+        return f"{kind}{ident} topology constraint cannot be removed after creation"
+    otn, ntn = str(old.get("topologyName") or ""), str(new.get("topologyName") or "")
+    if otn != ntn:
+        return f"{kind}{ident} topology constraint topologyName cannot be changed from '{otn}' to '{ntn}'"
+    if _migration_attempt(old, new):
+        return (f"{kind}{ident} deprecated packDomain migration can only move packDomain to pack.required without "
+                f"changing the required or preferred topology domain (old required={go_quote(str(old.get('packDomain') or ''))} "
+                f"preferred={go_quote(_preferred_domain(old))}, new required={go_quote(_required_domain(new))} "
+                f"preferred={go_quote(_preferred_domain(new))})")
+    return (f"{kind}{ident} topology constraint cannot be changed from required={go_quote(_required_domain(old))} "
+            f"preferred={go_quote(_preferred_domain(old))} to required={go_quote(_required_domain(new))} "
+            f"preferred={go_quote(_preferred_domain(new))}")
+
+
+def _annotations_immutability(old: Any, new: Any, base: Path) -> list[Diagnostic]:
+    """``kubeutils.ValidateAnnotationsImmutability`` for ``grove.io/mnnvl-group``."""
+    o, n = _as_dict(old), _as_dict(new)
+    key = ANN_MNNVL_GROUP
+    path = base + (key,)
+    out: list[Diagnostic] = []
+    if key not in o and key in n:
+        out.append(_forbidden("grove.mnnvl-immutable", path, f"annotation {key} cannot be added after creation"))
+    if key in o and key not in n:
+        out.append(_forbidden("grove.mnnvl-immutable", path, f"annotation {key} cannot be removed after creation"))
+    if key in o and key in n and o[key] != n[key]:
+        ov, nv = str(o[key]), str(n[key])
+        out.append(Diagnostic("grove.mnnvl-immutable", path,
+                              field_error("Invalid value", nv, f"annotation {key} is immutable and cannot be "
+                                          f"changed from {go_quote(ov)} to {go_quote(nv)}")))
+    return out
+
+
+def _mnnvl_update(old: dict[str, Any], new: dict[str, Any]) -> list[Diagnostic]:
+    out = _annotations_immutability(_meta(old).get("annotations"), _meta(new).get("annotations"),
+                                    ("metadata", "annotations"))
+    ot = _as_dict(_as_dict(old.get("spec")).get("template"))
+    nt = _as_dict(_as_dict(new.get("spec")).get("template"))
+    old_cliques = {c.get("name"): c for c in _as_list(ot.get("cliques")) if isinstance(c, dict)}
+    for i, c in enumerate(_as_list(nt.get("cliques"))):
+        if isinstance(c, dict) and c.get("name") in old_cliques:
+            out += _annotations_immutability(old_cliques[c.get("name")].get("annotations"), c.get("annotations"),
+                                             ("spec", "template", "cliques", i, "annotations"))
+    old_groups = {g.get("name"): g for g in _as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)}
+    for i, g in enumerate(_as_list(nt.get("podCliqueScalingGroups"))):
+        if isinstance(g, dict) and g.get("name") in old_groups:
+            out += _annotations_immutability(old_groups[g.get("name")].get("annotations"), g.get("annotations"),
+                                             ("spec", "template", "podCliqueScalingGroups", i, "annotations"))
+    return out
+
+
+def grove_update_refusals(old_pcs: dict[str, Any], new_pcs: dict[str, Any]) -> list[Diagnostic]:
+    """What Grove's validating webhook refuses when ``old_pcs`` is updated in place to ``new_pcs``.
+
+    Both are defaulted first (:func:`grove_default`). As upstream, the MNNVL annotation checks run
+    with the create-time checks and, when those report anything, the update rules are not reached.
+    """
+    old = grove_default(old_pcs)
+    new = grove_default(new_pcs)
+    mnnvl = _mnnvl_update(old, new)
+    if mnnvl:
+        return mnnvl
+    errs: list[Diagnostic] = []
+    base: Path = ("spec", "template")
+    ot = _as_dict(_as_dict(old.get("spec")).get("template"))
+    nt = _as_dict(_as_dict(new.get("spec")).get("template"))
+
+    # cliques (validatePodCliqueUpdate)
+    cpath = base + ("cliques",)
+    old_cliques = [c for c in _as_list(ot.get("cliques")) if isinstance(c, dict)]
+    new_cliques = [c for c in _as_list(nt.get("cliques")) if isinstance(c, dict)]
+    if len(new_cliques) != len(old_cliques):
+        errs.append(_forbidden("grove.clique-composition", cpath, "not allowed to change clique composition"))
+    old_index = {c.get("name"): (i, c) for i, c in enumerate(old_cliques)}
+    startup = nt.get("cliqueStartupType")
+    ordered = startup in ("CliqueStartupTypeInOrder", "CliqueStartupTypeExplicit")
+    for i, c in enumerate(new_cliques):
+        name = c.get("name")
+        if name not in old_index:
+            errs.append(_forbidden("grove.clique-composition", cpath + ("name",),
+                                   f"not allowed to change clique composition, new clique name '{name}' is not allowed"))
+            continue
+        oi, oc = old_index[name]
+        if ordered and i != oi:
+            errs.append(Diagnostic("grove.clique-order", cpath,
+                                   field_error("Invalid value", name, "clique order cannot be changed when StartupType is "
+                                               f"InOrder or Explicit. Expected '{oc.get('name')}' at position {i}, "
+                                               f"got '{name}'")))
+        ns_, os_ = _as_dict(c.get("spec")), _as_dict(oc.get("spec"))
+        spath = cpath + ("spec",)
+        for fname in ("roleName", "minAvailable", "startsAfter"):
+            nv, ov = ns_.get(fname), os_.get(fname)
+            if fname == "roleName":
+                nv, ov = str(nv or ""), str(ov or "")
+            if not _sem_equal(nv, ov):
+                errs.append(_immutable("grove.immutable-field", spath + (fname,), nv))
+        nsched = str(_as_dict(ns_.get("podSpec")).get("schedulerName") or "")
+        osched = str(_as_dict(os_.get("podSpec")).get("schedulerName") or "")
+        if nsched != osched:
+            errs.append(_immutable("grove.immutable-field", spath + ("podSpec", "schedulerName"), nsched))
+        if not _sem_equal(c.get("resourceSharing"), oc.get("resourceSharing")):
+            errs.append(_immutable("grove.immutable-field", cpath + (i, "resourceSharing"), c.get("resourceSharing")))
+
+    # cliqueStartupType
+    if not _sem_equal(nt.get("cliqueStartupType"), ot.get("cliqueStartupType")):
+        errs.append(_immutable("grove.immutable-field", base + ("cliqueStartupType",), nt.get("cliqueStartupType")))
+
+    # scaling groups (validatePodCliqueScalingGroupConfigsUpdate)
+    gpath = base + ("podCliqueScalingGroups",)
+    old_groups = [g for g in _as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)]
+    new_groups = [g for g in _as_list(nt.get("podCliqueScalingGroups")) if isinstance(g, dict)]
+    if len(new_groups) != len(old_groups):
+        errs.append(_forbidden("grove.scaling-group-composition", gpath,
+                               "not allowed to add or remove PodCliqueScalingGroupConfigs"))
+    else:
+        old_by_name = {g.get("name"): g for g in old_groups}
+        for g in new_groups:
+            og = old_by_name.get(g.get("name"))
+            if og is None:
+                errs.append(_forbidden("grove.scaling-group-composition", gpath + ("name",),
+                                       "not allowed to change scaling group composition, new scaling group name "
+                                       f"'{g.get('name')}' is not allowed"))
+                continue
+            for fname in ("cliqueNames", "minAvailable", "resourceSharing"):
+                if not _sem_equal(g.get(fname), og.get(fname)):
+                    errs.append(_immutable("grove.immutable-field", gpath + (fname,), g.get(fname)))
+
+    # topology constraints (validateTopologyConstraintImmutability, no legacy repair)
+    errs += _topology_update(ot, nt, base)
+
+    for fname in ("resourceClaimTemplates", "resourceSharing"):
+        if not _sem_equal(nt.get(fname), ot.get(fname)):
+            errs.append(_immutable("grove.immutable-field", base + (fname,), nt.get(fname)))
+    return errs
+
+
+def _topology_update(ot: dict[str, Any], nt: dict[str, Any], base: Path) -> list[Diagnostic]:
+    errs: list[Diagnostic] = []
+    rule = "grove.topology-immutable"
+    oc, nc = _tc(ot.get("topologyConstraint")), _tc(nt.get("topologyConstraint"))
+    otn = str((oc or {}).get("topologyName") or "")
+    ntn = str((nc or {}).get("topologyName") or "")
+    if otn != ntn:
+        errs.append(_forbidden(rule, base + ("topologyConstraint", "topologyName"),
+                               f"topologyName cannot be changed from {go_quote(otn)} to {go_quote(ntn)}"))
+    if otn == ntn and _constraint_changed(oc, nc) and not _allowed_migration(oc, nc):
+        errs.append(_forbidden(rule, base + ("topologyConstraint",), _constraint_msg("PodCliqueSet", "", oc, nc)))
+    old_cl = {c.get("name"): _tc(c.get("topologyConstraint")) for c in _as_list(ot.get("cliques")) if isinstance(c, dict)}
+    for i, c in enumerate(_as_list(nt.get("cliques"))):
+        if not isinstance(c, dict):
+            continue
+        o, n = old_cl.get(c.get("name")), _tc(c.get("topologyConstraint"))
+        if _constraint_changed(o, n) and not _allowed_migration(o, n):
+            errs.append(_forbidden(rule, base + ("cliques", i, "topologyConstraint"),
+                                   _constraint_msg("PodClique", str(c.get("name") or ""), o, n)))
+    old_g = {g.get("name"): _tc(g.get("topologyConstraint"))
+             for g in _as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)}
+    for i, g in enumerate(_as_list(nt.get("podCliqueScalingGroups"))):
+        if not isinstance(g, dict):
+            continue
+        o, n = old_g.get(g.get("name")), _tc(g.get("topologyConstraint"))
+        if _constraint_changed(o, n) and not _allowed_migration(o, n):
+            errs.append(_forbidden(rule, base + ("podCliqueScalingGroups", i, "topologyConstraint"),
+                                   _constraint_msg("PodCliqueScalingGroup", str(g.get("name") or ""), o, n)))
+    return errs
+
+
+# ------------------------------------------------------------------------------- admission, render
+def _default_target(obj: dict[str, Any]) -> str:
+    """The pathway of a stored DGD: its ``nvidia.com/workload-provider`` annotation (set on CREATE and
+    immutable afterwards), else the ``nvidia.com/enable-grove`` rule of ``render``."""
+    ann = _as_dict(_meta(obj).get("annotations"))
+    provider = str(ann.get(ANN_WORKLOAD_PROVIDER) or "")
+    if provider in ("grove", "component"):
+        return "grove" if provider == "grove" else "kubernetes"
+    return "kubernetes" if str(ann.get(ANN_ENABLE_GROVE, "")).lower() == "false" else "grove"
+
+
+def _to_v1beta1(obj: dict[str, Any]) -> dict[str, Any]:
+    if obj.get("apiVersion") == "nvidia.com/v1alpha1":
+        from .._convert._v1alpha1 import to_v1beta1
+
+        return dict(to_v1beta1(obj))
+    return obj
+
+
+def _admit(obj: dict[str, Any], settings: Any, old: dict[str, Any] | None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
+    from ._validate import ValidateOptions, check_nvidia
+
+    diags, stored = check_nvidia(obj, ValidateOptions(settings=settings, old=old))
+    return list(diags), stored
+
+
+def _render(stored: dict[str, Any], raw: dict[str, Any], target: str | None, namespace: str,
+            operator_version: str | None, settings: Any) -> tuple[list[dict[str, Any]], str | None]:
+    """Render an admitted object; returns (objects, the target used)."""
+    kind = stored.get("kind")
+    if kind == "DynamoGraphDeploymentRequest":
+        from ._compile import render_object
+
+        objs = render_object(raw, target=target, namespace=namespace, operator_version=operator_version,
+                             settings=settings, validate_output=False)
+        dgd = objs[0] if objs else {}
+        return objs, target or _default_target(dgd)
+    if kind == "DynamoGraphDeployment":
+        target = target or _default_target(stored)
+    else:
+        target = target or "kubernetes"
+    from .._render import RenderOptions
+    from .._render import render as _render_fn
+
+    kwargs: dict[str, Any] = {"namespace": namespace}
+    if operator_version:
+        kwargs["operator_version"] = operator_version
+    return _render_fn(stored, target, RenderOptions(**kwargs)), target
+
+
+def _describe(exc: BaseException) -> str:
+    diags = getattr(exc, "diagnostics", None) or []
+    text = str(exc) or type(exc).__name__
+    if diags:
+        text += ": " + "; ".join(f"{d.field}: {d.message}" if d.path else d.message for d in diags[:5])
+    return text
+
+
+# ---------------------------------------------------------------------------------- components
+@dataclass
+class _Workload:
+    key: ObjKey
+    component: str
+    where: str  # object text, or object text + clique
+    template: Any  # what the pod-template hash depends on
+    replicas: Any
+    worker_hash: str
+    grove_on_delete: bool = False
+    group: str = ""  # PCS clique: name of its scaling group
+
+
+def _component_of(labels: dict[str, Any]) -> str:
+    v = labels.get(LABEL_COMPONENT)
+    return str(v) if isinstance(v, str) else ""
+
+
+def _workloads(objs: Iterable[dict[str, Any]], namespace: str) -> list[_Workload]:
+    out: list[_Workload] = []
+    for obj in objs:
+        if not isinstance(obj, dict):
+            continue
+        key = object_key(obj, namespace)
+        kind = key[1]
+        spec = _as_dict(obj.get("spec"))
+        text = f"{kind}/{key[3]}"
+        if kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"):
+            tmpl = spec.get("template")
+            comp = _component_of(_labels(obj)) or _component_of(_labels(tmpl))
+            if comp:
+                out.append(_Workload(key, comp, text, tmpl, spec.get("replicas"),
+                                     str(_labels(obj).get(LABEL_WORKER_HASH) or _labels(tmpl).get(LABEL_WORKER_HASH) or "")))
+        elif kind == "LeaderWorkerSet":
+            lwt = _as_dict(spec.get("leaderWorkerTemplate"))
+            comp = _component_of(_labels(obj)) or _component_of(_labels(lwt.get("workerTemplate"))) \
+                or _component_of(_labels(lwt.get("leaderTemplate")))
+            if comp:
+                tmpl = {k: lwt.get(k) for k in ("leaderTemplate", "workerTemplate", "size") if k in lwt}
+                out.append(_Workload(key, comp, text, tmpl, spec.get("replicas"),
+                                     str(_labels(obj).get(LABEL_WORKER_HASH) or "")))
+        elif kind == "PodCliqueSet":
+            tmpl_spec = _as_dict(spec.get("template"))
+            prio = tmpl_spec.get("priorityClassName")
+            on_delete = _as_dict(spec.get("updateStrategy")).get("type") == "OnDelete"
+            group_of: dict[str, tuple[str, Any]] = {}
+            for g in _as_list(tmpl_spec.get("podCliqueScalingGroups")):
+                for cn in _as_list(_as_dict(g).get("cliqueNames")):
+                    group_of[str(cn)] = (str(_as_dict(g).get("name") or ""), _as_dict(g).get("replicas"))
+            for c in _as_list(tmpl_spec.get("cliques")):
+                c = _as_dict(c)
+                labels = _as_dict(c.get("labels"))
+                comp = _component_of(labels)
+                if not comp:
+                    continue
+                cspec = _as_dict(c.get("spec"))
+                hashed = {"labels": c.get("labels"), "annotations": c.get("annotations"),
+                          "podSpec": cspec.get("podSpec"), "priorityClassName": prio}
+                gname, greplicas = group_of.get(str(c.get("name") or ""), ("", None))
+                replicas = {"clique": cspec.get("replicas"), "scalingGroup": greplicas, "podCliqueSet": spec.get("replicas")}
+                out.append(_Workload(key, comp, f"{text} clique {c.get('name')}", hashed, replicas,
+                                     str(labels.get(LABEL_WORKER_HASH) or ""), on_delete, gname))
+        elif kind == "DynamoComponentDeployment":
+            comp = _component_of(_labels(obj)) or str(spec.get("name") or "")
+            if comp:
+                tmpl = {k: v for k, v in spec.items() if k not in ("replicas", "scalingAdapter")}
+                out.append(_Workload(key, comp, text, tmpl, spec.get("replicas"),
+                                     str(_labels(obj).get(LABEL_WORKER_HASH) or "")))
+    return out
+
+
+_LEVEL = {"clique": "clique", "scalingGroup": "scaling group", "podCliqueSet": "PodCliqueSet"}
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "unset"
+    return json.dumps(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else str(v)
+
+
+def component_impacts(old_objs: list[dict[str, Any]], new_objs: list[dict[str, Any]], namespace: str,
+                      grove_refused: bool = False) -> list[ComponentImpact]:
+    """Per component: do its pods restart, and why."""
+    old_w = _workloads(old_objs, namespace)
+    new_w = _workloads(new_objs, namespace)
+    # When a component has Deployments/LWS/PCS, its DCD is only the operator's intermediate object.
+    def primary(ws: list[_Workload]) -> dict[str, list[_Workload]]:
+        by: dict[str, list[_Workload]] = {}
+        for w in ws:
+            by.setdefault(w.component, []).append(w)
+        for comp, lst in by.items():
+            if any(w.key[1] != "DynamoComponentDeployment" for w in lst):
+                by[comp] = [w for w in lst if w.key[1] != "DynamoComponentDeployment"]
+        return by
+
+    old_by, new_by = primary(old_w), primary(new_w)
+    names = list(dict.fromkeys([w.component for w in new_w] + [w.component for w in old_w]))
+    out: list[ComponentImpact] = []
+    for comp in names:
+        olds, news = old_by.get(comp, []), new_by.get(comp, [])
+        if not olds:
+            out.append(ComponentImpact(comp, IMPACT_ADDED, ["new component: " + ", ".join(w.where for w in news)]))
+            continue
+        if not news:
+            out.append(ComponentImpact(comp, IMPACT_REMOVED, ["component removed: its pods are deleted ("
+                                                              + ", ".join(w.where for w in olds) + ")"]))
+            continue
+        okeys = {(w.key, w.where): w for w in olds}
+        nkeys = {(w.key, w.where): w for w in news}
+        reasons: list[str] = []
+        impact = IMPACT_NONE
+        if set(okeys) != set(nkeys):
+            ohash = sorted({w.worker_hash for w in olds if w.worker_hash})
+            nhash = sorted({w.worker_hash for w in news if w.worker_hash})
+            gone = [w.where for k, w in okeys.items() if k not in nkeys]
+            new = [w.where for k, w in nkeys.items() if k not in okeys]
+            if ohash != nhash and (ohash or nhash):
+                reasons.append(f"worker hash {','.join(ohash) or 'unset'} → {','.join(nhash) or 'unset'}")
+            if new and gone:
+                reasons.append(f"{', '.join(new)} replaces {', '.join(gone)}: new pods are created, the old ones removed")
+            elif new:
+                reasons.append(f"new {', '.join(new)}")
+            elif gone:
+                reasons.append(f"{', '.join(gone)} removed")
+            impact = IMPACT_REPLACED
+        else:
+            ohash = sorted({w.worker_hash for w in olds if w.worker_hash})
+            nhash = sorted({w.worker_hash for w in news if w.worker_hash})
+            if ohash != nhash:
+                reasons.append(f"worker hash {','.join(ohash) or 'unset'} → {','.join(nhash) or 'unset'}")
+        for k, nw in nkeys.items():
+            ow = okeys.get(k)
+            if ow is None:
+                continue
+            if ow.template != nw.template:
+                paths = changed_paths(ow.template, nw.template)
+                label = "pod template" if nw.key[1] != "DynamoComponentDeployment" else "component spec"
+                reasons.append(f"{nw.where}: {label} changed ({', '.join(_fields(paths, 6))})")
+                level = IMPACT_ON_DELETE if nw.grove_on_delete else IMPACT_ROLLING
+                if nw.grove_on_delete:
+                    reasons.append("PodCliqueSet updateStrategy OnDelete: pods are replaced only when deleted")
+                impact = _worse(impact, level)
+            if ow.replicas != nw.replicas:
+                if isinstance(ow.replicas, dict) and isinstance(nw.replicas, dict):
+                    for level in nw.replicas:
+                        a, b = ow.replicas.get(level), nw.replicas.get(level)
+                        if a != b:
+                            reasons.append(f"{nw.where}: {_LEVEL.get(level, level)} replicas {_fmt(a)} → {_fmt(b)}")
+                else:
+                    reasons.append(f"{nw.where}: replicas {_fmt(ow.replicas)} → {_fmt(nw.replicas)}")
+                impact = _worse(impact, IMPACT_NO_RESTART)
+        if grove_refused and any(w.key[1] == "PodCliqueSet" for w in news):
+            reasons.append("the in-place PodCliqueSet update is refused by Grove; deleting and recreating the "
+                           "PodCliqueSet to apply it restarts every pod")
+        out.append(ComponentImpact(comp, impact, reasons))
+    return out
+
+
+_ORDER = [IMPACT_NONE, IMPACT_NO_RESTART, IMPACT_ON_DELETE, IMPACT_ROLLING, IMPACT_REPLACED, IMPACT_ADDED, IMPACT_REMOVED]
+
+
+def _worse(a: str, b: str) -> str:
+    return a if _ORDER.index(a) >= _ORDER.index(b) else b
+
+
+# ------------------------------------------------------------------------------------ main entry
+def _ident(obj: dict[str, Any] | None) -> tuple[str, str]:
+    if not isinstance(obj, dict):
+        return "", ""
+    meta = _meta(obj)
+    return str(obj.get("kind", "")), str(meta.get("name") or obj.get("name") or "")
+
+
+def diff_objects(old_objs: list[dict[str, Any]], new_objs: list[dict[str, Any]], namespace: str = "",
+                 context: int = 3) -> list[ObjectChange]:
+    """Match rendered objects by (apiVersion, kind, namespace, name); report what changed."""
+    old_map: dict[ObjKey, dict[str, Any]] = {}
+    for o in old_objs:
+        old_map.setdefault(object_key(o, namespace), o)
+    new_map: dict[ObjKey, dict[str, Any]] = {}
+    for o in new_objs:
+        new_map.setdefault(object_key(o, namespace), o)
+    out: list[ObjectChange] = []
+    for key in list(dict.fromkeys(list(new_map) + list(old_map))):
+        before, after = old_map.get(key), new_map.get(key)
+        if before is not None and after is not None and before == after:
+            continue
+        change = "added" if before is None else "removed" if after is None else "changed"
+        fields = _fields(changed_paths(before, after)) if change == "changed" else []
+        out.append(ObjectChange(key[0], key[1], key[2], key[3], change, unified(before, after, key, context), fields))
+    return out
+
+
+def diff_documents(old: dict[str, Any] | None, new: dict[str, Any] | None, *, target: str | None = None,
+                   namespace: str = "default", settings: Any = None, operator_version: str | None = None,
+                   context: int = 3) -> DiffReport:
+    """Compare one object with its new version: rendered objects, component restarts, refusals.
+
+    ``old``/``new`` are plain data (either may be ``None`` for a document that only exists on one side).
+    DGD, DCD and DGDR (v1beta1 or v1alpha1) are admitted (the new one as an UPDATE of the stored old
+    one, see the module docstring) and rendered for ``target`` (default: the old object's pathway, its
+    ``nvidia.com/workload-provider`` annotation, else ``nvidia.com/enable-grove``); any other document
+    is compared as it is. ``settings`` is an :class:`~dynamo_schema._admission.AdmissionSettings`
+    (default: the documented defaults). Never raises for bad input: problems land in the report.
+    """
+    kind, name = _ident(new if new is not None else old)
+    report = DiffReport(kind=kind, name=name)
+    if settings is None:
+        from .._admission import AdmissionSettings
+
+        settings = AdmissionSettings()
+    if old is None and new is None:
+        report.change = "unchanged"
+        return report
+    if old is None:
+        report.change = "added"
+    elif new is None:
+        report.change = "removed"
+
+    def dynamo(obj: dict[str, Any] | None) -> bool:
+        return (isinstance(obj, dict) and obj.get("kind") in NVIDIA_KINDS
+                and obj.get("apiVersion") in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1"))
+
+    if not dynamo(old) and not dynamo(new):
+        report.objects = diff_objects([old] if old is not None else [], [new] if new is not None else [],
+                                      "", context)
+        return report
+
+    old_d = old if dynamo(old) else None
+    new_d = new if dynamo(new) else None
+    old_stored = new_stored = None
+    if old_d is not None:
+        diags, old_stored = _admit(old_d, settings, None)
+        errors = [d for d in diags if d.severity == "error"]
+        if old_stored is None or errors:
+            report.old_errors = errors
+            report.problems.append("the old object is not valid (it could not have been admitted): "
+                                   + "; ".join(f"{d.field}: {d.message}" if d.path else d.message for d in errors[:5]))
+            old_stored = None
+    if new_d is not None:
+        if old_d is not None and old_stored is not None and old_d.get("kind") == new_d.get("kind"):
+            from ._validate import ValidateOptions, check_update
+
+            diags, new_stored, _ = check_update(new_d, old_d, ValidateOptions(settings=settings))
+        else:
+            diags, new_stored = _admit(new_d, settings, None)
+        report.admission = diags
+        if new_stored is None:  # schema / CEL refused the update: render the create view for the diff
+            _, new_stored = _admit(new_d, settings, None)
+    if report.problems:
+        return report
+
+    old_objs: list[dict[str, Any]] = []
+    new_objs: list[dict[str, Any]] = []
+    if target is None and old_stored is not None and old_stored.get("kind") == "DynamoGraphDeployment":
+        target = _default_target(old_stored)  # a running deployment keeps its pathway
+    used: str | None = target
+    for side, stored, raw, sink in (("old", old_stored, old_d, old_objs), ("new", new_stored, new_d, new_objs)):
+        if raw is None:
+            continue
+        if stored is None:
+            report.problems.append(f"the {side} object cannot be rendered: it is not admitted")
+            continue
+        try:
+            objs, used_t = _render(stored, raw, target, namespace, operator_version, settings)
+            sink.extend(objs)
+            used = used or used_t
+            if side == "new":
+                used = used_t
+        except Exception as exc:  # noqa: BLE001 - a render failure is reported, never raised
+            report.problems.append(f"rendering the {side} object failed: {_describe(exc)}")
+    report.target = used
+    if report.problems:  # one side could not be rendered: a partial comparison would mislead
+        return report
+    report.objects = diff_objects(old_objs, new_objs, namespace, context)
+
+    # Grove in-place update of PodCliqueSets that exist on both sides
+    old_pcs = {object_key(o, namespace): o for o in old_objs if o.get("kind") == "PodCliqueSet"}
+    for n in new_objs:
+        if n.get("kind") != "PodCliqueSet":
+            continue
+        o = old_pcs.get(object_key(n, namespace))
+        if o is not None and o != n:
+            label = f"PodCliqueSet/{_meta(n).get('name', '')}"
+            report.refusals += [Diagnostic(d.rule, d.path, d.message, d.severity, file=label)
+                                for d in grove_update_refusals(o, n)]
+    if old_objs or new_objs:
+        report.components = component_impacts(old_objs, new_objs, namespace, bool(report.refusals))
+        if old_stored is not None and new_stored is not None:
+            _restart_request(report.components, old_stored, new_stored)
+    return report
+
+
+def _restart_request(components: list[ComponentImpact], old: dict[str, Any], new: dict[str, Any]) -> None:
+    """A new ``spec.restart.id`` asks the operator to restart the DGD's components (dgd-dcd-model.md §5.6:
+    strategy ``Sequential`` by default, in ``order`` or alphabetical component order; ``Parallel``)."""
+    if new.get("kind") != "DynamoGraphDeployment":
+        return
+    oid = _as_dict(_as_dict(old.get("spec")).get("restart")).get("id")
+    restart = _as_dict(_as_dict(new.get("spec")).get("restart"))
+    nid = restart.get("id")
+    if not nid or nid == oid:
+        return
+    strategy = _as_dict(restart.get("strategy"))
+    kind = str(strategy.get("type") or "Sequential")
+    names = [str(_as_dict(c).get("name")) for c in _as_list(_as_dict(new.get("spec")).get("components"))]
+    order = [str(x) for x in _as_list(strategy.get("order"))] or sorted(names)
+    for c in components:
+        if c.name not in names or c.impact in (IMPACT_ADDED, IMPACT_REMOVED):
+            continue
+        where = ""
+        if kind == "Sequential" and c.name in order:
+            where = f", step {order.index(c.name) + 1} of {len(order)}"
+        c.reasons.append(f"spec.restart.id {_fmt(oid)} → {_fmt(nid)}: the operator restarts it ({kind}{where})")
+        c.impact = _worse(c.impact, IMPACT_ROLLING)
+
+
+# --------------------------------------------------------------------------------------- command
+def _pair_documents(old_docs: list[Any], new_docs: list[Any]) -> list[tuple[Any, Any]]:
+    """Pair documents by (kind, namespace, name): a renamed object is a different object (the old one
+    is deleted, the new one created)."""
+    def key(doc: Any) -> tuple[str, str, str]:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        kind = str(data.get("kind", ""))
+        if kind in NVIDIA_KINDS:
+            kind = "nvidia.com/" + kind  # v1alpha1 and v1beta1 are the same object
+        else:
+            kind = str(data.get("apiVersion", "")).split("/")[0] + "/" + kind
+        meta = _meta(data)
+        return kind, str(meta.get("namespace") or ""), str(meta.get("name") or "")
+
+    olds: dict[tuple[str, str, str], Any] = {}
+    for d in old_docs:
+        olds.setdefault(key(d), d)
+    pairs: list[tuple[Any, Any]] = []
+    used: set[tuple[str, str, str]] = set()
+    for d in new_docs:
+        k = key(d)
+        if k in olds and k not in used:
+            used.add(k)
+            pairs.append((olds[k], d))
+        else:
+            pairs.append((None, d))
+    for k, d in olds.items():
+        if k not in used:
+            pairs.append((d, None))
+    return pairs
+
+
+def _diag_line(d: Diagnostic) -> str:
+    where = ""
+    if d.line is not None and d.file:
+        where = f"{d.file}:{d.line}:{d.column}: "
+    elif d.file:
+        where = f"{d.file}: "
+    field_ = f"{d.field}: " if d.path else ""
+    return f"{d.severity}: {where}{field_}{d.message} [{d.rule}]"
+
+
+IMPACT_TEXT = {
+    IMPACT_NONE: "unchanged",
+    IMPACT_NO_RESTART: "no restart",
+    IMPACT_ON_DELETE: "restarts when its pods are deleted (OnDelete)",
+    IMPACT_ROLLING: "rolling restart",
+    IMPACT_REPLACED: "pods replaced",
+    IMPACT_ADDED: "added (new pods)",
+    IMPACT_REMOVED: "removed (pods deleted)",
+}
+
+
+def format_text(reports: list[DiffReport], show_diff: bool = True) -> str:
+    out: list[str] = []
+    for r in reports:
+        title = f"{r.kind or 'document'}/{r.name}" if r.name else (r.kind or "document")
+        head = f"== {title}"
+        if r.target:
+            head += f" (target {r.target})"
+        head += f": {r.status}"
+        out.append(head)
+        if r.change == "added":
+            out.append("  only in NEW (it would be created)")
+        elif r.change == "removed":
+            out.append("  only in OLD (it would be deleted)")
+        for p in r.problems:
+            out.append(f"  error: {p}")
+        errs = r.admission_errors
+        if errs:
+            out.append("  update refused by admission:")
+            out += [f"    {_diag_line(d)}" for d in errs]
+        warns = [d for d in r.admission if d.severity != "error"]
+        if warns:
+            out.append("  admission warnings:")
+            out += [f"    {_diag_line(d)}" for d in warns]
+        if r.refusals:
+            out.append(f'  in-place update refused by Grove (admission webhook "{GROVE_WEBHOOK}" denied the request):')
+            out += [f"    {_diag_line(d)}" for d in r.refusals]
+            out.append("  the PodCliqueSet must be deleted and recreated to apply this change")
+        if r.components:
+            out.append("  components:")
+            for c in r.components:
+                line = f"    {c.name}: {IMPACT_TEXT.get(c.impact, c.impact)}"
+                out.append(line)
+                out += [f"      - {reason}" for reason in c.reasons]
+        if r.objects:
+            counts = {k: sum(1 for o in r.objects if o.change == k) for k in ("changed", "added", "removed")}
+            out.append(f"  objects: {counts['changed']} changed, {counts['added']} added, {counts['removed']} removed")
+            for o in r.objects:
+                extra = f": {', '.join(o.fields)}" if o.fields else ""
+                out.append(f"    {o.change} {o.kind}/{o.name}{extra}")
+        elif not r.problems and r.change == "changed":
+            out.append("  no changes in the rendered objects")
+        if show_diff:
+            for o in r.objects:
+                out.append(o.diff.rstrip("\n"))
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def format_json(reports: list[DiffReport]) -> str:
+    summary = {
+        "changed": sum(1 for r in reports if r.changed),
+        "unchanged": sum(1 for r in reports if not r.changed),
+        "refused": sum(1 for r in reports if r.refused),
+        "restarts": sorted({c.name for r in reports for c in r.components if c.restarts}),
+    }
+    return json.dumps({"resources": [r.to_dict() for r in reports], "summary": summary}, indent=2,
+                      ensure_ascii=False) + "\n"
+
+
+def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, stdout: TextIO, stderr: TextIO,
+             *, output: str = "text", settings: Any = None, operator_version: str | None = None,
+             context: int = 3, show_diff: bool = True) -> int:
+    """The ``diff`` subcommand. Exit 0: compared (with or without differences); 1: the update would be
+    refused or an input is invalid; 2: usage or I/O error."""
+    from .._io._load import LoadError, load_path
+
+    if output not in ("text", "json"):
+        stderr.write(f"error: unknown output format {output!r} (text or json)\n")
+        return 2
+    if target is not None and target not in TARGETS:
+        stderr.write(f"error: unknown target {target!r} (one of {', '.join(TARGETS)})\n")
+        return 2
+    if old_path == "-" and new_path == "-":
+        stderr.write("error: OLD and NEW cannot both be standard input\n")
+        return 2
+    docs: list[list[Any]] = []
+    for path in (old_path, new_path):
+        try:
+            docs.append(load_path(path))
+        except LoadError as exc:
+            for d in exc.diagnostics:
+                stderr.write(_diag_line(d) + "\n")
+            if not exc.diagnostics:
+                stderr.write(f"error: {path}: {exc}\n")
+            return 1
+        except FileNotFoundError:
+            stderr.write(f"error: {path}: no such file or directory\n")
+            return 2
+        except PermissionError:
+            stderr.write(f"error: {path}: permission denied\n")
+            return 2
+        except (IsADirectoryError, OSError) as exc:
+            stderr.write(f"error: {path}: {exc}\n")
+            return 2
+    reports: list[DiffReport] = []
+    for od, nd in _pair_documents(docs[0], docs[1]):
+        old = od.data if od is not None and isinstance(od.data, dict) else None
+        new = nd.data if nd is not None and isinstance(nd.data, dict) else None
+        r = diff_documents(old, new, target=target, namespace=namespace, settings=settings,
+                           operator_version=operator_version, context=context)
+        r.old_file = od.file if od is not None else None
+        r.new_file = nd.file if nd is not None else None
+        if nd is not None:
+            r.admission = [nd.place(d) for d in r.admission]
+        if od is not None and r.old_errors:  # where in OLD the first reason is
+            first = od.place(r.old_errors[0])
+            if first.file is not None:
+                r.problems = [f"{first.file}:{first.line}:{first.column}: {p}"
+                              if p.startswith("the old object is not valid") else p for p in r.problems]
+        reports.append(r)
+    stdout.write(format_json(reports) if output == "json" else format_text(reports, show_diff))
+    return 1 if any(r.refused for r in reports) else 0

@@ -1,0 +1,271 @@
+"""Kustomize repositories: patch files checked as patches, and ``kubectl kustomize`` builds validated.
+
+A strategic-merge patch (a partial DGD/DCD: ``recipes/kustomize/components/*/patch-dgd.yaml``) is merged
+into a base, so it need not carry what the base has. As a patch it is checked for what it does carry:
+types, enums, patterns, bounds, unknown fields, list-map keys, label/annotation keys, and the CEL rules
+whose fields are all present in the patch; never required fields, minimum sizes or whole-object rules
+(admission webhooks). A JSON6902 patch (a list of ``{op, path, value}``) has each ``value`` checked
+against the schema of its ``path``.
+
+Which files are patches: those given with ``validate --patch``, and those a ``kustomization.yaml``
+(``Kustomization`` or ``Component``) in the same tree lists under ``patches`` / ``patchesStrategicMerge``
+/ ``patchesJson6902`` (the file's folder and its parents are searched).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from .._core._diagnostics import Diagnostic
+
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+_DROPPED = frozenset({"schema.required", "schema.min-items", "schema.min-properties", "cel.not-checked",
+                      "metadata.name-required"})
+_SEARCH_UP = 8
+
+
+@dataclass(frozen=True)
+class PatchTarget:
+    """What a kustomization says a patch applies to (empty: not said)."""
+
+    api_version: str = ""
+    kind: str = ""
+
+
+def _read_yaml(path: str) -> Any:
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+
+
+def _target_of(entry: Any) -> PatchTarget:
+    target = entry.get("target") if isinstance(entry, dict) else None
+    if not isinstance(target, dict):
+        return PatchTarget()
+    group, version, kind = target.get("group"), target.get("version"), target.get("kind")
+    api = ""
+    if isinstance(version, str) and version:
+        api = f"{group}/{version}" if isinstance(group, str) and group else version
+    return PatchTarget(api, kind if isinstance(kind, str) else "")
+
+
+@cache
+def _patches_of(kustomization: str) -> dict[str, PatchTarget]:
+    """Patch files (absolute, normalised) a kustomization file lists, with their targets."""
+    data = _read_yaml(kustomization)
+    if not isinstance(data, dict):
+        return {}
+    base = os.path.dirname(kustomization)
+    out: dict[str, PatchTarget] = {}
+    for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
+        entries = data.get(key)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            path = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
+            if isinstance(path, str) and path and "\n" not in path:
+                out[os.path.normpath(os.path.join(base, path))] = _target_of(entry)
+    return out
+
+
+def patch_target(path: str) -> PatchTarget | None:
+    """The target of ``path`` when a kustomization in its tree lists it as a patch, else None."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    full = os.path.normpath(os.path.abspath(path))
+    folder = os.path.dirname(full)
+    for _ in range(_SEARCH_UP):
+        for name in KUSTOMIZATION_NAMES:
+            k = os.path.join(folder, name)
+            if os.path.isfile(k):
+                hit = _patches_of(k).get(full)
+                if hit is not None:
+                    return hit
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
+def _strip_directives(node: Any) -> Any:
+    """A strategic-merge patch without its ``$patch``/``$setElementOrder``/``$retainKeys`` directives
+    (list items that only delete are dropped)."""
+    if isinstance(node, dict):
+        return {k: _strip_directives(v) for k, v in node.items() if not (isinstance(k, str) and k.startswith("$"))}
+    if isinstance(node, list):
+        return [_strip_directives(v) for v in node
+                if not (isinstance(v, dict) and v.get("$patch") == "delete")]
+    return node
+
+
+def _cel_texts() -> dict[str, list[str]]:
+    from .._schema import _cel
+
+    out: dict[str, list[str]] = {}
+    for text, (short, _fn) in _cel._BY_NORM.items():
+        out.setdefault(f"cel.{short}", []).append(text)
+    return out
+
+
+def _at(node: Any, path: tuple[Any, ...]) -> Any:
+    for p in path:
+        if isinstance(node, dict) and p in node:
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            node = node[p]
+        else:
+            return None
+    return node
+
+
+def _fields_present(d: Diagnostic, patch: Any, texts: dict[str, list[str]]) -> bool:
+    """Whether every ``self.<field>`` a failed CEL rule reads is in the patch at the rule's node."""
+    if "no such key" in d.message:
+        return False  # the rule read a field the patch does not carry
+    rules = texts.get(d.rule)
+    if not rules:
+        return True
+    fields = set()
+    for text in rules:
+        fields |= set(re.findall(r"\bself\.([A-Za-z_]\w*)", text))
+    if not fields:
+        return True  # a rule on the value itself (a list, a string): all present
+    path = tuple(d.path)
+    for n in range(len(path), -1, -1):
+        node = _at(patch, path[:n])
+        if isinstance(node, dict) and fields <= set(node):
+            return True
+    return False
+
+
+def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = True) -> list[Diagnostic]:
+    """Diagnostics of one patch document (strategic-merge mapping or JSON6902 list)."""
+    from .._k8s._objectmeta import object_meta_errors
+    from .._schema import _cel, _schemas, _structural
+
+    target = target or PatchTarget()
+    if isinstance(data, list):
+        return _check_json6902(data, target, strict=strict)
+    if not isinstance(data, dict):
+        return [Diagnostic("patch.not-a-mapping", (), "a patch must be a mapping or a JSON6902 list")]
+    api = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else target.api_version
+    kind = data.get("kind") if isinstance(data.get("kind"), str) else target.kind
+    schema = _schemas.for_object(str(api), str(kind))
+    if schema is None:
+        return []  # not a Dynamo (or modelled) kind: kustomize merges it, the build is checked with --kustomize
+    patch = _strip_directives(data)
+    patch.setdefault("apiVersion", api)
+    patch.setdefault("kind", kind)
+    pruned, notes = _structural.prune_nulls(patch, schema)
+    structural = [d for d in _structural.validate(pruned, schema, strict=strict, status_subresource=True)
+                  if d.rule not in _DROPPED]
+    diags = list(notes) + structural + [d for d in object_meta_errors(pruned) if d.rule not in _DROPPED]
+    if not _cel.has_blocking_errors(structural):
+        texts = _cel_texts()
+        for d in _cel.validate_cel(pruned, schema, structural=structural, status_subresource=True):
+            if d.rule in _DROPPED or (d.rule.startswith("cel.") and not _fields_present(d, pruned, texts)):
+                continue
+            diags.append(d)
+    return diags
+
+
+def _pointer(path: str) -> tuple[Any, ...] | None:
+    if not path.startswith("/"):
+        return None
+    out: list[Any] = []
+    for raw in path[1:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        out.append(int(part) if part.isdigit() else part)
+    return tuple(out)
+
+
+def _subschema(schema: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] | None:
+    from .._schema._schemas import resolve
+
+    node: Any = schema
+    for p in path:
+        node = resolve(schema, node)
+        if not isinstance(node, dict):
+            return None
+        if isinstance(p, int) or p == "-":
+            node = node.get("items")
+        else:
+            props = node.get("properties")
+            if isinstance(props, dict) and p in props:
+                node = props[p]
+            elif isinstance(node.get("additionalProperties"), dict):
+                node = node["additionalProperties"]
+            else:
+                return None
+        if node is None:
+            return None
+    node = resolve(schema, node)
+    if not isinstance(node, dict):
+        return None
+    return {"$defs": schema.get("$defs", {}), **node}
+
+
+def _check_json6902(ops: list[Any], target: PatchTarget, *, strict: bool) -> list[Diagnostic]:
+    from .._schema import _schemas, _structural
+
+    schema = _schemas.for_object(target.api_version, target.kind)
+    out: list[Diagnostic] = []
+    for i, op in enumerate(ops):
+        if not isinstance(op, dict):
+            out.append(Diagnostic("patch.json6902", (i,), "a JSON6902 operation must be a mapping"))
+            continue
+        kind = op.get("op")
+        if kind not in ("add", "remove", "replace", "move", "copy", "test"):
+            out.append(Diagnostic("patch.json6902", (i, "op"), f"Unsupported value: {kind!r}: supported values: "
+                                  '"add", "remove", "replace", "move", "copy", "test"'))
+            continue
+        path = op.get("path")
+        pointer = _pointer(path) if isinstance(path, str) else None
+        if pointer is None:
+            out.append(Diagnostic("patch.json6902", (i, "path"), "Required value: a JSON pointer (\"/spec/…\")"))
+            continue
+        if schema is None or kind not in ("add", "replace", "test") or "value" not in op:
+            continue
+        sub = _subschema(schema, pointer)
+        if sub is None:
+            out.append(Diagnostic("patch.unknown-path", (i, "path"),
+                                  f'unknown field "{path}" in {target.kind or "the target"}'))
+            continue
+        for d in _structural.validate(op["value"], sub, strict=strict):
+            if d.rule in _DROPPED:
+                continue
+            out.append(Diagnostic(d.rule, (i, "value") + tuple(d.path), f"{path}: {d.message}", d.severity))
+    return out
+
+
+def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict: bool = True) -> list[Any]:
+    """``validate``'s results for a file read as a patch (one per document)."""
+    from .._io._report import ResourceResult
+
+    out = []
+    for doc, load_diags in loaded.entries():
+        if doc is None:
+            out.append(ResourceResult(filename=path, kind="", name="", version="", status="error",
+                                      diagnostics=list(load_diags)))
+            continue
+        kind = doc.kind if isinstance(doc.kind, str) else (target.kind if target else "")
+        api = doc.api_version if isinstance(doc.api_version, str) else ""
+        if any(d.severity == "error" for d in load_diags):
+            out.append(ResourceResult(filename=doc.file, kind=kind, name=doc.name, version=api.rpartition("/")[2],
+                                      status="error", diagnostics=list(load_diags)))
+            continue
+        diags = [doc.place(d) for d in check_patch(doc.data, target, strict=strict)]
+        status = "invalid" if any(d.severity == "error" for d in diags) else "valid"
+        out.append(ResourceResult(filename=doc.file, kind=kind or (target.kind if target else ""), name=doc.name,
+                                  version=(api or (target.api_version if target else "")).rpartition("/")[2],
+                                  status=status, diagnostics=list(load_diags) + diags))  # type: ignore[arg-type]
+    return out

@@ -1,0 +1,156 @@
+"""Reconcile-time failures, found at ``validate`` time.
+
+An admitted DGD can still fail when the operator reconciles it: a child object it creates is refused by
+the API server (a Service or Deployment name over 63 characters, a label value it derives from the DGD
+and component names, a PodCliqueSet over Grove's name budgets, a child DCD the v1beta1 schema refuses).
+``validate`` renders an admitted document for the pathway the operator would take (the
+``nvidia.com/workload-provider`` it stamped at admission) and reports every child object that would be
+refused, as ``reconcile.*`` diagnostics located at the component that causes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .._core._diagnostics import Diagnostic
+
+COMPONENT_LABEL = "nvidia.com/dynamo-component"
+
+
+def _labels_values(node: Any, key: str) -> list[str]:
+    """Every value of label ``key`` in an object (its own labels, pod templates, clique templates…)."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key and isinstance(v, str):
+                out.append(v)
+            else:
+                out.extend(_labels_values(v, key))
+    elif isinstance(node, list):
+        for v in node:
+            out.extend(_labels_values(v, key))
+    return out
+
+
+def _at(node: Any, path: tuple[Any, ...]) -> Any:
+    for p in path:
+        if isinstance(node, dict) and isinstance(p, str):
+            node = node.get(p)
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            node = node[p]
+        else:
+            return None
+    return node
+
+
+def _component_of(obj: dict[str, Any], diag_path: tuple[Any, ...]) -> str | None:
+    """The component a child object (or, for a PodCliqueSet, the clique the diagnostic is in) belongs to."""
+    # a diagnostic inside one clique / container list: the innermost labelled node on its path
+    for n in range(len(diag_path), 0, -1):
+        found = _labels_values(_at(obj, diag_path[:n]), COMPONENT_LABEL)
+        if len(set(found)) == 1:
+            return found[0]
+    found = _labels_values(obj, COMPONENT_LABEL)
+    return found[0] if len(set(found)) == 1 else None
+
+
+def _component_path(data: dict[str, Any], component: str | None) -> tuple[Any, ...]:
+    """Where the user wrote ``component`` (v1beta1 ``spec.components[i]``, v1alpha1 ``spec.services.X``)."""
+    spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+    if data.get("kind") == "DynamoComponentDeployment":
+        return ("spec",)
+    if component is not None and isinstance(spec, dict):
+        comps = spec.get("components")
+        if isinstance(comps, list):
+            for i, c in enumerate(comps):
+                if isinstance(c, dict) and c.get("name") == component:
+                    return ("spec", "components", i)
+        services = spec.get("services")
+        if isinstance(services, dict) and component in services:
+            return ("spec", "services", component)
+    return ("metadata", "name")
+
+
+def _rule(rule: str) -> str:
+    head, _, rest = rule.partition(".")
+    if head == "render":
+        return "reconcile." + rest
+    return "reconcile." + rule
+
+
+def _operator_target(stored: dict[str, Any]) -> str:
+    """The pathway the operator takes for an admitted object (the workload provider it stamped)."""
+    if stored.get("kind") != "DynamoGraphDeployment":
+        return "kubernetes"
+    meta = stored.get("metadata")
+    ann = meta.get("annotations") if isinstance(meta, dict) else None
+    ann = ann if isinstance(ann, dict) else {}
+    provider = ann.get("nvidia.com/workload-provider")
+    if provider in ("grove", "component"):
+        return "grove" if provider == "grove" else "kubernetes"
+    return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
+
+
+def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
+    """What the API server (our schemas of Dynamo, Grove and LWS kinds, the bundled Kubernetes schemas,
+    the name rules) and Grove's webhook refuse in one child object; messages name the object."""
+    from .._k8s._names import check_names
+    from .._schema import _schemas, _structural
+
+    api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
+    name = (obj.get("metadata") or {}).get("name", "")
+    out = check_names([obj])
+    schema = _schemas.for_object(api, kind)
+    if schema is not None:
+        diags = _structural.validate(obj, schema, strict=True)
+        if kind == "PodCliqueSet" and not diags:
+            from .._grove._webhook import validate_pcs
+            from ._validate import grove_settings
+
+            diags = validate_pcs(obj, grove_settings(settings))
+    else:
+        # a built-in child (Deployment, Service…) is built by the renderer from schema-checked input: what
+        # the user's names can break in it are its names and label values (``check_names`` above). Its full
+        # schema is checked by ``render`` itself; ``validate`` does not load the Kubernetes schemas for it.
+        diags = []
+    out += [Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}")
+            for d in diags if d.severity == "error"]
+    return out
+
+
+def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any) -> list[Diagnostic]:
+    """Children of an admitted DGD/DCD (``stored``: as admission stored it, v1beta1) that the API server
+    or Grove's webhook would refuse at reconcile; located in ``data`` (the document as written)."""
+    from .._render import RenderOptions, render
+
+    if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+        return []  # what a DGDR becomes is decided by the profiler; its DGD is checked when rendered
+    meta = stored.get("metadata") if isinstance(stored.get("metadata"), dict) else {}
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    namespace = namespace if isinstance(namespace, str) and namespace else "default"
+    options = RenderOptions(namespace=namespace, grove_enabled=settings.grove_enabled,
+                            lws_enabled=settings.lws_enabled, discovery_backend=settings.discovery_backend,
+                            operator_version=settings.operator_version,
+                            cluster_topology_domains=settings.cluster_topologies)
+    try:
+        objs = render(stored, _operator_target(stored), options)
+    except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
+        return []
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, str]] = set()
+    for obj in objs:
+        if not isinstance(obj, dict):
+            continue
+        for d in _child_errors(obj, settings):
+            if (d.rule, d.message) in seen:
+                continue
+            seen.add((d.rule, d.message))
+            component = _component_of(obj, tuple(d.path))
+            text = d.message
+            if text.startswith("rendered "):
+                text = text[len("rendered "):]
+            where = f" (component {component})" if component else ""
+            out.append(replace(d, rule=_rule(d.rule), path=_component_path(data, component),
+                               message=f"the operator would fail to create {text}{where}"))
+    return out

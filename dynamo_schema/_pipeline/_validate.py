@@ -1,0 +1,415 @@
+"""Stage orchestration for ``validate``: load → schema → CEL → defaulting → webhook rules.
+
+Each document is checked on its own, the way the API server admits it:
+
+* ``nvidia.com/v1beta1`` DGD, DCD, DGDR: explicit nulls pruned, the generated structural schema, the CRD's
+  CEL rules, then (only when those pass, as the API server stops there) the mutating webhooks' defaults
+  and the validating webhooks' rules;
+* ``nvidia.com/v1alpha1``: converted to v1beta1 (as the conversion webhook does), then the same;
+* ``infercrane.dev/v1`` DeploymentSpec (and header-less pre-v1 files): the DeploymentSpec loader rules;
+* any other kind: the bundled Kubernetes schema of the chosen release, or ``skipped``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from .._core._diagnostics import Diagnostic
+from .._core._document import Document
+
+NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    strict: bool = True
+    kubernetes_version: str = "1.32.0"
+    settings: Any = None  # dynamo_schema._admission.AdmissionSettings; None = documented defaults
+    old: Any = None  # previous version of the object (update checks), plain data
+
+
+@dataclass
+class ResourceOutcome:
+    filename: str
+    kind: str
+    name: str
+    version: str
+    status: str  # valid | invalid | error | skipped
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _settings(options: ValidateOptions) -> Any:
+    if options.settings is not None:
+        return options.settings
+    from .._admission import AdmissionSettings
+
+    return AdmissionSettings()
+
+
+def is_deploymentspec(data: Any) -> bool:
+    if not isinstance(data, dict):
+        return False
+    api = data.get("apiVersion")
+    if isinstance(api, str) and api.startswith("infercrane.dev/"):
+        return True
+    # header-less pre-v1 DeploymentSpec files are read as v1
+    return "apiVersion" not in data and "kind" not in data and ("model" in data or "provider" in data)
+
+
+def meta_errors(data: dict[str, Any], structural: list[Diagnostic]) -> list[Diagnostic]:
+    """The API server's ObjectMeta checks of the root ``metadata`` (name, namespace, labels…), unless the
+    schema already refused ``metadata`` or an unknown field stopped decoding (strict)."""
+    from .._k8s._objectmeta import object_meta_errors
+
+    if any(d.severity == "error" and (d.rule == "schema.unknown-field" or d.path[:1] == ("metadata",))
+           for d in structural):
+        return []
+    return object_meta_errors(data)
+
+
+def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
+                 source_version: str | None = None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
+    """Diagnostics for a Dynamo object, and the stored (defaulted, v1beta1) object when admitted.
+
+    The API server validates against the schema of the version that was sent (v1beta1 or v1alpha1),
+    converts to the storage version v1beta1, then calls the webhooks. Webhook diagnostics of a v1alpha1
+    object refer to the converted object: they are reported at the document with their v1beta1 path.
+    """
+    from .._schema import _cel, _schemas, _structural
+
+    api = str(data.get("apiVersion"))
+    schema = _schemas.for_object(api, str(data.get("kind")))
+    if schema is None:  # e.g. an old object of another kind (library callers): nothing to check it with
+        return [Diagnostic("schema.unknown-kind", ("kind",),
+                           f'Invalid value: "{data.get("kind")}": no schema for {api}')], None
+    pruned, notes = _structural.prune_nulls(data, schema)
+    diags: list[Diagnostic] = list(notes)
+    # status is a subresource: the API server drops it from create/update requests before validating
+    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    diags += structural
+    diags += meta_errors(pruned, structural)
+    old = options.old
+    diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
+    if any(d.severity == "error" for d in diags):
+        return diags, None
+    from .. import _admission
+
+    alpha = api == "nvidia.com/v1alpha1"
+    if alpha:
+        converted, conv = _convert_alpha(pruned)
+        if converted is None:
+            return diags + conv, None
+        pruned = converted
+        if isinstance(old, dict) and old.get("apiVersion") == "nvidia.com/v1alpha1":
+            old, _ = _convert_alpha(old)
+    settings = _settings(options)
+    operation = "UPDATE" if old is not None else "CREATE"
+    stored = _admission.default(pruned, settings, operation=operation, old=old)
+    # the CRD's transition rules (oldSelf) were evaluated with the CEL rules above
+    hook = _admission.validate(stored, settings, old=old, transition_rules=False,
+                               source_version=source_version or ("v1alpha1" if alpha else "v1beta1"))
+    if alpha:
+        hook = [_to_alpha_diag(d, data, stored) for d in hook]
+    return diags + hook, stored
+
+
+def _schema_props(schema: Any, node: Any) -> dict[str, Any]:
+    """``properties`` of a schema node, following ``$ref`` into ``$defs``."""
+    from .._schema._schemas import resolve
+
+    node = resolve(schema, node)
+    return node.get("properties") or {} if isinstance(node, dict) else {}
+
+
+@cache
+def _alpha_service_fields(kind: str) -> frozenset[str]:
+    """Field names a v1alpha1 DGD service shares with a v1beta1 component (same name, same place)."""
+    from .._schema import _schemas
+
+    a = _schemas.for_object("nvidia.com/v1alpha1", kind)
+    b = _schemas.for_object("nvidia.com/v1beta1", kind)
+    if a is None or b is None:
+        return frozenset()
+    try:
+        services = _schema_props(a, _schema_props(a, a)["spec"])["services"]
+        node = _schemas.resolve(a, services)
+        alpha = _schema_props(a, node["additionalProperties"])
+        comps = _schemas.resolve(b, _schema_props(b, _schema_props(b, b)["spec"])["components"])
+        beta = _schema_props(b, comps["items"])
+    except (KeyError, TypeError):
+        return frozenset()
+    return frozenset(set(alpha) & set(beta))
+
+
+def alpha_path(path: tuple[Any, ...], alpha: dict[str, Any], beta: dict[str, Any] | None) -> tuple[tuple[Any, ...], bool]:
+    """The v1alpha1 path of a field of the converted (v1beta1) object, and whether it is exact.
+
+    ``spec.components[i]`` becomes ``spec.services.<component name>``; the rest of the path is kept when
+    its first field has the same name in a v1alpha1 service, else the path stops at the service (inexact).
+    Other paths are kept (``metadata…``, shared ``spec`` fields, paths the webhooks give in v1alpha1
+    form already)."""
+    kind = str(alpha.get("kind"))
+    if len(path) >= 3 and path[:2] == ("spec", "components") and isinstance(path[2], int) \
+            and kind == "DynamoGraphDeployment":
+        comps = ((beta or {}).get("spec") or {}).get("components") if isinstance(beta, dict) else None
+        name = None
+        if isinstance(comps, list) and 0 <= path[2] < len(comps) and isinstance(comps[path[2]], dict):
+            name = comps[path[2]].get("name")
+        services = (alpha.get("spec") or {}).get("services") if isinstance(alpha.get("spec"), dict) else None
+        if not isinstance(services, dict) or not isinstance(name, str) or name not in services:
+            return ("spec", "services"), False
+        head: tuple[Any, ...] = ("spec", "services", name)
+        rest = path[3:]
+        if not rest:
+            return head, True
+        if isinstance(rest[0], str) and rest[0] in _alpha_service_fields(kind):
+            return head + rest, True
+        return head, False
+    # metadata, shared spec fields, and paths the webhooks already give in v1alpha1 form
+    return path, True
+
+
+def _to_alpha_diag(d: Diagnostic, alpha: dict[str, Any], beta: dict[str, Any] | None) -> Diagnostic:
+    """A webhook diagnostic of the converted object, pointed at the v1alpha1 object the user wrote."""
+    from dataclasses import replace
+
+    if not d.path:
+        return d
+    mapped, exact = alpha_path(tuple(d.path), alpha, beta)
+    if exact:
+        return replace(d, path=mapped)
+    # the v1alpha1 object has no such field: keep the v1beta1 field in the message
+    return replace(d, path=mapped, message=f"{d.field}: {d.message}")
+
+
+def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[Diagnostic]:
+    """PodCliqueSet and LeaderWorkerSet: our typed models' schemas, and Grove's create-time webhook.
+
+    Other kinds of these groups (PodClique, PodGang…) have no bundled schema: reported by the caller.
+    """
+    from .._schema import _schemas, _structural
+
+    schema = _schemas.for_object(str(data.get("apiVersion")), str(data.get("kind")))
+    if schema is None:
+        return [Diagnostic("schema.unknown-kind", ("kind",),
+                           f'no matches for kind "{data.get("kind")}" in version "{data.get("apiVersion")}"')]
+    pruned, diags = _structural.prune_nulls(data, schema)
+    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    diags = list(diags) + structural + meta_errors(pruned, structural)
+    from .._schema import _cel
+
+    diags += _cel.validate_cel(pruned, schema, old=options.old, structural=structural, status_subresource=True)
+    if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
+        from .._grove._webhook import validate_pcs
+
+        diags += validate_pcs(pruned, grove_settings(_settings(options)))
+    return diags
+
+
+def grove_settings(settings: Any) -> Any:
+    """Grove's admission settings from ours (one input: TAS gate and the ClusterTopologyBindings)."""
+    from .._grove._webhook import GroveSettings
+
+    return GroveSettings(tas_enabled=bool(settings.grove_tas_enabled), cluster_topologies=settings.cluster_topologies)
+
+
+def apply_over(live: Any, last: Any, new: Any) -> Any:
+    """``kubectl apply`` of ``new`` over the ``live`` object last applied as ``last`` (the three-way JSON
+    merge patch used for custom resources): maps are merged, lists and scalars replaced, a field the user
+    removed (in ``last``, not in ``new``) is deleted, and a field only the server wrote (schema defaults,
+    webhook annotations) is kept."""
+    if not isinstance(new, dict) or not isinstance(live, dict):
+        return new
+    prev = last if isinstance(last, dict) else {}
+    out: dict[str, Any] = {}
+    for k, v in new.items():
+        out[k] = apply_over(live[k], prev.get(k), v) if k in live else v
+    for k, v in live.items():
+        if k in new or k in prev:
+            continue
+        out[k] = v
+    return out
+
+
+def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOptions
+                 ) -> tuple[list[Diagnostic], dict[str, Any] | None, dict[str, Any] | None]:
+    """``kubectl apply`` of ``new`` over a cluster that holds ``old`` (both as the user wrote them).
+
+    ``old`` is admitted as it was created (its stored form: schema and webhook defaults); ``new`` is
+    applied over it, the UPDATE defaults run (mutating webhooks come before the schema and CEL checks),
+    then schema, CEL transition rules (``oldSelf`` = the stored object) and the webhooks' update rules.
+    Returns (diagnostics, stored new object or None, stored old object or None).
+    """
+    from dataclasses import replace
+
+    from .. import _admission
+    from .._schema import _cel
+
+    if not isinstance(old, dict) or old.get("kind") != new.get("kind"):
+        okind = old.get("kind") if isinstance(old, dict) else None
+        return [Diagnostic("update.kind-changed", ("kind",),
+                           f'Invalid value: "{new.get("kind")}": the update changes the kind of "{okind}"')], None, None
+    create = replace(options, old=None)
+    old_diags, old_stored = check_nvidia(old, create)
+    old_errors = [d for d in old_diags if d.severity == "error"]
+    if old_stored is None or old_errors:
+        detail = "; ".join(f"{d.field}: {d.message}" if d.path else d.message for d in old_errors[:5])
+        return [Diagnostic("update.old-invalid", (), "the old object could not have been admitted: " + detail)], None, None
+    if old.get("kind") != new.get("kind"):
+        return [Diagnostic("update.kind-changed", ("kind",),
+                           f'Invalid value: "{new.get("kind")}": the update changes the kind of "{old.get("kind")}"')], None, old_stored
+    alpha = "nvidia.com/v1alpha1"
+    if new.get("apiVersion") == alpha and old.get("apiVersion") == alpha:
+        # both written as v1alpha1: CEL compares the two alpha objects, the webhooks the converted ones
+        diags, stored = check_nvidia(new, replace(options, old=old))
+        return diags + _cel.newer_transition_rules(new, old, diags), stored, old_stored
+    new_b, conv = _convert_alpha(new) if new.get("apiVersion") == alpha else (new, [])
+    last, _ = _convert_alpha(old) if old.get("apiVersion") == alpha else (old, [])
+    if new_b is None:
+        return conv, None, old_stored
+    live = {k: v for k, v in old_stored.items() if k != "status"}
+    applied = apply_over(live, last, new_b)
+    try:
+        applied = dict(_admission.default(applied, _settings(options), operation="UPDATE", old=old_stored))
+    except Exception:  # noqa: BLE001, S110 - malformed input: the schema check below reports it
+        pass
+    diags, stored = check_nvidia(applied, replace(options, old=old_stored))
+    return diags + _cel.newer_transition_rules(applied, old_stored, diags), stored, old_stored
+
+
+def _convert_alpha(data: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    try:
+        from .._convert._v1alpha1 import to_v1beta1
+    except ImportError:
+        return None, []
+    try:
+        return to_v1beta1(data), []
+    except Exception as exc:  # noqa: BLE001 - the converter refuses the object: reported
+        return None, [Diagnostic("convert.failed", (), str(exc))]
+
+
+def is_dynamo_kind_name(kind: str) -> bool:
+    """A kind the Dynamo CRDs could mean: ``Dynamo…``, or close to one of theirs (a typo)."""
+    import difflib
+
+    from .._schema._extra_kinds import EXTRA_KINDS
+
+    known = list(NVIDIA_KINDS) + list(EXTRA_KINDS)
+    return kind.startswith("Dynamo") or bool(difflib.get_close_matches(kind, known, n=1, cutoff=0.6))
+
+
+def unknown_kind(api: str, kind: str) -> Diagnostic:
+    """The API server's answer to a kind or version the Dynamo CRDs do not serve, with a suggestion."""
+    import difflib
+
+    msg = f'no matches for kind "{kind}" in version "{api}"'
+    if kind not in NVIDIA_KINDS:
+        close = difflib.get_close_matches(kind, NVIDIA_KINDS, n=1, cutoff=0.6)
+        if close:
+            return Diagnostic("schema.unknown-kind", ("kind",), f'{msg}, did you mean "{close[0]}"?')
+        return Diagnostic("schema.unknown-kind", ("kind",), msg)
+    return Diagnostic("schema.unknown-kind", ("apiVersion",),
+                      f'{msg}: served versions are "nvidia.com/v1beta1" and "nvidia.com/v1alpha1"')
+
+
+def validate_document(doc: Document, options: ValidateOptions | None = None) -> ResourceOutcome:
+    options = options or ValidateOptions()
+    data = doc.data
+    kind = doc.kind if isinstance(doc.kind, str) else ""
+    api = doc.api_version if isinstance(doc.api_version, str) else ""
+    version = api.rpartition("/")[2]
+    out = ResourceOutcome(doc.file, kind, doc.name, version, "valid")
+
+    def finish(diags: list[Diagnostic]) -> ResourceOutcome:
+        out.diagnostics = [doc.place(d) for d in diags]
+        if any(d.severity == "error" for d in diags):
+            out.status = "invalid"
+        return out
+
+    if not isinstance(data, dict):
+        out.status = "error"
+        out.diagnostics = [doc.place(Diagnostic("load.not-a-mapping", (), "document is not a mapping"))]
+        return out
+    bad_meta = [k for k in ("apiVersion", "kind") if data.get(k) is not None and not isinstance(data.get(k), str)]
+    if bad_meta:
+        # what decoding into TypeMeta says (kubectl, the API server): these must be strings
+        out.status = "error"
+        out.diagnostics = [doc.place(Diagnostic(
+            "load.type-meta", (k,), f"json: cannot unmarshal {_go_json_type(data[k])} into Go struct field "
+            f"TypeMeta.{k} of type string")) for k in bad_meta]
+        return out
+    if is_deploymentspec(data):
+        out.kind = out.kind or "Deployment"
+        out.version = out.version or "v1"
+        from .._infercrane import validate_spec
+
+        return finish(validate_spec(data))
+    if not kind and not api:
+        # not a Kubernetes resource at all (a CI workflow, a Helm values file): nothing to check
+        out.status = "skipped"
+        return out
+    if not kind or not api:
+        missing = "kind" if not kind else "apiVersion"
+        out.status = "error"
+        out.diagnostics = [doc.place(Diagnostic("load.missing-" + missing.lower(), (), f"missing '{missing}' key"))]
+        return out
+    if api.count("/") > 1:
+        # apimachinery schema.ParseGroupVersion: kubectl and the API server cannot decode such a document
+        out.status = "error"
+        out.diagnostics = [doc.place(Diagnostic("load.api-version", ("apiVersion",),
+                                                f"unexpected GroupVersion string: {api}"))]
+        return out
+    group = api.rpartition("/")[0]
+    if group == "nvidia.com":
+        from .._schema._extra_kinds import EXTRA_KINDS, check_extra
+
+        if kind in EXTRA_KINDS:  # the rest of the operator's CRD bundle
+            if version not in EXTRA_KINDS[kind]:
+                served = " and ".join(f'"nvidia.com/{v}"' for v in EXTRA_KINDS[kind])
+                return finish([Diagnostic("schema.unknown-kind", ("apiVersion",),
+                                          f'no matches for kind "{kind}" in version "{api}": served versions '
+                                          f"are {served}")])
+            old = options.old if isinstance(options.old, dict) else None
+            return finish(check_extra(data, strict=options.strict, old=old))
+        if kind not in NVIDIA_KINDS and not is_dynamo_kind_name(kind):
+            out.status = "skipped"  # an nvidia.com kind that is not Dynamo's: like any other unknown kind
+            return out
+    if group == "nvidia.com" and (kind not in NVIDIA_KINDS or version not in ("v1beta1", "v1alpha1")):
+        return finish([unknown_kind(api, kind)])
+    if api in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") and kind in NVIDIA_KINDS:
+        if isinstance(options.old, dict):
+            return finish(check_update(data, options.old, options)[0])
+        diags, stored = check_nvidia(data, options)
+        if stored is not None and not any(d.severity == "error" for d in diags):
+            from ._reconcile import reconcile_errors
+
+            diags += reconcile_errors(data, stored, _settings(options))  # what the operator would fail to create
+        return finish(diags)
+    if group in ("grove.io", "leaderworkerset.x-k8s.io"):
+        return finish(check_workload_kind(data, options))
+    from .._k8s import _builtin_kinds as _k8s_schemas
+
+    k8s = _k8s_schemas.validate(data, version=options.kubernetes_version, strict=options.strict)
+    if k8s is None:
+        out.status = "skipped"
+        return out
+    return finish(k8s)
+
+
+def _go_json_type(value: Any) -> str:
+    """encoding/json's name of a JSON value's type in an ``UnmarshalTypeError``."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "string"
+
+
+def validate_documents(docs: list[Document], options: ValidateOptions | None = None) -> list[ResourceOutcome]:
+    return [validate_document(d, options) for d in docs]

@@ -1,0 +1,153 @@
+"""Waivers: ``# dynamo-schema: ignore[RULE-ID,...]`` comments and ``--ignore-rule RULE-ID``.
+
+* On the line of a field (``image: repo/x:TAG  # dynamo-schema: ignore[webhook.image-tag]``) the waiver
+  covers the diagnostics located on that line.
+* On the document's first line (a comment line before the document's first key, the ``---`` line, or
+  the first key's line) it covers the whole document.
+* A rule id may end in ``*`` (``schema.*``) to cover a family.
+* ``--ignore-rule`` covers a rule everywhere.
+
+Waived diagnostics leave the resource's diagnostics (its status is recomputed) and are kept in
+``ResourceResult.waived``: counted in the summary, shown with ``--verbose``. A comment waiver that
+covered nothing is reported as a warning, rule ``waiver.unused``, at the comment (stale waivers rot).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .._core._diagnostics import Diagnostic
+
+_COMMENT = re.compile(r"#\s*dynamo-schema:\s*ignore\[([^\]]*)\]")
+
+
+@dataclass
+class Waiver:
+    line: int
+    column: int
+    rules: tuple[str, ...]
+    document_wide: bool = False
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, rule: str) -> str | None:
+        for r in self.rules:
+            if r == rule or (r.endswith("*") and fnmatch.fnmatchcase(rule, r)):
+                return r
+        return None
+
+
+def scan(text: str) -> list[Waiver]:
+    """Every waiver comment of a file's text (1-based lines and columns)."""
+    out: list[Waiver] = []
+    if "dynamo-schema" not in text:
+        return out
+    for i, line in enumerate(text.splitlines(), 1):
+        m = _COMMENT.search(line)
+        if m is None:
+            continue
+        before = line[: m.start()]
+        if before.count('"') % 2 or before.count("'") % 2:
+            continue  # inside a quoted scalar, not a comment
+        rules = tuple(r.strip() for r in m.group(1).split(",") if r.strip())
+        out.append(Waiver(i, m.start() + 1, rules))
+    return out
+
+
+def rule_matches(patterns: frozenset[str] | set[str], rule: str) -> bool:
+    return any(p == rule or (p.endswith("*") and fnmatch.fnmatchcase(rule, p)) for p in patterns)
+
+
+def _recompute(status: str, kept: list[Diagnostic], waived: list[Diagnostic]) -> str:
+    if not waived or status not in ("invalid", "error"):
+        return status
+    if any(d.severity == "error" for d in kept):
+        return status
+    return "valid"
+
+
+def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | None,
+          ignore_rules: frozenset[str] = frozenset()) -> list[Any]:
+    """Apply waivers to the results of one file (in document order).
+
+    ``spans``: per result, ``(first line, first key line)`` of its document (None: no comment waivers)."""
+    waivers = scan(text) if text else []
+    if not waivers and not ignore_rules:
+        return results
+    out = []
+    for idx, r in enumerate(results):
+        first, key_line = spans[idx] if spans and idx < len(spans) else (0, 0)
+        mine_doc = [w for w in waivers if first <= w.line <= key_line] if key_line else []
+        for w in mine_doc:
+            w.document_wide = True
+        kept: list[Diagnostic] = []
+        waived: list[Diagnostic] = list(getattr(r, "waived", []) or [])
+        for d in r.diagnostics:
+            if rule_matches(ignore_rules, d.rule):
+                waived.append(d)
+                continue
+            hit = None
+            for w in mine_doc + [w for w in waivers if not w.document_wide and d.line == w.line]:
+                pat = w.covers(d.rule)
+                if pat is not None:
+                    w.used.add(pat)
+                    hit = w
+                    break
+            if hit is not None:
+                waived.append(d)
+            else:
+                kept.append(d)
+        if waived and [d.rule for d in kept if d.severity == "error"] == ["cel.not-checked"]:
+            # CEL was skipped only because of errors that are now waived: say so, as a warning
+            kept = [replace(d, severity="warning", message="CEL rules were not checked because of waived "
+                            "errors (the API server would not check them either)")
+                    if d.rule == "cel.not-checked" else d for d in kept]
+        out.append(replace(r, diagnostics=kept, waived=waived, status=_recompute(r.status, kept, waived)))
+    unused = [w for w in waivers if set(w.rules) - w.used]
+    if unused and out:
+        for w in unused:
+            stale = ", ".join(r for r in w.rules if r not in w.used)
+            # the result whose document holds the comment (the last one starting before it)
+            target = 0
+            for idx in range(len(out)):
+                if spans and idx < len(spans) and spans[idx][0] <= w.line:
+                    target = idx
+            r = out[target]
+            d = Diagnostic("waiver.unused", (), f"waiver ignore[{stale}] matches no diagnostic", "warning",
+                           r.filename, w.line, w.column)
+            out[target] = replace(r, diagnostics=r.diagnostics + [d])
+    return out
+
+
+def _spans(text: str, starts: list[int]) -> list[tuple[int, int]]:
+    """Per result: (first line of its document, line of its first key). The first line is the ``---``
+    line before the first key (or the line after the previous document's first key, or 1)."""
+    seps = [i for i, line in enumerate(text.splitlines(), 1) if line.startswith("---")]
+    out = []
+    prev = 0
+    for key in starts:
+        if not key:
+            out.append((0, 0))
+            continue
+        before = [s for s in seps if prev < s <= key]
+        out.append((before[-1] if before else prev + 1, key))
+        prev = key
+    return out
+
+
+def apply_to_file(results: list[Any], path: str, preread: bytes | None, starts: list[int],
+                  ignore_rules: frozenset[str] = frozenset()) -> list[Any]:
+    """:func:`apply` for one validated file (its text read again only when it holds a waiver)."""
+    raw = preread
+    if raw is None and path != "-":
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            raw = None
+    if raw is None or b"dynamo-schema" not in raw:
+        return apply(results, None, None, ignore_rules) if ignore_rules else results
+    text = raw.decode("utf-8", errors="replace")
+    return apply(results, text, _spans(text, starts), ignore_rules)

@@ -1,0 +1,107 @@
+"""The other kinds of the Dynamo operator's CRD bundle: DynamoModel, DynamoGraphDeploymentScalingAdapter,
+DynamoCheckpoint, DynamoWorkerMetadata.
+
+Checked as the API server admits them: explicit nulls pruned, the generated structural schema (status is
+a subresource where the CRD says so), ObjectMeta, the CRD's CEL rules, then for DynamoModel the
+operator's validating webhook (``internal/webhook/validation/dynamomodel.go`` at the reference revision,
+its messages). Rule ids of the webhook: ``dynamomodel.*``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .._core._diagnostics import Diagnostic
+
+# kind -> served versions (deploy/operator/config/crd/bases at the reference revision)
+EXTRA_KINDS: dict[str, tuple[str, ...]] = {
+    "DynamoModel": ("v1alpha1",),
+    "DynamoGraphDeploymentScalingAdapter": ("v1beta1", "v1alpha1"),
+    "DynamoCheckpoint": ("v1alpha1",),
+    "DynamoWorkerMetadata": ("v1alpha1",),
+}
+_NO_STATUS_SUBRESOURCE = ("DynamoWorkerMetadata",)
+
+
+def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -> list[Diagnostic]:
+    from .._k8s._objectmeta import object_meta_errors
+    from . import _cel, _schemas, _structural
+
+    kind = str(data.get("kind"))
+    schema = _schemas.for_object(str(data.get("apiVersion")), kind)
+    assert schema is not None
+    status_sub = kind not in _NO_STATUS_SUBRESOURCE
+    pruned, notes = _structural.prune_nulls(data, schema)
+    diags: list[Diagnostic] = list(notes)
+    structural = _structural.validate(pruned, schema, strict=strict, status_subresource=status_sub)
+    diags += structural
+    diags += object_meta_errors(pruned)
+    if _has_cel_rules(str(data.get("apiVersion")), kind):  # no rules, no CEL validator (no "not checked")
+        diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=status_sub)
+    if any(d.severity == "error" for d in diags):
+        return diags
+    if kind == "DynamoModel":
+        diags += dynamo_model_rules(pruned, old if isinstance(old, dict) else None)
+    return diags
+
+
+@cache
+def _has_cel_rules(api: str, kind: str) -> bool:
+    import json
+
+    from . import _schemas
+
+    return "x-kubernetes-validations" in json.dumps(_schemas.for_object(api, kind))
+
+
+def _spec(obj: Any) -> dict[str, Any]:
+    spec = obj.get("spec") if isinstance(obj, dict) else None
+    return spec if isinstance(spec, dict) else {}
+
+
+def _quote(value: Any) -> str:
+    import json
+
+    return json.dumps(value if isinstance(value, str) else "", ensure_ascii=False)
+
+
+def dynamo_model_rules(model: dict[str, Any], old: dict[str, Any] | None = None) -> list[Diagnostic]:
+    """The DynamoModel validating webhook (create; with ``old`` also the update rules)."""
+    spec = _spec(model)
+    out: list[Diagnostic] = []
+    if not spec.get("modelName"):
+        out.append(Diagnostic("dynamomodel.model-name-required", ("spec", "modelName"),
+                              "Required value: must not be empty"))
+    if not spec.get("baseModelName"):
+        out.append(Diagnostic("dynamomodel.base-model-name-required", ("spec", "baseModelName"),
+                              "Required value: must not be empty"))
+    if spec.get("modelType") == "lora":
+        source = spec.get("source")
+        if not isinstance(source, dict):
+            out.append(Diagnostic("dynamomodel.source-required", ("spec", "source"),
+                                  'Required value: is required when spec.modelType is "lora"'))
+        else:
+            uri = source.get("uri")
+            if not uri:
+                out.append(Diagnostic("dynamomodel.source-uri-required", ("spec", "source", "uri"),
+                                      'Required value: must be specified when spec.modelType is "lora"'))
+            elif not (isinstance(uri, str) and uri.startswith(("s3://", "hf://", "file:///"))):
+                # upstream redacts the URI in the message
+                out.append(Diagnostic("dynamomodel.source-uri-scheme", ("spec", "source", "uri"),
+                                      'Invalid value: "<redacted>": must start with "s3://", "hf://", or "file:///"'))
+    if old is not None:
+        before = _spec(old)
+        if spec.get("baseModelName", "") != before.get("baseModelName", ""):
+            out.append(Diagnostic("dynamomodel.base-model-name-immutable", ("spec", "baseModelName"),
+                                  "Changing spec.baseModelName will break endpoint discovery", severity="warning"))
+            out.append(Diagnostic("dynamomodel.base-model-name-immutable", ("spec", "baseModelName"),
+                                  f"Invalid value: {_quote(spec.get('baseModelName'))}: is immutable and cannot "
+                                  "be changed after creation"))
+        if spec.get("modelType", "") != before.get("modelType", ""):
+            out.append(Diagnostic("dynamomodel.model-type-immutable", ("spec", "modelType"),
+                                  "Changing spec.modelType may cause unexpected behavior", severity="warning"))
+            out.append(Diagnostic("dynamomodel.model-type-immutable", ("spec", "modelType"),
+                                  f"Invalid value: {_quote(spec.get('modelType'))}: is immutable and cannot be "
+                                  "changed after creation"))
+    return out
