@@ -16,7 +16,7 @@ import yaml
 
 from dynamo_schema._k8s._golayout import LAYOUTS, canonical_quantity, encode, fields, is_struct, marshal
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 CRDS = SHARED / "reference" / "dynamo" / "crds"
 
 _SCALARS = {"", "s", "i", "b", "p", "m", "q", "*q", "qm", "io", "json"}

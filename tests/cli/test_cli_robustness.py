@@ -17,7 +17,7 @@ import yaml
 
 from dynamo_schema._cli._main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
 REJECTED = ROOT / "examples" / "rejected-admission.yaml"
 IC_CASE = ROOT / "golden" / "infercrane" / "kubernetes-single-gpu"

@@ -13,7 +13,7 @@ import yaml
 
 from dynamo_schema._cli._main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1beta1").resolve()
 IC_GOLDEN = ROOT / "golden" / "infercrane"
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from dynamo_schema._io._emit import dump_all
 from dynamo_schema._pipeline._compile import render_object
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KUBECTL = shutil.which("kubectl")
 
 TRICKY = ["y", "n", "Y", "N", "yes", "no", "on", "off", "ON", "Off", "true", "False", "null", "~", "1e3", "1e+3",

@@ -21,7 +21,7 @@ from dynamo_schema._convert._v1alpha1 import to_v1alpha1, to_v1beta1
 from dynamo_schema._io._load import load_text
 from dynamo_schema._io._roundtrip import dump_with_comments, same_data
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = (ROOT / ".." / "shared").resolve()
 CORPUS = SHARED / "reference" / "dynamo" / "corpus"
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0"

@@ -1,0 +1,1 @@
+"""Tests of dynamo_schema._k8s (Go formatting, Go JSON layout)."""
