@@ -120,99 +120,14 @@ def _unique(rule: str, items: list[str], path: Path) -> list[Diagnostic]:
     return [_duplicate(rule, path, dups)] if dups else []
 
 
-# k8s.io/apimachinery/pkg/util/validation
-_DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN = _DNS1123_LABEL + r"(\." + _DNS1123_LABEL + ")*"
-_QNAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_VALUE = "(" + _QNAME + ")?"
-_ENV_VAR_NAME = "[-._a-zA-Z][-._a-zA-Z0-9]*"
-_QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    return msg + " (e.g. " + " or ".join(f"'{e}'" for e in examples) + f", regex used for validation is '{fmt}')"
-
-
-def _full(regex: str, value: str) -> bool:
-    return re.fullmatch(regex, value) is not None
-
-
-def dns1123_subdomain_errors(value: str) -> list[str]:
-    errs = []
-    if len(value) > 253:
-        errs.append("must be no more than 253 characters")
-    if not _full(_DNS1123_SUBDOMAIN, value):
-        errs.append(_regex_error("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                                 "'-' or '.', and must start and end with an alphanumeric character",
-                                 _DNS1123_SUBDOMAIN, "example.com"))
-    return errs
-
-
-def dns1123_label_errors(value: str) -> list[str]:
-    errs = []
-    if len(value) > 63:
-        errs.append("must be no more than 63 characters")
-    if not _full(_DNS1123_LABEL, value):
-        if _full(_DNS1123_SUBDOMAIN, value):
-            errs.append("must not contain dots")
-        else:
-            errs.append(_regex_error("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
-                                     "or '-', and must start and end with an alphanumeric character",
-                                     _DNS1123_LABEL, "my-name", "123-abc"))
-    return errs
-
-
-def qualified_name_errors(value: str) -> list[str]:
-    """``IsQualifiedName``."""
-    errs: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs += ["prefix part " + m for m in dns1123_subdomain_errors(prefix)]
-    else:
-        return ["a qualified name " + _regex_error(_QNAME_MSG, _QNAME, "MyName", "my.name", "123-abc")
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append("name part must be no more than 63 characters")
-    if not _full(_QNAME, name):
-        errs.append("name part " + _regex_error(_QNAME_MSG, _QNAME, "MyName", "my.name", "123-abc"))
-    return errs
-
-
-def label_value_errors(value: str) -> list[str]:
-    errs = []
-    if len(value) > 63:
-        errs.append("must be no more than 63 characters")
-    if not _full(_LABEL_VALUE, value):
-        errs.append(_regex_error("a valid label must be an empty string or consist of alphanumeric characters, '-', "
-                                 "'_' or '.', and must start and end with an alphanumeric character",
-                                 _LABEL_VALUE, "MyValue", "my_value", "12345"))
-    return errs
-
-
-def env_var_name_errors(value: str) -> list[str]:
-    """``IsEnvVarName``."""
-    errs = []
-    if not _full(_ENV_VAR_NAME, value):
-        errs.append(_regex_error("a valid environment variable name must consist of alphabetic characters, digits, "
-                                 "'_', '-', or '.', and must not start with a digit",
-                                 _ENV_VAR_NAME, "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
-    if value == ".":
-        errs.append("must not be '.'")
-    elif value == "..":
-        errs.append("must not be '..'")
-    elif value.startswith(".."):
-        errs.append("must not start with '..'")
-    return errs
+# k8s.io/apimachinery/pkg/util/validation: one copy of the validators and their exact texts (``_k8s``)
+from .._k8s._names import (  # noqa: E402
+    dns1123_label_errors,
+    dns1123_subdomain_errors,
+    env_var_name_errors,
+    label_value_errors,
+)
+from .._k8s._objectmeta import qualified_name_errors  # noqa: E402
 
 
 def _labels(rule: str, labels: Any, path: Path) -> list[Diagnostic]:

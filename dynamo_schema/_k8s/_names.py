@@ -14,6 +14,7 @@ _DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN = _DNS1123_LABEL + r"(\." + _DNS1123_LABEL + r")*"
 _DNS1035_LABEL = r"[a-z]([-a-z0-9]*[a-z0-9])?"
 _LABEL_VALUE = r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
+_ENV_VAR_NAME = r"[-._a-zA-Z][-._a-zA-Z0-9]*"
 
 
 def _regex_error(msg: str, fmt: str, *examples: str) -> str:
@@ -85,6 +86,24 @@ def label_value_errors(value: str) -> list[str]:
         errs.append(_regex_error("a valid label must be an empty string or consist of alphanumeric characters, "
                                  "'-', '_' or '.', and must start and end with an alphanumeric character",
                                  _LABEL_VALUE, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def env_var_name_errors(value: str) -> list[str]:
+    """``IsEnvVarName``."""
+    import re
+
+    errs: list[str] = []
+    if not re.fullmatch(_ENV_VAR_NAME, value):
+        errs.append(_regex_error("a valid environment variable name must consist of alphabetic characters, digits, "
+                                 "'_', '-', or '.', and must not start with a digit",
+                                 _ENV_VAR_NAME, "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
+    if value == ".":
+        errs.append("must not be '.'")
+    elif value == "..":
+        errs.append("must not be '..'")
+    elif value.startswith(".."):
+        errs.append("must not start with '..'")
     return errs
 
 

@@ -5,7 +5,9 @@ Cases follow the tables of ai-dynamo/grove ``operator/internal/webhook/admission
 paths and messages are written out from the Go source (``podcliqueset.go``, ``util.go``,
 ``topologyconstraints.go``, ``mnnvl/webhook.go``, ``scheduler/kai/backend.go``), rendered the way
 apimachinery v0.35 ``field.Error.ErrorBody`` prints them (numbers bare, strings quoted, other values
-as JSON).
+as JSON). Validator texts (names, labels, env names) are apimachinery's ``RegexError`` with its
+``',  or '`` spacing, the same texts kube-apiserver prints (kubectl-validate's answers in
+tests/structural/test_objectmeta.py): Grove validates with apimachinery's validators.
 """
 
 from __future__ import annotations
@@ -174,14 +176,14 @@ CASES: list[tuple[str, Mut, Mut, list[tuple[str, str, str]]]] = [
     ("grove.env-var", with_env("MY_VAR", "my.var-2"), with_env("1BAD", "A", "A", key="initContainers"),
      [("grove.env-var", f"{C0}.spec.podSpec.spec.initContainers[0].env[0].name",
        "Invalid value: \"1BAD\": a valid environment variable name must consist of alphabetic characters, digits, "
-       "'_', '-', or '.', and must not start with a digit (e.g. 'my.env-name' or 'MY_ENV.NAME' or 'MyEnvName1', "
+       "'_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', "
        "regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')"),
       ("grove.env-var", f"{C0}.spec.podSpec.spec.initContainers[0].env", 'Duplicate value: ["A"]')]),
     ("grove.clique-labels", clique_ann({"example.com/x": "y"}),
      lambda p: tmpl(p)["cliques"][0].update(labels={"ok": "bad value"}),
      [("grove.clique-labels", f"{C0}.labels",
        "Invalid value: \"bad value\": a valid label must be an empty string or consist of alphanumeric characters, "
-       "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue' or 'my_value' or "
+       "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
        "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")]),
     ("grove.scheduler-name", sched("", "default-scheduler"), sched("default-scheduler", "kai-scheduler"),
      [("grove.scheduler-name", "spec.template.cliques.spec.podSpec.schedulerName",
@@ -260,7 +262,7 @@ CASES: list[tuple[str, Mut, Mut, list[tuple[str, str, str]]]] = [
      [("grove.mnnvl", f"{C0}.annotations[grove.io/mnnvl-group]",
        'Invalid value: "Group_1": mnnvl-group value "Group_1" is not a valid DNS-1123 label: a lowercase RFC 1123 '
        "label must consist of lower case alphanumeric characters or '-', and must start and end with an "
-       "alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation is "
+       "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"),
       ("grove.mnnvl", f"{C0}.annotations[grove.io/mnnvl-group]",
        'Invalid value: "Group_1": MNNVL is not enabled in the operator configuration. Either enable MNNVL globally '
@@ -286,7 +288,7 @@ def test_every_rule_has_a_case() -> None:
     import re
     from pathlib import Path
 
-    src = (Path(__file__).resolve().parents[2] / "dynamo_schema" / "_grove_webhook.py").read_text()
+    src = (Path(__file__).resolve().parents[2] / "dynamo_schema" / "_grove" / "_webhook.py").read_text()
     rules = set(re.findall(r'"(grove\.[a-z-]+)"', src))
     covered = {c[0] for c in CASES} | {r for c in CASES for r, _, _ in c[3]} | {
         "grove.starts-after-cycle", "grove.scheduler-enabled", "grove.backend", "grove.topology-name",
@@ -481,7 +483,7 @@ def test_object_meta() -> None:
     p["metadata"]["labels"] = {"a/b/c": "x"}
     assert errors(p) == [("grove.metadata", "metadata.labels",
                           "Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' "
-                          "or '.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or "
+                          "or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
                           "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an "
                           "optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")]
     p = base()
