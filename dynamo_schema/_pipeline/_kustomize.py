@@ -243,7 +243,8 @@ def _check_json6902(ops: list[Any], target: PatchTarget, *, strict: bool) -> lis
         for d in _structural.validate(op["value"], sub, strict=strict):
             if d.rule in _DROPPED:
                 continue
-            out.append(Diagnostic(d.rule, (i, "value") + tuple(d.path), f"{path}: {d.message}", d.severity))
+            where: tuple[str | int, ...] = (i, "value", *d.path)
+            out.append(Diagnostic(d.rule, where, f"{path}: {d.message}", d.severity))
     return out
 
 

@@ -12,7 +12,7 @@ import os
 from functools import cache
 from typing import Any
 
-_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data", "schemas")
+_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_data", "schemas")  # dynamo_schema/_data
 
 KNOWN: dict[tuple[str, str], str] = {
     ("nvidia.com/v1beta1", "DynamoGraphDeployment"): "nvidia.com/dynamographdeployment_v1beta1.json",

@@ -170,6 +170,7 @@ def test_at_least_95_percent_of_dynamo_property_paths_are_described() -> None:
     assert share >= 0.95, (share, missing[:20])
 
 
+@pytest.mark.shared
 def test_descriptions_are_our_own_words() -> None:
     """No description repeats the upstream CRD's sentence for the same field."""
     ours = yaml.safe_load((ROOT / "tools" / "descriptions.yaml").read_text())

@@ -27,7 +27,7 @@ from dynamo_schema._render import RenderError, RenderOptions, render
 from . import _kubeconform as kc
 from ._tools import ROOT, SHARED, require
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.shared, pytest.mark.oracle]
 
 CORPUS = SHARED / "reference" / "dynamo" / "corpus"
 UPSTREAM_GOLDEN = SHARED / "reference" / "dynamo" / "golden"

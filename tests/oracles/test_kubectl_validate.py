@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from . import _differential as dv
 from ._tools import require
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.shared, pytest.mark.oracle]
 
 CASES = int(os.environ.get("DYNAMO_SCHEMA_DIFF_CASES", "2000"))
 BATCH = 1000

@@ -126,6 +126,7 @@ def test_grove_topology_needs_the_tas_gate() -> None:
     assert any(d["kind"] == "PodCliqueSet" for d in yaml.safe_load_all(out))
 
 
+@pytest.mark.shared
 def test_render_of_a_grove_dgdr_prints_the_admitted_dgd() -> None:
     """The DGD a DGDR produces is created through the API server: the printed one carries what the DGD
     defaulting webhook adds (``minAvailable`` per component, the workload-provider and origin-version
@@ -151,6 +152,7 @@ def test_render_of_a_grove_dgdr_prints_the_admitted_dgd() -> None:
     assert again == dgd
 
 
+@pytest.mark.shared
 def test_render_of_a_rapid_mocker_dgdr_carries_the_aic_arguments(tmp_path: Path) -> None:
     """End to end: the mocker workers of the printed DGD (and of the PodCliqueSet it renders to) carry the
     AI-Configurator arguments (tests/dgdr/test_mocker_aic.py holds the exact lists)."""

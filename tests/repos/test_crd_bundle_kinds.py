@@ -26,6 +26,7 @@ def _model(spec: str, api: str = "nvidia.com/v1alpha1") -> str:
     return f"apiVersion: {api}\nkind: DynamoModel\nmetadata:\n  name: m\nspec:\n{spec}"
 
 
+@pytest.mark.shared
 def test_the_lora_example_validates_with_its_dynamo_model() -> None:
     text = LORA.read_text().replace(":my-tag", ":1.5.0")  # the example's image placeholder, filled in
     results = _check(text)

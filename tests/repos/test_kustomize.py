@@ -14,6 +14,8 @@ import pytest
 from dynamo_schema._cli._main import main
 from dynamo_schema._pipeline._kustomize import PatchTarget, check_patch
 
+pytestmark = pytest.mark.shared  # reads ../shared (upstream reference data)
+
 ROOT = Path(__file__).resolve().parents[2]
 ALPHA = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1alpha1").resolve()
 PATCHES = sorted(ALPHA.glob("*kustomize__components__*patch*.yaml"))

@@ -13,6 +13,8 @@ from dynamo_schema._cli._main import main
 from dynamo_schema._io._load import load_path
 from dynamo_schema._pipeline._render_stream import is_rendered, render_stream
 
+pytestmark = pytest.mark.shared  # reads ../shared (upstream reference data)
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()
 CORPUS_FILES = sorted(CORPUS.glob("*/*.yaml"))

@@ -16,6 +16,8 @@ from dynamo_schema._io._load import load_path, load_text
 from dynamo_schema._pipeline._render_stream import render_stream
 from dynamo_schema._pipeline._validate import validate_document
 
+pytestmark = pytest.mark.shared  # reads ../shared (upstream reference data)
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus").resolve()
 CORPUS_FILES = sorted(CORPUS.glob("*/*.yaml"))
