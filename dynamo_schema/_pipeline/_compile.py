@@ -24,16 +24,10 @@ class ConfigFileError(ValueError):
 
 
 def _default_target(dgd: dict[str, Any]) -> str:
-    """The pathway the operator takes for an admitted DGD: the ``nvidia.com/workload-provider``
-    annotation stamped at admission (admission.md §2.2: ``grove`` when the Grove gate is on and
-    ``nvidia.com/enable-grove`` is not ``"false"``, else ``component``), else the annotation rule."""
-    meta = dgd.get("metadata")
-    ann = meta.get("annotations") if isinstance(meta, dict) else None
-    ann = ann if isinstance(ann, dict) else {}
-    provider = ann.get("nvidia.com/workload-provider")
-    if provider in ("grove", "component"):
-        return "grove" if provider == "grove" else "kubernetes"
-    return "kubernetes" if str(ann.get("nvidia.com/enable-grove", "")).lower() == "false" else "grove"
+    """The pathway the operator takes for an admitted DGD (``_reconcile.operator_target``)."""
+    from ._reconcile import operator_target
+
+    return operator_target(dgd)
 
 
 def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,

@@ -79,8 +79,10 @@ def _rule(rule: str) -> str:
     return "reconcile." + rule
 
 
-def _operator_target(stored: dict[str, Any]) -> str:
-    """The pathway the operator takes for an admitted object (the workload provider it stamped)."""
+def operator_target(stored: dict[str, Any]) -> str:
+    """The pathway the operator takes for an admitted object: the ``nvidia.com/workload-provider``
+    annotation stamped at admission (admission.md §2.2: ``grove`` when the Grove gate is on and
+    ``nvidia.com/enable-grove`` is not ``"false"``, else ``component``), else the annotation rule."""
     if stored.get("kind") != "DynamoGraphDeployment":
         return "kubernetes"
     meta = stored.get("metadata")
@@ -134,7 +136,7 @@ def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any
                             operator_version=settings.operator_version,
                             cluster_topology_domains=settings.cluster_topologies)
     try:
-        objs = render(stored, _operator_target(stored), options)
+        objs = render(stored, operator_target(stored), options)
     except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
         return []
     out: list[Diagnostic] = []
