@@ -158,9 +158,12 @@ def test_generated_schema_keeps_crd_constraints(kind: str) -> None:
 
 
 def test_committed_schemas_are_current() -> None:
-    """``schemas/`` and the package's copy are exactly what the models generate."""
+    """The package's schemas are exactly what the models generate; ``schemas/`` is that one copy (a link)."""
     generated = _schemagen.generate_all()
-    for base in (ROOT / "schemas", ROOT / "dynamo_schema" / "_data" / "schemas"):
+    top = ROOT / "schemas"
+    assert top.is_symlink() and top.resolve() == (ROOT / "dynamo_schema" / "_data" / "schemas").resolve(), \
+        "schemas/ must be the link to dynamo_schema/_data/schemas (one committed copy, docs/decisions.md)"
+    for base in (ROOT / "dynamo_schema" / "_data" / "schemas",):
         for rel, schema in generated.items():
             path = base / rel
             assert path.is_file(), f"{path} missing: run python -m dynamo_schema schema --out {base}"
