@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .._core._diagnostics import Diagnostic
-from ._common import as_dict, as_str, forbidden, get, invalid, required
-from ._runtime_version import image_has_version
-from ._settings import AdmissionSettings
+from ..._core._diagnostics import Diagnostic
+from .._common import as_dict, as_str, forbidden, get, invalid, required
+from .._runtime_version import image_has_version
+from .._settings import AdmissionSettings
 
 HARDWARE_DETAIL = "GPU hardware configuration is required when GPU discovery is disabled"
 OVERRIDE_DETAIL = "is required when spec.image has no parseable semantic-version tag"

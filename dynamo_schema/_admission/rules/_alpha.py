@@ -14,17 +14,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._consts import ANN_VLLM_BACKEND
-from .._core._diagnostics import Diagnostic, Path
-from ._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
-from ._rules_shared import runtime_version_rules
+from ..._core._consts import ANN_VLLM_BACKEND
+from ..._core._diagnostics import Diagnostic, Path
+from .._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
+from ._shared import runtime_version_rules
 
 FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 
 
 def _alpha_view(obj: dict[str, Any]) -> dict[str, Any] | None:
     try:
-        from .._convert._v1alpha1 import to_v1alpha1
+        from ..._convert._v1alpha1 import to_v1alpha1
     except ImportError:  # pragma: no cover - converter not installed
         return None
     try:
