@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._core._consts import GPU_RESOURCE
+from ..._core._consts import ANN_WORKLOAD_PROVIDER, GPU_RESOURCE
 from ..._core._diagnostics import Diagnostic, Path
 from .._common import (
     FAILOVER,
@@ -38,7 +38,7 @@ from .._component import (
     num_shadows,
 )
 from .._settings import AdmissionSettings
-from ._dgd import ANN_POWER_LIMIT, ANN_WORKLOAD_PROVIDER, power_limit
+from ._dgd import ANN_POWER_LIMIT, power_limit
 from ._shared import (
     Ctx,
     runtime_image_and_path,
