@@ -439,35 +439,64 @@ def _translation_warning(path: str, old: str, new: str) -> Warning_:
     )
 
 
+_Accessor = Callable[..., tuple[Any, bool]]
+
+
+def _base_and_override(
+    blueprint: dict[str, Any], partial: dict[str, Any], version: str, field: str, nested: _Accessor, shape: str
+) -> tuple[Any, Any]:
+    """``spec.<field>`` of the blueprint and of the override (None when the override has none), each
+    read with ``nested`` and its wrong-type error prefixed ``<version> blueprint|override spec.<field>
+    must be <shape>``."""
+    with _prefixed(f"{version} blueprint spec.{field} must be {shape}"):
+        base, _ = nested(blueprint, "spec", field)
+    with _prefixed(f"{version} override spec.{field} must be {shape}"):
+        entries, found = nested(partial, "spec", field)
+    return base, entries if found else None
+
+
+class _TargetResolver:
+    """Resolves override entry names to the blueprint's (legacy aliases translated, with a warning);
+    two entries resolving to the same generated ``noun`` are refused."""
+
+    def __init__(self, base_names: set[str], backend: str, noun: str, warnings: list[Warning_]) -> None:
+        self.base_names = base_names
+        self.backend = backend
+        self.noun = noun
+        self.warnings = warnings
+        self.sources: dict[str, str] = {}
+
+    def resolve(self, name: str, where: str) -> tuple[str, bool]:
+        """(generated target, translated?) of the entry ``name`` at ``where``."""
+        with _prefixed(where):
+            target, translated = _resolve_target(self.base_names, self.backend, name)
+        if target in self.sources:
+            raise _Fail(
+                f'{where}: override targets "{self.sources[target]}" and "{name}" both resolve to generated '
+                f'{self.noun} "{target}"'
+            )
+        if translated:
+            self.warnings.append(_translation_warning(where, name, target))
+        self.sources[target] = name
+        return target, translated
+
+
 def _prepare_alpha_services(
     blueprint: dict[str, Any], partial: dict[str, Any], backend: str, warnings: list[Warning_]
 ) -> None:
-    with _prefixed("alpha blueprint spec.services must be an object"):
-        base_services, _ = _nested_map(blueprint, "spec", "services")
-    with _prefixed("alpha override spec.services must be an object"):
-        services, found = _nested_map(partial, "spec", "services")
-    if not found or services is None:
+    base_services, services = _base_and_override(blueprint, partial, "alpha", "services", _nested_map, "an object")
+    if services is None:
         return
     base_services = base_services or {}
-    base_names = set(base_services)
+    resolver = _TargetResolver(set(base_services), backend, "service", warnings)
     resolved: dict[str, Any] = {}
-    sources: dict[str, str] = {}
     for name in sorted(services):
-        with _prefixed(f"spec.services.{name}"):
-            target, translated = _resolve_target(base_names, backend, name)
-        if target in sources:
-            raise _Fail(
-                f'spec.services.{name}: override targets "{sources[target]}" and "{name}" both resolve '
-                f'to generated service "{target}"'
-            )
+        target, _ = resolver.resolve(name, f"spec.services.{name}")
         service = services[name]
-        if translated:
-            warnings.append(_translation_warning(f"spec.services.{name}", name, target))
         if target not in ("Frontend", "Planner"):
             with _prefixed(f"spec.services.{name}.extraPodSpec.mainContainer.args"):
                 _append_alpha_worker_args(base_services.get(target), service)
         resolved[target] = service
-        sources[target] = name
     _set_nested(partial, resolved, "spec", "services")
 
 
@@ -488,11 +517,8 @@ def _append_alpha_worker_args(base: Any, service: Any) -> None:
 def _prepare_beta_components(
     blueprint: dict[str, Any], partial: dict[str, Any], backend: str, warnings: list[Warning_]
 ) -> None:
-    with _prefixed("beta blueprint spec.components must be a list"):
-        base_components, _ = _nested_slice(blueprint, "spec", "components")
-    with _prefixed("beta override spec.components must be a list"):
-        components, found = _nested_slice(partial, "spec", "components")
-    if not found or components is None:
+    base_components, components = _base_and_override(blueprint, partial, "beta", "components", _nested_slice, "a list")
+    if components is None:
         return
     by_name: dict[str, dict[str, Any]] = {}
     for i, comp in enumerate(base_components or []):
@@ -502,28 +528,19 @@ def _prepare_beta_components(
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta blueprint spec.components[{i}].name must be a non-empty string")
         by_name[name] = comp
-    base_names = set(by_name)
+    resolver = _TargetResolver(set(by_name), backend, "component", warnings)
     out: list[Any] = []
-    sources: dict[str, str] = {}
     for i, comp in enumerate(components):
         if not isinstance(comp, dict):
             raise _Fail(f"beta override spec.components[{i}] must be an object, got {go_type(comp)}")
         name = comp.get("name")
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta override spec.components[{i}].name must be a non-empty string")
-        with _prefixed(f"spec.components[name={name}]"):
-            target, translated = _resolve_target(base_names, backend, name)
-        if target in sources:
-            raise _Fail(
-                f'spec.components[name={name}]: override targets "{sources[target]}" and "{name}" both '
-                f'resolve to generated component "{target}"'
-            )
+        target, translated = resolver.resolve(name, f"spec.components[name={name}]")
         if translated:
             comp["name"] = target
-            warnings.append(_translation_warning(f"spec.components[name={name}]", name, target))
         _materialize_args_appends(comp, by_name[target], i)
         out.append(comp)
-        sources[target] = name
     _set_nested(partial, out, "spec", "components")
 
 
