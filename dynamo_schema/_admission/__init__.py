@@ -131,11 +131,6 @@ from typing import Any
 from .._core._diagnostics import Diagnostic
 from ._common import get
 from ._defaults import default, is_v1beta1
-from ._rules_alpha import validate_alpha_runtime_update, validate_preserved_alpha
-from ._rules_dcd import dcd_ctx, validate_dcd
-from ._rules_dgd import grove_pathway, validate_dgd
-from ._rules_dgdr import validate_dgdr, validate_dgdr_update
-from ._rules_shared import Ctx
 from ._runtime_version import (
     RuntimeVersion,
     component_runtime_image,
@@ -143,7 +138,12 @@ from ._runtime_version import (
     resolve_runtime_version,
 )
 from ._settings import BUNDLED_OPERATOR_VERSION, AdmissionSettings
-from ._update import cel_transition_rules, validate_dcd_update, validate_dgd_update
+from .rules._alpha import validate_alpha_runtime_update, validate_preserved_alpha
+from .rules._dcd import dcd_ctx, validate_dcd
+from .rules._dgd import grove_pathway, validate_dgd
+from .rules._dgdr import validate_dgdr, validate_dgdr_update
+from .rules._shared import Ctx
+from .rules._update import cel_transition_rules, validate_dcd_update, validate_dgd_update
 
 __all__ = [
     "BUNDLED_OPERATOR_VERSION",

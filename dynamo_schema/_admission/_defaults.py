@@ -205,9 +205,8 @@ def default(
     :func:`validate` (the reference webhooks do not read it). Objects that are not nvidia.com/v1beta1
     DGD/DCD/DGDR are returned as an unchanged copy.
     """
-    out: Any = deepcopy(obj)
-    if isinstance(out, Mapping) and not isinstance(out, dict):
-        out = dict(out)
+    copied: Any = deepcopy(obj)
+    out: dict[str, Any] = dict(copied) if isinstance(copied, Mapping) and not isinstance(copied, dict) else copied
     if not is_v1beta1(out):
         return out
     op = operation.upper()

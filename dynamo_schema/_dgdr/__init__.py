@@ -11,7 +11,12 @@ Public entry points (imported lazily):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the real types for checkers; at run time they are imported on first use
+    from dynamo_schema._dgdr._blueprints import SUPPORTED as SUPPORTED_BLUEPRINTS
+    from dynamo_schema._dgdr._blueprints import load_blueprint
+    from dynamo_schema._dgdr._materialize import DgdrError, MaterializedDGD, compute_dgd_name, materialize
 
 __all__ = [
     "SUPPORTED_BLUEPRINTS",

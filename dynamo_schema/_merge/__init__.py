@@ -12,7 +12,11 @@ DGDR materialization lives in :mod:`dynamo_schema._dgdr`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the real types for checkers; at run time they are imported on first use
+    from dynamo_schema._merge._engine import StructuralMerger
+    from dynamo_schema._merge._override import MergeError, MergeResult, apply_overrides
 
 __all__ = ["MergeError", "MergeResult", "StructuralMerger", "apply_overrides"]
 

@@ -67,13 +67,13 @@ def _seen_before(seen: set[str], key: Any) -> bool:
     return False
 
 
-def _key_repr(keys: list[str], values: tuple) -> str:
+def _key_repr(keys: list[str], values: tuple[Any, ...]) -> str:
     """``fieldpath.PathElement`` of a list-map entry: ``[name="x",port=80]``."""
     return "[" + ",".join(f"{k}={_smd_value(v)}" for k, v in zip(keys, values)) + "]"
 
 
 class StructuralMerger:
-    def __init__(self, schema: dict) -> None:
+    def __init__(self, schema: dict[str, Any]) -> None:
         self.walker = SchemaWalker(schema)
         self.root = schema
 
@@ -139,7 +139,7 @@ class StructuralMerger:
         if isinstance(lhs, dict) and isinstance(rhs, dict):
             if node is not None and w.map_atomic(node):
                 return copy.deepcopy(rhs)
-            out: dict = {}
+            out: dict[str, Any] = {}
             for key, value in lhs.items():
                 if key in rhs:
                     child_schema = w.property(node, key) if node is not None else None
@@ -158,7 +158,7 @@ class StructuralMerger:
                 return self._merge_list(lhs, rhs, node, None)
         return copy.deepcopy(rhs)
 
-    def _item_key(self, item: Any, keys: list[str] | None, item_schema: Schema) -> tuple:
+    def _item_key(self, item: Any, keys: list[str] | None, item_schema: Schema) -> tuple[Any, ...]:
         if keys is None:
             return (json.dumps(item, sort_keys=True),)
         out = []
@@ -169,7 +169,7 @@ class StructuralMerger:
                 out.append(self.walker.key_default(item_schema, k))
         return tuple(out)
 
-    def _merge_list(self, lhs: list, rhs: list, node: dict, keys: list[str] | None) -> list:
+    def _merge_list(self, lhs: list[Any], rhs: list[Any], node: dict[str, Any], keys: list[str] | None) -> list[Any]:
         item_schema = self.walker.items(node)
 
         def marker(item: Any) -> str:
@@ -190,7 +190,7 @@ class StructuralMerger:
             return shared[shared_i] if shared_i < len(shared) else None
 
         merged_rhs: set[str] = set()
-        out: list = []
+        out: list[Any] = []
         li = ri = 0
         while li < len(lpe) or ri < len(rpe):
             if li < len(lpe) and ri < len(rpe):
@@ -233,7 +233,7 @@ class StructuralMerger:
         return self._merge(lhs, rhs, item_schema)
 
 
-def _scalar_mismatch(node: dict, value: Any) -> str:
+def _scalar_mismatch(node: dict[str, Any], value: Any) -> str:
     """The expected scalar kind when ``value`` does not fit ``node`` (structured-merge-diff's
     scalar check: numbers, strings and booleans do not convert into each other)."""
     if node.get("x-kubernetes-int-or-string"):

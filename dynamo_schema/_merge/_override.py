@@ -24,7 +24,7 @@ from dynamo_schema._merge._schema import SchemaWalker, root_schema
 
 KIND = "DynamoGraphDeployment"
 
-SchemaFor = Callable[[str, str], dict]
+SchemaFor = Callable[[str, str], dict[str, Any]]
 
 LEGACY_UNVERSIONED_WARNING = (
     "DGD override is missing apiVersion and kind; treating it as nvidia.com/v1alpha1 "
@@ -68,21 +68,21 @@ class Warning_:
 class MergeResult:
     """The effective DGD (same apiVersion as the blueprint) and the warnings, in upstream order."""
 
-    dgd: dict
+    dgd: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     warning_items: list[Warning_] = field(default_factory=list)
 
     def diagnostics(self) -> list[Diagnostic]:
-        out = []
+        out: list[Diagnostic] = []
         for w in self.warning_items:
             out.append(Diagnostic("merge.warning", _split_path(w.path), w.message, "warning"))
         return out
 
-    def __iter__(self):  # allows ``dgd, warnings = apply_overrides(...)``
+    def __iter__(self) -> Iterator[Any]:  # allows ``dgd, warnings = apply_overrides(...)``
         return iter((self.dgd, self.warnings))
 
 
-def _split_path(path: str) -> tuple:
+def _split_path(path: str) -> tuple[str, ...]:
     return tuple(p for p in path.split(".") if p) if path else ()
 
 
@@ -137,11 +137,11 @@ def _nested_typed(obj: Any, fields: tuple[str, ...], type_: type, expected: str)
     return val, True
 
 
-def _nested_map(obj: Any, *fields: str) -> tuple[dict | None, bool]:
+def _nested_map(obj: Any, *fields: str) -> tuple[dict[str, Any] | None, bool]:
     return _nested_typed(obj, fields, dict, _MAP)
 
 
-def _nested_slice(obj: Any, *fields: str) -> tuple[list | None, bool]:
+def _nested_slice(obj: Any, *fields: str) -> tuple[list[Any] | None, bool]:
     return _nested_typed(obj, fields, list, "[]interface{}")
 
 
@@ -163,7 +163,7 @@ def _nested_string(obj: Any, *fields: str) -> str:
     return val if found else ""
 
 
-def _set_nested(obj: dict, value: Any, *fields: str) -> None:
+def _set_nested(obj: dict[str, Any], value: Any, *fields: str) -> None:
     cur = obj
     for f in fields[:-1]:
         nxt = cur.get(f)
@@ -178,7 +178,7 @@ def _set_nested(obj: dict, value: Any, *fields: str) -> None:
 # Schema access
 
 
-def _default_schema_for(api_version: str, kind: str) -> dict:
+def _default_schema_for(api_version: str, kind: str) -> dict[str, Any]:
     from dynamo_schema._schema import _schemas
 
     group, _, version = api_version.partition("/")
@@ -188,10 +188,10 @@ def _default_schema_for(api_version: str, kind: str) -> dict:
 class _Schemas:
     def __init__(self, schema_for: SchemaFor | None) -> None:
         self._schema_for = schema_for or _default_schema_for
-        self._raw: dict[str, dict] = {}
+        self._raw: dict[str, dict[str, Any]] = {}
         self._mergers: dict[str, StructuralMerger] = {}
 
-    def raw(self, api_version: str) -> dict:
+    def raw(self, api_version: str) -> dict[str, Any]:
         if api_version not in self._raw:
             try:
                 self._raw[api_version] = self._schema_for(api_version, KIND)
@@ -210,8 +210,8 @@ class _Schemas:
 
 
 def apply_overrides(
-    blueprint: dict | None,
-    override: dict | None,
+    blueprint: dict[str, Any] | None,
+    override: dict[str, Any] | None,
     schema_for: SchemaFor | None = None,
 ) -> MergeResult:
     """Overlay a partial DGD ``override`` onto a complete DGD ``blueprint``.
@@ -250,7 +250,7 @@ def _typed(merger: StructuralMerger, obj: Any, wrap: str) -> None:
         raise _Fail(f"{wrap}: {exc}") from None
 
 
-def _convert(obj: dict, target: str) -> dict:
+def _convert(obj: dict[str, Any], target: str) -> dict[str, Any]:
     from dynamo_schema._convert import _v1alpha1 as conv
 
     if target == BETA:
@@ -258,7 +258,12 @@ def _convert(obj: dict, target: str) -> dict:
     return conv.to_v1alpha1(obj)
 
 
-def _apply(blueprint: dict | None, override: dict | None, schema_for: SchemaFor | None, warnings: list) -> dict:
+def _apply(
+    blueprint: dict[str, Any] | None,
+    override: dict[str, Any] | None,
+    schema_for: SchemaFor | None,
+    warnings: list[Warning_],
+) -> dict[str, Any]:
     if isinstance(override, dict) and override.get("apiVersion") is None and override.get("kind") is None:
         # Profiler adapter compatibility: an unversioned override is a legacy v1alpha1 override.
         override = copy.deepcopy(override)
@@ -291,7 +296,7 @@ def _apply(blueprint: dict | None, override: dict | None, schema_for: SchemaFor 
     merger = schemas.merger(override_api)
     _typed(merger, working, f"validate {override_api} blueprint for merge")
     _typed(merger, partial, f"validate {override_api} override")
-    merged = merger.merge(working, partial)
+    merged: dict[str, Any] = merger.merge(working, partial)
     merged["apiVersion"] = override_api
     merged["kind"] = KIND
 
@@ -327,7 +332,9 @@ def _order_like(value: Any, template: Any) -> Any:
     return value
 
 
-def _prepare_override(blueprint: dict, override: dict, api: str, schemas: _Schemas, warnings: list) -> dict:
+def _prepare_override(
+    blueprint: dict[str, Any], override: dict[str, Any], api: str, schemas: _Schemas, warnings: list[Warning_]
+) -> dict[str, Any]:
     partial = copy.deepcopy(override)
     if "status" in partial:
         raise _Fail("override status is not supported")
@@ -351,12 +358,12 @@ def _is_conversion_annotation(key: str) -> bool:
     return is_dgd_conversion_annotation(key)
 
 
-def _sanitize_metadata(partial: dict) -> list[Warning_]:
+def _sanitize_metadata(partial: dict[str, Any]) -> list[Warning_]:
     with _prefixed("override metadata must be an object"):
         metadata, found = _nested_map(partial, "metadata")
     if not found or metadata is None:
         return []
-    allowed: dict = {}
+    allowed: dict[str, Any] = {}
     for key in ("annotations", "labels"):
         if key in metadata:
             allowed[key] = metadata[key]
@@ -398,7 +405,7 @@ def _reject_nulls(value: Any, path: str, schema: Any, walker: SchemaWalker) -> N
             _reject_nulls(v, f"{path}[{i}]", item, walker)
 
 
-def _resolve_target(base_names: set, backend: str, name: str) -> tuple[str, bool]:
+def _resolve_target(base_names: set[str], backend: str, name: str) -> tuple[str, bool]:
     if name in base_names:
         return name, False
     deprecated = DEPRECATED_TARGETS.get(name)
@@ -432,33 +439,64 @@ def _translation_warning(path: str, old: str, new: str) -> Warning_:
     )
 
 
-def _prepare_alpha_services(blueprint: dict, partial: dict, backend: str, warnings: list) -> None:
-    with _prefixed("alpha blueprint spec.services must be an object"):
-        base_services, _ = _nested_map(blueprint, "spec", "services")
-    with _prefixed("alpha override spec.services must be an object"):
-        services, found = _nested_map(partial, "spec", "services")
-    if not found or services is None:
+_Accessor = Callable[..., tuple[Any, bool]]
+
+
+def _base_and_override(
+    blueprint: dict[str, Any], partial: dict[str, Any], version: str, field: str, nested: _Accessor, shape: str
+) -> tuple[Any, Any]:
+    """``spec.<field>`` of the blueprint and of the override (None when the override has none), each
+    read with ``nested`` and its wrong-type error prefixed ``<version> blueprint|override spec.<field>
+    must be <shape>``."""
+    with _prefixed(f"{version} blueprint spec.{field} must be {shape}"):
+        base, _ = nested(blueprint, "spec", field)
+    with _prefixed(f"{version} override spec.{field} must be {shape}"):
+        entries, found = nested(partial, "spec", field)
+    return base, entries if found else None
+
+
+class _TargetResolver:
+    """Resolves override entry names to the blueprint's (legacy aliases translated, with a warning);
+    two entries resolving to the same generated ``noun`` are refused."""
+
+    def __init__(self, base_names: set[str], backend: str, noun: str, warnings: list[Warning_]) -> None:
+        self.base_names = base_names
+        self.backend = backend
+        self.noun = noun
+        self.warnings = warnings
+        self.sources: dict[str, str] = {}
+
+    def resolve(self, name: str, where: str) -> tuple[str, bool]:
+        """(generated target, translated?) of the entry ``name`` at ``where``."""
+        with _prefixed(where):
+            target, translated = _resolve_target(self.base_names, self.backend, name)
+        if target in self.sources:
+            raise _Fail(
+                f'{where}: override targets "{self.sources[target]}" and "{name}" both resolve to generated '
+                f'{self.noun} "{target}"'
+            )
+        if translated:
+            self.warnings.append(_translation_warning(where, name, target))
+        self.sources[target] = name
+        return target, translated
+
+
+def _prepare_alpha_services(
+    blueprint: dict[str, Any], partial: dict[str, Any], backend: str, warnings: list[Warning_]
+) -> None:
+    base_services, services = _base_and_override(blueprint, partial, "alpha", "services", _nested_map, "an object")
+    if services is None:
         return
     base_services = base_services or {}
-    base_names = set(base_services)
-    resolved: dict = {}
-    sources: dict[str, str] = {}
+    resolver = _TargetResolver(set(base_services), backend, "service", warnings)
+    resolved: dict[str, Any] = {}
     for name in sorted(services):
-        with _prefixed(f"spec.services.{name}"):
-            target, translated = _resolve_target(base_names, backend, name)
-        if target in sources:
-            raise _Fail(
-                f'spec.services.{name}: override targets "{sources[target]}" and "{name}" both resolve '
-                f'to generated service "{target}"'
-            )
+        target, _ = resolver.resolve(name, f"spec.services.{name}")
         service = services[name]
-        if translated:
-            warnings.append(_translation_warning(f"spec.services.{name}", name, target))
         if target not in ("Frontend", "Planner"):
             with _prefixed(f"spec.services.{name}.extraPodSpec.mainContainer.args"):
                 _append_alpha_worker_args(base_services.get(target), service)
         resolved[target] = service
-        sources[target] = name
     _set_nested(partial, resolved, "spec", "services")
 
 
@@ -476,14 +514,13 @@ def _append_alpha_worker_args(base: Any, service: Any) -> None:
     _set_nested(service, list(base_args or []) + list(args or []), "extraPodSpec", "mainContainer", "args")
 
 
-def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warnings: list) -> None:
-    with _prefixed("beta blueprint spec.components must be a list"):
-        base_components, _ = _nested_slice(blueprint, "spec", "components")
-    with _prefixed("beta override spec.components must be a list"):
-        components, found = _nested_slice(partial, "spec", "components")
-    if not found or components is None:
+def _prepare_beta_components(
+    blueprint: dict[str, Any], partial: dict[str, Any], backend: str, warnings: list[Warning_]
+) -> None:
+    base_components, components = _base_and_override(blueprint, partial, "beta", "components", _nested_slice, "a list")
+    if components is None:
         return
-    by_name: dict[str, dict] = {}
+    by_name: dict[str, dict[str, Any]] = {}
     for i, comp in enumerate(base_components or []):
         if not isinstance(comp, dict):
             raise _Fail(f"beta blueprint spec.components[{i}] must be an object, got {go_type(comp)}")
@@ -491,32 +528,23 @@ def _prepare_beta_components(blueprint: dict, partial: dict, backend: str, warni
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta blueprint spec.components[{i}].name must be a non-empty string")
         by_name[name] = comp
-    base_names = set(by_name)
-    out: list = []
-    sources: dict[str, str] = {}
+    resolver = _TargetResolver(set(by_name), backend, "component", warnings)
+    out: list[Any] = []
     for i, comp in enumerate(components):
         if not isinstance(comp, dict):
             raise _Fail(f"beta override spec.components[{i}] must be an object, got {go_type(comp)}")
         name = comp.get("name")
         if not isinstance(name, str) or not name:
             raise _Fail(f"beta override spec.components[{i}].name must be a non-empty string")
-        with _prefixed(f"spec.components[name={name}]"):
-            target, translated = _resolve_target(base_names, backend, name)
-        if target in sources:
-            raise _Fail(
-                f'spec.components[name={name}]: override targets "{sources[target]}" and "{name}" both '
-                f'resolve to generated component "{target}"'
-            )
+        target, translated = resolver.resolve(name, f"spec.components[name={name}]")
         if translated:
             comp["name"] = target
-            warnings.append(_translation_warning(f"spec.components[name={name}]", name, target))
         _materialize_args_appends(comp, by_name[target], i)
         out.append(comp)
-        sources[target] = name
     _set_nested(partial, out, "spec", "components")
 
 
-def _materialize_args_appends(comp: dict, base_comp: dict, ci: int) -> None:
+def _materialize_args_appends(comp: dict[str, Any], base_comp: dict[str, Any], ci: int) -> None:
     prefix = f"beta override spec.components[{ci}].podTemplate.spec.containers"
     with _prefixed(f"{prefix} must be a list"):
         containers, found = _nested_slice(comp, "podTemplate", "spec", "containers")
@@ -554,7 +582,7 @@ def _materialize_args_appends(comp: dict, base_comp: dict, ci: int) -> None:
         container["args"] = list(base_args or []) + list(args)
 
 
-def _blueprint_container(base_comp: dict, name: str, ci: int) -> dict | None:
+def _blueprint_container(base_comp: dict[str, Any], name: str, ci: int) -> dict[str, Any] | None:
     with _prefixed(f"beta blueprint spec.components[{ci}].podTemplate.spec.containers must be a list"):
         containers, found = _nested_slice(base_comp, "podTemplate", "spec", "containers")
     if not found or containers is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-Schema = dict | None
+Schema = dict[str, Any] | None
 
 # Kubernetes' own ObjectMeta, as the API server's OpenAPI builder substitutes it for a CRD's bare
 # ``metadata: {type: object}`` (only the keywords that matter for merging are spelt out).
@@ -65,10 +65,10 @@ OBJECT_META: dict[str, Any] = {
 class SchemaWalker:
     """Resolves ``$ref`` and answers "what is the schema of this child" questions."""
 
-    def __init__(self, root: dict) -> None:
+    def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         # pydantic puts definitions under ``$defs``; older drafts under ``definitions``.
-        self._defs: dict = dict(root.get("definitions") or {})
+        self._defs: dict[str, Any] = dict(root.get("definitions") or {})
         self._defs.update(root.get("$defs") or {})
 
     # -- resolution -------------------------------------------------------------------------------
@@ -87,7 +87,7 @@ class SchemaWalker:
             elif isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:
                 target = node["allOf"][0]
             elif isinstance(node.get("anyOf") or node.get("oneOf"), list) and "properties" not in node:
-                options: list = node.get("anyOf") or node.get("oneOf") or []
+                options: list[Any] = node.get("anyOf") or node.get("oneOf") or []
                 branches = [b for b in options if not _is_null(b)]
                 if len(branches) == 1:
                     target = branches[0]
@@ -226,7 +226,7 @@ def _is_null(node: Any) -> bool:
     return isinstance(node, dict) and node.get("type") == "null" and len(node) == 1
 
 
-def root_schema(schema: dict) -> dict:
+def root_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """Patch a resource root so ``metadata`` has ObjectMeta semantics (as the API server does)."""
     walker = SchemaWalker(schema)
     root = walker.resolve(schema) or {}
@@ -242,7 +242,7 @@ def root_schema(schema: dict) -> dict:
     return schema
 
 
-def schema_from_crd(crd: dict, version: str) -> dict:
+def schema_from_crd(crd: dict[str, Any], version: str) -> dict[str, Any]:
     """The ``openAPIV3Schema`` of one served version of a CRD (a plain dict, not copied)."""
     for entry in (crd.get("spec") or {}).get("versions") or []:
         if entry.get("name") == version:

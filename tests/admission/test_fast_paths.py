@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from dynamo_schema._admission import AdmissionSettings, default
 from dynamo_schema._admission._defaults import SCHEMA_DEFAULTS, _apply_path, apply_schema_defaults
-from dynamo_schema._admission._rules_alpha import _validate_view, needs_alpha_view, validate_preserved_alpha
+from dynamo_schema._admission.rules._alpha import _validate_view, needs_alpha_view, validate_preserved_alpha
 from tests.admission._admission_helpers import SHARED
 
 convert = pytest.importorskip("dynamo_schema._convert._v1alpha1")

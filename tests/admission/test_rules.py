@@ -1261,7 +1261,7 @@ def test_non_beta_objects_are_ignored() -> None:
 
 
 def test_main_container_with_multiple_gpu_resources_uses_first_sorted_name() -> None:
-    from dynamo_schema._admission._rules_shared import gpu_count
+    from dynamo_schema._admission.rules._shared import gpu_count
 
     assert gpu_count({"limits": {"nvidia.com/mig-1g.10gb": "2", "nvidia.com/gpu": "1"}}) == (1, None)
     assert (

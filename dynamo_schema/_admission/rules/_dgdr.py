@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .._core._diagnostics import Diagnostic
-from ._common import as_dict, as_str, forbidden, get, invalid, required
-from ._runtime_version import image_has_version
-from ._settings import AdmissionSettings
+from ..._core._diagnostics import Diagnostic
+from .._common import as_dict, as_str, forbidden, get, invalid, required
+from .._runtime_version import image_has_version
+from .._settings import AdmissionSettings
 
 HARDWARE_DETAIL = "GPU hardware configuration is required when GPU discovery is disabled"
 OVERRIDE_DETAIL = "is required when spec.image has no parseable semantic-version tag"
@@ -21,6 +21,24 @@ def _has_manual_hardware(hw: Any) -> bool:
     return (
         as_str(hw.get("gpuSku")) != "" or hw.get("vramMb") is not None or hw.get("numGpusPerNode") is not None
     )
+
+
+def _hardware_missing(settings: AdmissionSettings, spec: dict[str, Any]) -> bool:
+    return not settings.gpu_discovery_enabled and not _has_manual_hardware(spec.get("hardware"))
+
+
+def _hardware_required() -> Diagnostic:
+    return required("dgdr.hardware-required", ("spec", "hardware"), HARDWARE_DETAIL)
+
+
+def _search_backend_error(spec: dict[str, Any]) -> Diagnostic:
+    return invalid(
+        "dgdr.search-strategy-backend", ("spec", "searchStrategy"), spec.get("searchStrategy"), _search_detail(spec)
+    )
+
+
+def _override_required_error() -> Diagnostic:
+    return required("dgdr.runtime-version-override-required", ("spec", "runtimeVersionOverride"), OVERRIDE_DETAIL)
 
 
 def _search_detail(spec: dict[str, Any]) -> str:
@@ -44,23 +62,12 @@ def _override_required(spec: dict[str, Any]) -> bool:
 def validate_dgdr(dgdr: dict[str, Any], settings: AdmissionSettings) -> list[Diagnostic]:
     spec = as_dict(dgdr.get("spec"))
     errs: list[Diagnostic] = []
-    if not settings.gpu_discovery_enabled and not _has_manual_hardware(spec.get("hardware")):
-        errs.append(required("dgdr.hardware-required", ("spec", "hardware"), HARDWARE_DETAIL))
+    if _hardware_missing(settings, spec):
+        errs.append(_hardware_required())
     if _incompatible_search(spec):
-        errs.append(
-            invalid(
-                "dgdr.search-strategy-backend",
-                ("spec", "searchStrategy"),
-                spec.get("searchStrategy"),
-                _search_detail(spec),
-            )
-        )
+        errs.append(_search_backend_error(spec))
     if _override_required(spec):
-        errs.append(
-            required(
-                "dgdr.runtime-version-override-required", ("spec", "runtimeVersionOverride"), OVERRIDE_DETAIL
-            )
-        )
+        errs.append(_override_required_error())
     return errs
 
 
@@ -105,20 +112,11 @@ def validate_dgdr_update(
     ns, os_ = as_dict(new.get("spec")), as_dict(old.get("spec"))
     phase = as_str(get(old, "status", "phase"))
     errs: list[Diagnostic] = []
-    disc = settings.gpu_discovery_enabled
-    if (not disc and not _has_manual_hardware(ns.get("hardware"))) and not (
-        not disc and not _has_manual_hardware(os_.get("hardware"))
-    ):
-        errs.append(required("dgdr.hardware-required", ("spec", "hardware"), HARDWARE_DETAIL))
+    # ratchets: an update is refused only for what the old object did not already violate
+    if _hardware_missing(settings, ns) and not _hardware_missing(settings, os_):
+        errs.append(_hardware_required())
     if _incompatible_search(ns) and not _incompatible_search(os_):
-        errs.append(
-            invalid(
-                "dgdr.search-strategy-backend",
-                ("spec", "searchStrategy"),
-                ns.get("searchStrategy"),
-                _search_detail(ns),
-            )
-        )
+        errs.append(_search_backend_error(ns))
     old_auto, new_auto = _auto_apply(os_), _auto_apply(ns)
     activated = old_auto is False and (new_auto is None or new_auto)
     if _override_required(ns) and (
@@ -126,11 +124,7 @@ def validate_dgdr_update(
         or as_str(ns.get("runtimeVersionOverride")) != as_str(os_.get("runtimeVersionOverride"))
         or activated
     ):
-        errs.append(
-            required(
-                "dgdr.runtime-version-override-required", ("spec", "runtimeVersionOverride"), OVERRIDE_DETAIL
-            )
-        )
+        errs.append(_override_required_error())
     if (
         phase in IMMUTABLE_PHASES
         and not _semantic_equal(ns, os_)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._diagnostics import Diagnostic
-from ._common import as_dict, as_str
-from ._rules_shared import Ctx, validate_elastic_ep, validate_shared_spec
-from ._settings import AdmissionSettings
+from ..._core._diagnostics import Diagnostic
+from .._common import as_dict, as_str
+from .._settings import AdmissionSettings
+from ._shared import Ctx, validate_elastic_ep, validate_shared_spec
 
 
 def dcd_ctx(settings: AdmissionSettings, *, check_runtime_version: bool = True) -> Ctx:

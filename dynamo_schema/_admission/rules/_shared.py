@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._core._consts import GPU_RESOURCE
-from .._core._diagnostics import Diagnostic, Path
-from .._k8s._quantity import parse_quantity_json as parse_quantity
-from ._common import (
+from ..._core._consts import GPU_RESOURCE
+from ..._core._diagnostics import Diagnostic, Path
+from ..._k8s._quantity import parse_quantity_json as parse_quantity
+from .._common import (
     as_dict,
     as_int,
     as_list,
@@ -21,7 +21,7 @@ from ._common import (
     not_supported,
     required,
 )
-from ._component import (
+from .._component import (
     GMS_INTER,
     GMS_INTRA,
     containers,
@@ -32,7 +32,7 @@ from ._component import (
     main_container,
     main_resources,
 )
-from ._provider import (
+from .._provider import (
     GROVE_API_VERSION,
     SCOPE_COMPONENT,
     SCOPE_LEADER,
@@ -40,8 +40,8 @@ from ._provider import (
     expected_target,
     validate_value,
 )
-from ._runtime_version import image_has_version
-from ._settings import AdmissionSettings
+from .._runtime_version import image_has_version
+from .._settings import AdmissionSettings
 
 RUNTIME_VERSION_OVERRIDE_REQUIRED = (
     "is required when the specified main container image has no parseable semantic-version tag"

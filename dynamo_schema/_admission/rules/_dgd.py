@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._core._consts import (
+from ..._core._consts import (
     ANN_DISCOVERY_MODE,
     ANN_ENABLE_GROVE,
     ANN_GROVE_UPDATE_STRATEGY,
@@ -13,9 +13,9 @@ from .._core._consts import (
     ANN_VLLM_BACKEND,
     ANN_WORKLOAD_PROVIDER,
 )
-from .._core._diagnostics import Diagnostic, Path
-from .._k8s._gofmt import go_list
-from ._common import (
+from ..._core._diagnostics import Diagnostic, Path
+from ..._k8s._gofmt import go_list
+from .._common import (
     as_dict,
     as_int,
     as_list,
@@ -27,7 +27,7 @@ from ._common import (
     required,
     str_map,
 )
-from ._component import (
+from .._component import (
     GMS_INTER,
     GMS_INTRA,
     MAX_COMBINED_GROVE_NAME,
@@ -38,8 +38,8 @@ from ._component import (
     pcs_name_for_dgd,
     uses_pcsg,
 )
-from ._defaults import canonical_semver
-from ._provider import (
+from .._defaults import canonical_semver
+from .._provider import (
     SCOPE_COMPONENT,
     SCOPE_LEADER,
     SCOPE_ROOT,
@@ -47,8 +47,8 @@ from ._provider import (
     expected_target,
     writes_grove_topology,
 )
-from ._rules_shared import Ctx, validate_elastic_ep, validate_provider_override, validate_shared_spec
-from ._settings import AdmissionSettings
+from .._settings import AdmissionSettings
+from ._shared import Ctx, validate_elastic_ep, validate_provider_override, validate_shared_spec
 
 ANN_POWER_LIMIT = "dynamo.nvidia.com/gpu-power-limit"
 TOPOLOGY_COMPOSITION = (

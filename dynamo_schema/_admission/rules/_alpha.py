@@ -14,17 +14,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._consts import ANN_VLLM_BACKEND
-from .._core._diagnostics import Diagnostic, Path
-from ._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
-from ._rules_shared import runtime_version_rules
+from ..._core._consts import ANN_VLLM_BACKEND
+from ..._core._diagnostics import Diagnostic, Path
+from .._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
+from ._shared import runtime_version_rules
 
 FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 
 
 def _alpha_view(obj: dict[str, Any]) -> dict[str, Any] | None:
     try:
-        from .._convert._v1alpha1 import to_v1alpha1
+        from ..._convert._v1alpha1 import to_v1alpha1
     except ImportError:  # pragma: no cover - converter not installed
         return None
     try:
@@ -177,6 +177,20 @@ def _shared(
 _PRESERVED_PREFIXES = ("nvidia.com/dgd-", "nvidia.com/dcd-")
 
 
+def _descend(node: dict[str, Any], *steps: tuple[str, type]) -> Any:
+    """Follow ``(key, type)`` steps down from ``node`` for the fast path's verdict: ``False`` when a
+    step is absent (nothing there to convert), ``True`` when a value is not of its type (unsure: let the
+    conversion decide), else the value reached (never a bool)."""
+    value: Any = node
+    for key, type_ in steps:
+        value = value.get(key)
+        if value is None:
+            return False
+        if not isinstance(value, type_):
+            return True
+    return value
+
+
 def _mount_may_fail(mounts: Any) -> bool:
     """A container's ``volumeMounts`` as the converter flattens them (``mountPoint`` = ``mountPath``):
     whether one can lack its ``mountPoint`` (rule ``v1alpha1-volume-mount-point``)."""
@@ -201,17 +215,9 @@ def _component_may_fire(comp: Any) -> bool:
     exp = comp.get("experimental")
     if exp is not None and (not isinstance(exp, dict) or exp.get("failover") is not None):
         return True
-    template = comp.get("podTemplate")
-    if template is None:
-        return False
-    pod = template.get("spec") if isinstance(template, dict) else True
-    if pod is None:
-        return False
-    containers = pod.get("containers") if isinstance(pod, dict) else True
-    if containers is None:
-        return False
-    if not isinstance(containers, list):
-        return True
+    containers = _descend(comp, ("podTemplate", dict), ("spec", dict), ("containers", list))
+    if isinstance(containers, bool):
+        return containers
     return any(not isinstance(c, dict) or _mount_may_fail(c.get("volumeMounts")) for c in containers)
 
 
@@ -223,7 +229,7 @@ def needs_alpha_view(obj: dict[str, Any]) -> bool:
     ``nvidia.com/dcd-*``: the only source of the preserved alpha-only fields ``ingress``,
     ``annotations``, ``dynamoNamespace``, ``autoscaling``, ``pvcs``, ``frontendSidecar``), and no
     v1beta1 field a rule can fail on once converted (:func:`_component_may_fire`). Saves converting
-    every plain v1beta1 object to v1alpha1; ``tests/admission/test_alpha_fast_path.py`` checks the
+    every plain v1beta1 object to v1alpha1; ``tests/admission/test_fast_paths.py`` checks the
     verdicts equal the full conversion's on the corpus and on generated objects."""
     meta = obj.get("metadata")
     anns = meta.get("annotations") if isinstance(meta, dict) else None
@@ -231,20 +237,16 @@ def needs_alpha_view(obj: dict[str, Any]) -> bool:
         return True
     if anns and any(not isinstance(k, str) or k.startswith(_PRESERVED_PREFIXES) for k in anns):
         return True
-    spec = obj.get("spec")
-    if spec is None:
-        return False
-    if not isinstance(spec, dict):
-        return True
+    spec = _descend(obj, ("spec", dict))
+    if isinstance(spec, bool):
+        return spec
     if obj.get("kind") == "DynamoComponentDeployment":
         return _component_may_fire(spec)
     if "pvcs" in spec or "services" in spec:
         return True
-    comps = spec.get("components")
-    if comps is None:
-        return False
-    if not isinstance(comps, list):
-        return True
+    comps = _descend(spec, ("components", list))
+    if isinstance(comps, bool):
+        return comps
     return any(_component_may_fire(c) for c in comps)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._consts import GPU_RESOURCE
-from .._core._diagnostics import Diagnostic, Path
-from ._common import (
+from ..._core._consts import ANN_WORKLOAD_PROVIDER, GPU_RESOURCE
+from ..._core._diagnostics import Diagnostic, Path
+from .._common import (
     FAILOVER,
     FIELD_IMMUTABLE,
     KV_TRANSFER_POLICY,
@@ -26,7 +26,7 @@ from ._common import (
     str_map,
     warning,
 )
-from ._component import (
+from .._component import (
     containers,
     effective_mode,
     failover,
@@ -37,14 +37,14 @@ from ._component import (
     node_count,
     num_shadows,
 )
-from ._rules_dgd import ANN_POWER_LIMIT, ANN_WORKLOAD_PROVIDER, power_limit
-from ._rules_shared import (
+from .._settings import AdmissionSettings
+from ._dgd import ANN_POWER_LIMIT, power_limit
+from ._shared import (
     Ctx,
     runtime_image_and_path,
     runtime_version_rules,
     validate_gms,
 )
-from ._settings import AdmissionSettings
 
 SCALING_ADAPTER_DETAIL = (
     "cannot be modified directly when scaling adapter is enabled; scale or update the related "
