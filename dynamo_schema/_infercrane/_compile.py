@@ -8,7 +8,7 @@ from typing import Any
 from .._core._diagnostics import Diagnostic
 from .._k8s._gofmt import go_quote
 from . import _contracts as c
-from ._adapters import DEFERRED, MODULES, load
+from .adapters import DEFERRED, MODULES, load
 from ._common import AdapterError, RenderedArtifact, Replica
 from ._loader import NormalizedSpec, load_spec
 from ._settings import ADAPTER_FIELDS, ProviderSettings
