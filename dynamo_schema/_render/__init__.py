@@ -1,7 +1,7 @@
 """Render DGDs and DCDs into what the Dynamo operator creates.
 
 ``render(obj, target, options)`` dispatches to a target plug-in (``dcd``, ``kubernetes``,
-``grove``); see :mod:`dynamo_schema._render._targets`.
+``grove``); see :mod:`dynamo_schema._render.targets`.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ __all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "targets", "wor
 
 def targets() -> dict[str, Any]:
     """The registry: target name → plug-in object (``name``, ``kinds``, ``render``)."""
-    from ._targets import TARGETS
+    from .targets import TARGETS
 
     return dict(TARGETS)
 
 
 def render(obj: dict[str, Any], target: str, options: RenderOptions | None = None) -> list[dict[str, Any]]:
     """Render one nvidia.com/v1beta1 DGD or DCD dict for ``target``; returns new dicts in a stable order."""
-    from ._targets import TARGETS
+    from .targets import TARGETS
 
     plugin = TARGETS.get(target)
     if plugin is None:

@@ -1282,7 +1282,7 @@ def _sorted_pcs(obj: dict[str, Any]) -> dict[str, Any]:
 @adapter("TestGenerateGrovePodCliqueSet")
 def _pcs_full(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render._options import RenderError
-    from dynamo_schema._render._targets import _finish
+    from dynamo_schema._render.targets import _finish
 
     dep = row["args"]["dynamoDeployment"]
     dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",

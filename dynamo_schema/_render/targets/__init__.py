@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._core._consts import LABEL_WORKER_HASH
-from ._extras import (
+from ..._core._consts import LABEL_WORKER_HASH
+from .._extras import (
     dcd_ingress,
     discovery_rbac,
     epp_objects,
@@ -21,14 +21,14 @@ from ._extras import (
     scaling_adapters,
     wait_leader_configmap,
 )
-from ._graph import admit, generate_dcds, strip_private
-from ._grove import render_pcs
-from ._merge import sort_keys_deep
-from ._names import compute_dynamo_namespace, dcd_name
-from ._options import RenderError, RenderOptions
-from ._pod import is_k8s_discovery
-from ._workerhash import compute_worker_hash
-from ._workloads import component_service, render_dcd_workloads
+from .._graph import admit, generate_dcds, strip_private
+from .._grove import render_pcs
+from .._merge import sort_keys_deep
+from .._names import compute_dynamo_namespace, dcd_name
+from .._options import RenderError, RenderOptions
+from .._pod import is_k8s_discovery
+from .._workerhash import compute_worker_hash
+from .._workloads import component_service, render_dcd_workloads
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
@@ -64,7 +64,7 @@ def _finish(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) -> list[dict[str, Any]]:
     if not options.apiserver_defaults:
         return objs
-    from ._apiserver import apply_server_defaults
+    from .._apiserver import apply_server_defaults
 
     return [apply_server_defaults(o) for o in objs]
 
