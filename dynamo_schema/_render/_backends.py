@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
-from ._names import wait_leader_configmap_name
+from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._options import RenderError
+from ._podrequest import PodRequest, gpu_count, pod_template_annotations
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver
-
-if TYPE_CHECKING:
-    from ._pod import PodRequest
 
 VLLM_RAY_PORT = "6379"
 VLLM_DP_RPC_PORT = "13445"
@@ -155,8 +153,6 @@ def _world_size(expanded: list[str]) -> int:
 
 
 def _annotations(req: PodRequest) -> dict[str, str]:
-    from ._pod import pod_template_annotations
-
     return pod_template_annotations(req.component)
 
 
@@ -184,8 +180,6 @@ def _drop_probes(container: dict[str, Any]) -> None:
 
 
 def _vllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
-    from ._names import is_inter_pod_gms
-    from ._pod import gpu_count
 
     comp = req.component
     if is_inter_pod_gms(comp):
@@ -410,7 +404,6 @@ def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tupl
 
 
 def _sglang_update_container(container: dict[str, Any], req: PodRequest) -> None:
-    from ._pod import gpu_count
 
     # Before any early return: a single-node worker co-locates every rank in one container.
     reserve_nixl_exporter_ports(container, gpu_count(req.component), req.path)
@@ -449,7 +442,6 @@ _SSH_COMMON = [
 
 
 def _trtllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
-    from ._pod import gpu_count
 
     if req.nodes <= 1:
         return

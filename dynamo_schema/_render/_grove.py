@@ -36,14 +36,8 @@ from ._names import (
     uses_pcsg,
 )
 from ._options import RenderError, RenderOptions
-from ._pod import (
-    ANN_DISCOVERY_BACKEND,
-    PodRequest,
-    discovery_backend,
-    generate_pod_spec,
-    pod_template_annotations,
-    pod_template_labels,
-)
+from ._pod import ANN_DISCOVERY_BACKEND, discovery_backend, generate_pod_spec
+from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
 from ._workloads import (
     LABEL_BASE_MODEL_HASH,
     LABEL_COMPONENT_TYPE,

@@ -7,10 +7,10 @@ Behaviour follows ``rendering.md`` §5–§6 and upstream ``deploy/operator/inte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, GPU_RESOURCE, LABEL_WORKER_HASH
+from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
 from .._k8s._quantity import parse_quantity_json
 from . import _backends
@@ -23,6 +23,7 @@ from ._names import (
     is_worker_type,
 )
 from ._options import RenderError, RenderOptions
+from ._podrequest import MAIN, PodRequest, gpu_count, main_container, pod_template_annotations, pod_template_labels
 from ._runtime import (
     CANARY_HEALTH_CHECKS,
     FRONTEND_STARTUP_PROBE,
@@ -32,26 +33,10 @@ from ._runtime import (
     resolve_runtime_version,
 )
 
-MAIN = "main"
 DEFAULT_SHM = "8Gi"
 PLANNER_SA = "planner-serviceaccount"
 EPP_SA = "epp-serviceaccount"
 VLLM_CACHE_DEFAULT = "/root/.cache/vllm"
-
-
-@dataclass
-class PodRequest:
-    component: dict[str, Any]
-    component_type: str
-    backend: str
-    dgd_name: str
-    namespace: str
-    role: str  # "main" | "leader" | "worker"
-    nodes: int
-    deployer: str  # "grove" | "lws"
-    service_name: str
-    options: RenderOptions
-    path: tuple = field(default_factory=tuple)
 
 
 @dataclass
@@ -67,16 +52,6 @@ class Ctx:
     eppconfig: Any = None
 
 
-def pod_template_annotations(component: Mapping[str, Any]) -> dict[str, str]:
-    pt = component.get("podTemplate") or {}
-    return dict((pt.get("metadata") or {}).get("annotations") or {})
-
-
-def pod_template_labels(component: Mapping[str, Any]) -> dict[str, str]:
-    pt = component.get("podTemplate") or {}
-    return dict((pt.get("metadata") or {}).get("labels") or {})
-
-
 def discovery_backend(default: str, annotations: Mapping[str, str]) -> str:
     value = annotations.get(ANN_DISCOVERY_BACKEND)
     if value in ("kubernetes", "etcd"):
@@ -86,27 +61,6 @@ def discovery_backend(default: str, annotations: Mapping[str, str]) -> str:
 
 def is_k8s_discovery(default: str, annotations: Mapping[str, str]) -> bool:
     return discovery_backend(default, annotations) == "kubernetes"
-
-
-def main_container(component: Mapping[str, Any]) -> dict[str, Any] | None:
-    pt = component.get("podTemplate") or {}
-    for c in (pt.get("spec") or {}).get("containers") or []:
-        if isinstance(c, dict) and c.get("name") == MAIN:
-            return c
-    return None
-
-
-def gpu_count(component: Mapping[str, Any]) -> int:
-    main = main_container(component) or {}
-    res = main.get("resources") or {}
-    for section in ("limits", "requests"):
-        val = (res.get(section) or {}).get(GPU_RESOURCE)
-        if val is not None:
-            try:
-                return int(str(val))
-            except ValueError:
-                return 0
-    return 0
 
 
 def _fieldref(name: str, path: str) -> dict[str, Any]:

@@ -37,13 +37,8 @@ from ._names import (
     normalize_kube_name,
 )
 from ._options import RenderOptions
-from ._pod import (
-    PodRequest,
-    generate_pod_spec,
-    is_k8s_discovery,
-    pod_template_annotations,
-    pod_template_labels,
-)
+from ._pod import generate_pod_spec, is_k8s_discovery
+from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
 
 LABEL_SUB_TYPE = "nvidia.com/dynamo-sub-component-type"
 LABEL_SELECTOR = "nvidia.com/selector"

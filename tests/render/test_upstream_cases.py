@@ -20,7 +20,7 @@ import pytest
 
 from dynamo_schema._render import _backends as B
 from dynamo_schema._render._options import RenderOptions
-from dynamo_schema._render._pod import PodRequest
+from dynamo_schema._render._podrequest import PodRequest
 
 HERE = Path(__file__).parent / "upstream_cases"
 INDEX: dict[str, dict[str, dict[str, Any]]] = json.loads((HERE / "INDEX.json").read_text(encoding="utf-8"))
@@ -341,7 +341,7 @@ def _trtllm_hosts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 def _trtllm_gpus(component: dict[str, Any]) -> int:
     """``resolveTestContainerGPUs`` (``ResolveContainerGPUs`` without a cluster): the main container's
     GPU limit, else request."""
-    from dynamo_schema._render._pod import gpu_count
+    from dynamo_schema._render._podrequest import gpu_count
 
     return gpu_count(component)
 
@@ -498,7 +498,7 @@ def _pcs_name(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestPropagateDGDAnnotations")
 def _propagate_annotations(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render._graph import propagate_dgd_annotations
-    from dynamo_schema._render._pod import pod_template_annotations
+    from dynamo_schema._render._podrequest import pod_template_annotations
 
     comp = beta_component({"annotations": row["serviceAnnotations"]} if row["serviceAnnotations"] else {})
     propagate_dgd_annotations({"metadata": {"annotations": row["dgdAnnotations"] or {}}}, comp)
@@ -1004,7 +1004,7 @@ def _component_context(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 def _propagate_spec_metadata(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     # propagateDGDSpecMetadata is the low-priority spec.annotations/labels step of applyDGDTemplateDefaults
     from dynamo_schema._render._graph import apply_dgd_template_defaults
-    from dynamo_schema._render._pod import pod_template_annotations, pod_template_labels
+    from dynamo_schema._render._podrequest import pod_template_annotations, pod_template_labels
 
     alpha: dict[str, Any] = {}
     if row["serviceAnnotations"]:
@@ -1368,7 +1368,7 @@ def _dcd_no_rolling_update(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateDynamoComponentsDeploymentsDoesNotMutateParentDGD")
 def _dcds_do_not_mutate(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._pod import pod_template_labels
+    from dynamo_schema._render._podrequest import pod_template_labels
 
     dgd = copy.deepcopy(row["beta"])
     dcd = _dcds_by_component(dgd, row["workerHash"])[row["component"]]
