@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._diagnostics import Diagnostic, DynamoSchemaError
+from .._core._diagnostics import Diagnostic
+from .._render._errors import RenderError as RenderError  # the one render error, re-exported for _cli
 
 TARGETS_DGD = ("kubernetes", "grove", "dcd")
-
-
-class RenderError(DynamoSchemaError):
-    pass
 
 
 class ConfigFileError(ValueError):

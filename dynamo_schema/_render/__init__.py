@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._options import RenderError, RenderOptions
+from ._errors import RenderError
+from ._options import RenderOptions
 
 __all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "targets", "worker_hash"]
 
@@ -26,7 +27,7 @@ def render(obj: dict[str, Any], target: str, options: RenderOptions | None = Non
 
     plugin = TARGETS.get(target)
     if plugin is None:
-        raise RenderError(f"unknown render target {target!r}; known targets: {', '.join(sorted(TARGETS))}", rule="render.target")
+        raise RenderError.at(f"unknown render target {target!r}; known targets: {', '.join(sorted(TARGETS))}", rule="render.target")
     return plugin.render(obj, options or RenderOptions())
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
-from ._options import RenderError
+from ._errors import RenderError
 from ._podrequest import PodRequest, gpu_count, pod_template_annotations
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver
 
@@ -354,7 +354,7 @@ def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tupl
 
     def fail(message: str) -> RenderError:
         # The operator wraps it as "failed to update container for backend sglang: <message>".
-        return RenderError(message, path, rule="render.backend")
+        return RenderError.at(message, path, rule="render.backend")
 
     override = _find_env(container, "NIXL_TELEMETRY_PROMETHEUS_PORT")
     if override is not None and override.get("valueFrom") is None:

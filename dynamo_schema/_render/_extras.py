@@ -26,7 +26,7 @@ from ._names import (
     normalize_kube_name,
     wait_leader_configmap_name,
 )
-from ._options import RenderError
+from ._errors import RenderError
 from ._waitleader import WAIT_FOR_LEADER_SCRIPT
 
 
@@ -117,7 +117,7 @@ def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
         labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
         if legacy and not cfg.get("configMapRef"):
             if cfg.get("config") is None:
-                raise RenderError(
+                raise RenderError.at(
                     "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
                     ("spec", "components", i, "eppConfig"), rule="render.epp",
                 )

@@ -23,7 +23,8 @@ from .._core._consts import (
 from .._core._datacopy import deepcopy
 from ._merge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
-from ._options import RenderError, RenderOptions
+from ._errors import RenderError
+from ._options import RenderOptions
 
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
 LABEL_DGD_NAME = "nvidia.com/dynamo-graph-deployment-name"
@@ -100,7 +101,7 @@ def detect_backend(command: list[str], args: list[str]) -> str:
     if not detected:
         return "noop"
     if len(detected) > 1:
-        raise RenderError(f"multiple backend frameworks detected from command: [{' '.join(detected)}] in \"{full}\"", rule="render.backend")
+        raise RenderError.at(f"multiple backend frameworks detected from command: [{' '.join(detected)}] in \"{full}\"", rule="render.backend")
     return detected[0]
 
 
@@ -115,7 +116,7 @@ def determine_backend(component_type: str, command: list[str], args: list[str], 
         except RenderError as exc:
             err = exc
     if detected and detected != "noop" and explicit and detected != explicit:
-        raise RenderError(
+        raise RenderError.at(
             f'backend framework mismatch: detected "{detected}" from command but explicitly configured as "{explicit}"',
             path, rule="render.backend",
         )
@@ -124,7 +125,7 @@ def determine_backend(component_type: str, command: list[str], args: list[str], 
     if explicit:
         return explicit
     if err is not None:
-        raise RenderError(f"could not determine backend framework: {err}", path, rule="render.backend")
+        raise RenderError.at(f"could not determine backend framework: {err}", path, rule="render.backend")
     return "noop"
 
 
@@ -145,7 +146,7 @@ def backend_for_generated_dcds(dgd: Mapping[str, Any]) -> str:
         if not bf or bf == "noop":
             continue
         if detected and detected != bf:
-            raise RenderError(
+            raise RenderError.at(
                 f"multiple backend frameworks detected for generated DynamoComponentDeployments: {detected} and {bf}",
                 ("spec", "components"), rule="render.backend",
             )

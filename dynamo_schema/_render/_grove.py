@@ -35,7 +35,8 @@ from ._names import (
     pcs_name,
     uses_pcsg,
 )
-from ._options import RenderError, RenderOptions
+from ._errors import RenderError
+from ._options import RenderOptions
 from ._pod import ANN_DISCOVERY_BACKEND, discovery_backend, generate_pod_spec
 from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
 from ._workloads import (
@@ -164,12 +165,12 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
     # scheduler integrations (resolveGroveSchedulerQueue).
     strategy = dgd_ann.get(ANN_GROVE_UPDATE_STRATEGY)
     if strategy is not None and strategy not in ("RollingRecreate", "OnDelete"):
-        raise RenderError(
+        raise RenderError.at(
             f'unsupported Grove update strategy annotation "{ANN_GROVE_UPDATE_STRATEGY}"="{strategy}": supported values are "RollingRecreate" and "OnDelete"',
             ("metadata", "annotations", ANN_GROVE_UPDATE_STRATEGY), rule="render.grove",
         )
     if options.kai_scheduler_enabled and options.volcano_scheduler_enabled:
-        raise RenderError("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
+        raise RenderError.at("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
 
     template: dict[str, Any] = {
         "headlessServiceConfig": {"publishNotReadyAddresses": True},
@@ -203,7 +204,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
         if disc:
             pt["metadata"]["annotations"][ANN_DISCOVERY_BACKEND] = disc
         if is_inter_pod_gms(comp):
-            raise RenderError("inter-pod GPU memory service rendering is not supported by this renderer", path, rule="render.unsupported")
+            raise RenderError.at("inter-pod GPU memory service rendering is not supported by this renderer", path, rule="render.unsupported")
         n = node_count(comp)
         pcsg = uses_pcsg(comp)
         roles = _roles(name, comp)

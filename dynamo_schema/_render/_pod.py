@@ -22,7 +22,8 @@ from ._names import (
     inference_pool_name,
     is_worker_type,
 )
-from ._options import RenderError, RenderOptions
+from ._errors import RenderError
+from ._options import RenderOptions
 from ._podrequest import MAIN, PodRequest, gpu_count, main_container, pod_template_annotations, pod_template_labels
 from ._runtime import (
     CANARY_HEALTH_CHECKS,
@@ -242,12 +243,12 @@ def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], 
         return None
     pvc = (cc or {}).get("pvcName") or ""
     if not pvc:
-        raise RenderError("compilationCache.pvcName is required when compilationCache is set", path + ("compilationCache", "pvcName"))
+        raise RenderError.at("compilationCache.pvcName is required when compilationCache is set", path + ("compilationCache", "pvcName"))
     mount_path = (cc or {}).get("mountPath") or ""
     if not mount_path:
         mount_path = VLLM_CACHE_DEFAULT if backend == "vllm" else ""
         if not mount_path:
-            raise RenderError(
+            raise RenderError.at(
                 f"compilationCache.mountPath is required for backend framework {backend} (no default available)",
                 path + ("compilationCache", "mountPath"),
             )
@@ -261,9 +262,9 @@ def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], 
             mounts.append(m)
             continue
         if m.get("name") != pvc:
-            raise RenderError(f'compilationCache.mountPath "{mount_path}" is already used by volume "{m.get("name")}"', path + ("compilationCache", "mountPath"))
+            raise RenderError.at(f'compilationCache.mountPath "{mount_path}" is already used by volume "{m.get("name")}"', path + ("compilationCache", "mountPath"))
         if m.get("readOnly"):
-            raise RenderError(f'compilation cache volume "{pvc}" at "{mount_path}" must be writable', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" at "{mount_path}" must be writable', path + ("compilationCache",))
         if already:
             continue
         mounts.append(m)
@@ -285,13 +286,13 @@ def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any],
             continue
         src = v.get("persistentVolumeClaim")
         if src is None:
-            raise RenderError(f'compilation cache volume "{pvc}" must reference PVC "{pvc}"', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" must reference PVC "{pvc}"', path + ("compilationCache",))
         if src.get("claimName") != pvc:
-            raise RenderError(f'compilation cache volume "{pvc}" references PVC "{src.get("claimName")}" instead of "{pvc}"', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" references PVC "{src.get("claimName")}" instead of "{pvc}"', path + ("compilationCache",))
         if src.get("readOnly"):
-            raise RenderError(f'compilation cache PVC "{pvc}" must be writable', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache PVC "{pvc}" must be writable', path + ("compilationCache",))
         if found:
-            raise RenderError(f'compilation cache volume "{pvc}" is defined more than once', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" is defined more than once', path + ("compilationCache",))
         found = True
     if not found:
         pod.setdefault("volumes", []).append({"name": pvc, "persistentVolumeClaim": {"claimName": pvc}})
@@ -358,7 +359,7 @@ def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderO
             base["volumeMounts"] = mounts
         containers[i] = base
         return
-    raise RenderError(f'frontendSidecar "{name}" does not match any podTemplate container', path + ("frontendSidecar",))
+    raise RenderError.at(f'frontendSidecar "{name}" does not match any podTemplate container', path + ("frontendSidecar",))
 
 
 def build_context(req: PodRequest) -> Ctx:
@@ -423,7 +424,7 @@ def _validate_dynamo_sidecar(comp: Mapping[str, Any], runtime: Mapping[str, Any]
         errors.append(f"spec.multinode: Forbidden: is not currently supported for {detail}; support is planned for a future release")
     if errors:
         msg = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-        raise RenderError(msg, req.path, rule="render.dynamo-sidecar")
+        raise RenderError.at(msg, req.path, rule="render.dynamo-sidecar")
 
 
 def _runtime_init_container(user_pt_spec: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -459,9 +460,9 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     _compilation_cache(container, comp, req.backend, req.path)
     for m in container.get("volumeMounts") or []:
         if not m.get("name"):
-            raise RenderError("volumeMount.name is required", req.path)
+            raise RenderError.at("volumeMount.name is required", req.path)
         if not m.get("mountPath"):
-            raise RenderError(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
+            raise RenderError.at(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
     if runtime_init is None:
         container["env"] = merge_envs(standard_env(req.options), container.get("env"))
     frontend_sidecar_mounts = deepcopy(container.get("volumeMounts") or [])

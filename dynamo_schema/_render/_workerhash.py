@@ -224,7 +224,7 @@ def dcd_worker_hash_input(
     dgd: Mapping[str, Any], namespace: str | None = None, runtime_version: bool = True,
 ) -> dict[str, Any]:
     """The ordered value whose Go ``json.Marshal`` is hashed (``map[componentName]workerTemplate``)."""
-    from ._options import RenderError
+    from ._errors import RenderError
     from ._workloads import dcd_kube_annotations, dcd_kube_labels
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
@@ -235,10 +235,10 @@ def dcd_worker_hash_input(
             continue
         name = _dcd_component_name(dcd)
         if not name:
-            raise RenderError(f"generated worker DCD {(dcd.get('metadata') or {}).get('name', '')!r} has no component name label",
+            raise RenderError.at(f"generated worker DCD {(dcd.get('metadata') or {}).get('name', '')!r} has no component name label",
                               rule="render.worker-hash")
         if name in workers:
-            raise RenderError(f'duplicate generated worker DCD component name "{name}"', rule="render.worker-hash")
+            raise RenderError.at(f'duplicate generated worker DCD component name "{name}"', rule="render.worker-hash")
         entry: dict[str, Any] = {}
         labels = dcd_kube_labels(dcd, ns)
         if labels:
@@ -290,9 +290,9 @@ def compute_worker_hash(
         return compute_dcd_worker_hash(dgd, namespace, runtime_version=False)
     if algorithm == ALGORITHM_LEGACY_V1:
         return compute_legacy_v1_hash(dgd)
-    from ._options import RenderError
+    from ._errors import RenderError
 
-    raise RenderError(f"unknown worker hash algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}",
+    raise RenderError.at(f"unknown worker hash algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}",
                       rule="render.worker-hash")
 
 

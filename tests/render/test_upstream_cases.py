@@ -439,7 +439,7 @@ def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestDetectBackendFrameworkFromArgs")
 def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render._graph import detect_backend
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -451,7 +451,7 @@ def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestDetermineBackendFramework")
 def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render._graph import determine_backend
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     call = (row["componentType"], row["command"] or [], row["args"] or [], row["explicitBackendFramework"] or None)
     if row["expectError"]:
@@ -465,7 +465,7 @@ def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestGetBackendFrameworkFromComponent")
 def _component_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render._graph import component_backend
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     comp = beta_component(row["component"])
     explicit = ((row["deployment"] or {}).get("spec") or {}).get("backendFramework") or None
@@ -639,7 +639,7 @@ def _pod_discovery(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_Frontend")
 def _pod_frontend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["wantErr"]:
         with pytest.raises(RenderError):
@@ -661,7 +661,7 @@ def _pod_planner_sa(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_VolumeMounts")
 def _pod_volume_mounts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -680,7 +680,7 @@ def _pod_volume_mounts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestApplyCompilationCacheVolume")
 def _cache_volume(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._pod import _compilation_cache_volume
 
     pod: dict[str, Any] = {"volumes": copy.deepcopy(row["volumes"] or [])}
@@ -697,7 +697,7 @@ def _cache_volume(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestApplyCompilationCacheExistingMount")
 def _cache_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._pod import _compilation_cache
 
     container: dict[str, Any] = {"volumeMounts": copy.deepcopy(row["mounts"] or [])}
@@ -714,7 +714,7 @@ def _cache_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_UseAsCompilationCache_BackendSupport")
 def _pod_cache_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -743,7 +743,7 @@ def pod_for_component(alpha: dict[str, Any], backend: str, role: str, nodes: int
 
 @adapter("TestGeneratePodSpecForComponent_VLLM", "TestGeneratePodSpecForComponent_SGLang")
 def _pod_for_component(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -759,7 +759,7 @@ def _pod_for_component(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGeneratePodSpecForComponent_UnsupportedBackend")
 def _pod_unsupported_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     call = ({"componentType": "worker"}, row["backendFramework"], "main", 1)
     if row["expectError"]:
@@ -808,7 +808,7 @@ def _pcs_min_available(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateGrovePodCliqueSet_UpdateStrategy")
 def _pcs_update_strategy(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     ann = {"nvidia.com/grove-update-strategy": row["annotation"]} if row["hasAnnotation"] else None
     dgd = beta_dgd(alpha_dgd("test-dgd", "ns", {"worker": {"componentType": "worker", "replicas": 1}}, ann))
@@ -1144,7 +1144,7 @@ def _generate_dcds(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
                               "metadata": parent["metadata"], "spec": parent["spec"]}})
     if row["wantErr"]:
-        from dynamo_schema._render._options import RenderError
+        from dynamo_schema._render import RenderError
 
         with pytest.raises(RenderError):
             generate_dcds(dgd, "", str(parent["metadata"].get("namespace") or "default"))
@@ -1176,7 +1176,7 @@ def _dcds_dyn_workers(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_FrontendSidecar")
 def _pod_frontend_sidecar(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._pod import generate_pod_spec
 
     backend = row["backendFramework"] or "vllm"
@@ -1232,7 +1232,7 @@ def _pod_frontend_sidecar(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_ResourceClaims")
 def _pod_resource_claims(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -1281,7 +1281,7 @@ def _sorted_pcs(obj: dict[str, Any]) -> dict[str, Any]:
 
 @adapter("TestGenerateGrovePodCliqueSet")
 def _pcs_full(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render.targets import _finish
 
     dep = row["args"]["dynamoDeployment"]

@@ -25,7 +25,8 @@ from .._graph import admit, generate_dcds, strip_private
 from .._grove import render_pcs
 from .._merge import sort_keys_deep
 from .._names import compute_dynamo_namespace, dcd_name
-from .._options import RenderError, RenderOptions
+from .._errors import RenderError
+from .._options import RenderOptions
 from .._pod import is_k8s_discovery
 from .._workerhash import compute_worker_hash
 from .._workloads import component_service, render_dcd_workloads
@@ -51,7 +52,7 @@ def _namespace(obj: Mapping[str, Any], options: RenderOptions) -> str:
 
 def _check_kind(obj: Mapping[str, Any], kinds: frozenset[str], target: str) -> None:
     if obj.get("apiVersion") != "nvidia.com/v1beta1" or obj.get("kind") not in kinds:
-        raise RenderError(
+        raise RenderError.at(
             f"target {target!r} renders {', '.join(sorted(kinds))} (nvidia.com/v1beta1), got {obj.get('apiVersion')}/{obj.get('kind')}",
             rule="render.kind",
         )
