@@ -8,10 +8,10 @@ from typing import Any
 from .._core._diagnostics import Diagnostic
 from .._k8s._gofmt import go_quote
 from . import _contracts as c
-from .adapters import DEFERRED, MODULES, load
 from ._common import AdapterError, RenderedArtifact, Replica
 from ._loader import NormalizedSpec, load_spec
 from ._settings import ADAPTER_FIELDS, ProviderSettings
+from .adapters import DEFERRED, MODULES, load
 
 #: adapter -> (cloud, compute modes)
 ADAPTER_CLOUDS = {

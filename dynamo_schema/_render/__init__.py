@@ -6,16 +6,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._errors import RenderError
 from ._options import RenderOptions
 
-__all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "targets", "worker_hash"]
+if TYPE_CHECKING:
+    from .targets import RenderTarget
+
+__all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "target_registry", "worker_hash"]
 
 
-def targets() -> dict[str, Any]:
-    """The registry: target name → plug-in object (``name``, ``kinds``, ``render``)."""
+def target_registry() -> dict[str, RenderTarget]:
+    """A copy of the registry: target name → plug-in (a ``RenderTarget``: ``name``, ``kinds``, ``description``,
+    ``render``). Not called ``targets``: that is the subpackage ``dynamo_schema._render.targets``."""
     from .targets import TARGETS
 
     return dict(TARGETS)

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
-from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._errors import RenderError
+from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._podrequest import PodRequest, gpu_count, pod_template_annotations
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver
 

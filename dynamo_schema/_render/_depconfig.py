@@ -16,8 +16,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ._gojson import canonical_quantity
 from ._errors import RenderError
+from ._gojson import canonical_quantity
 
 ENV_NAME = "DYN_DEPLOYMENT_CONFIG"
 FRONTEND_PORT = 8000

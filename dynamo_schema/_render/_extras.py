@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core._consts import ANN_BASE_MODEL, LABEL_BASE_MODEL_HASH, LABEL_COMPONENT_TYPE, LABEL_MANAGED_BY
+from ._errors import RenderError
 from ._graph import LABEL_COMPONENT, LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
 from ._merge import sort_keys_deep
 from ._names import (
@@ -26,7 +27,6 @@ from ._names import (
     normalize_kube_name,
     wait_leader_configmap_name,
 )
-from ._errors import RenderError
 from ._waitleader import WAIT_FOR_LEADER_SCRIPT
 
 

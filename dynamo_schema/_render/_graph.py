@@ -21,9 +21,9 @@ from .._core._consts import (
     LABEL_WORKER_HASH,
 )
 from .._core._datacopy import deepcopy
+from ._errors import RenderError
 from ._merge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
-from ._errors import RenderError
 from ._options import RenderOptions
 
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"

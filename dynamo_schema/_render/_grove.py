@@ -12,6 +12,7 @@ from .._core._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
 from .._core._datacopy import deepcopy
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
+from ._errors import RenderError
 from ._graph import (
     LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
@@ -35,7 +36,6 @@ from ._names import (
     pcs_name,
     uses_pcsg,
 )
-from ._errors import RenderError
 from ._options import RenderOptions
 from ._pod import ANN_DISCOVERY_BACKEND, discovery_backend, generate_pod_spec
 from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels

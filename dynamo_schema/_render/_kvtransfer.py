@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ._errors import RenderError
 from ._merge import merge_envs
 from ._names import is_worker_type
-from ._errors import RenderError
 
 ENV_KV_TRANSFER_DOMAIN = "DYN_KV_TRANSFER_DOMAIN"
 ENV_KV_TRANSFER_ENFORCEMENT = "DYN_KV_TRANSFER_ENFORCEMENT"

@@ -14,6 +14,7 @@ from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WOR
 from .._core._datacopy import deepcopy
 from .._k8s._quantity import parse_quantity_json
 from . import _backends
+from ._errors import RenderError
 from ._merge import merge_envs, mergo_override
 from ._names import (
     compute_dynamo_namespace,
@@ -22,9 +23,8 @@ from ._names import (
     inference_pool_name,
     is_worker_type,
 )
-from ._errors import RenderError
 from ._options import RenderOptions
-from ._podrequest import MAIN, PodRequest, gpu_count, main_container, pod_template_annotations, pod_template_labels
+from ._podrequest import MAIN, PodRequest, main_container, pod_template_annotations, pod_template_labels
 from ._runtime import (
     CANARY_HEALTH_CHECKS,
     FRONTEND_STARTUP_PROBE,

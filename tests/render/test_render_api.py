@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from dynamo_schema._render import RenderError, RenderOptions, render, targets
+from dynamo_schema._render import RenderError, RenderOptions, render, target_registry
 from dynamo_schema._render._merge import merge_envs, mergo_override
 
 DGD = {
@@ -21,7 +21,7 @@ DGD = {
 
 
 def test_registry_shape() -> None:
-    reg = targets()
+    reg = target_registry()
     assert set(reg) == {"kubernetes", "grove", "dcd"}
     for name, plugin in reg.items():
         assert plugin.name == name

@@ -438,8 +438,8 @@ def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestDetectBackendFrameworkFromArgs")
 def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._graph import detect_backend
     from dynamo_schema._render import RenderError
+    from dynamo_schema._render._graph import detect_backend
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -450,8 +450,8 @@ def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestDetermineBackendFramework")
 def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._graph import determine_backend
     from dynamo_schema._render import RenderError
+    from dynamo_schema._render._graph import determine_backend
 
     call = (row["componentType"], row["command"] or [], row["args"] or [], row["explicitBackendFramework"] or None)
     if row["expectError"]:
@@ -464,8 +464,8 @@ def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGetBackendFrameworkFromComponent")
 def _component_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._graph import component_backend
     from dynamo_schema._render import RenderError
+    from dynamo_schema._render._graph import component_backend
 
     comp = beta_component(row["component"])
     explicit = ((row["deployment"] or {}).get("spec") or {}).get("backendFramework") or None
@@ -1282,7 +1282,7 @@ def _sorted_pcs(obj: dict[str, Any]) -> dict[str, Any]:
 @adapter("TestGenerateGrovePodCliqueSet")
 def _pcs_full(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render import RenderError
-    from dynamo_schema._render.targets import _finish
+    from dynamo_schema._render.targets._common import finish as _finish
 
     dep = row["args"]["dynamoDeployment"]
     dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
