@@ -325,7 +325,7 @@ def _find_env(container: Mapping[str, Any], name: str) -> Mapping[str, Any] | No
     return next((e for e in container.get("env") or [] if e.get("name") == name), None)
 
 
-def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tuple = ()) -> None:
+def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tuple[str | int, ...] = ()) -> None:
     """``reserveNixlExporterPorts`` (newest stored upstream ``backend_sglang.go``).
 
     A container declaring the ``nixl`` port whose inline ``NIXL_TELEMETRY_ENABLE`` is ``y`` (and

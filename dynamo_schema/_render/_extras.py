@@ -10,9 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._consts import ANN_BASE_MODEL, LABEL_BASE_MODEL_HASH, LABEL_COMPONENT_TYPE, LABEL_MANAGED_BY
+from .._core._consts import (
+    ANN_BASE_MODEL,
+    LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT,
+    LABEL_COMPONENT_TYPE,
+    LABEL_MANAGED_BY,
+)
 from ._errors import RenderError
-from ._graph import LABEL_COMPONENT, LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
+from ._graph import LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
 from ._merge import sort_keys_deep
 from ._names import (
     compute_dynamo_namespace,

@@ -105,7 +105,7 @@ def detect_backend(command: list[str], args: list[str]) -> str:
     return detected[0]
 
 
-def determine_backend(component_type: str, command: list[str], args: list[str], explicit: str | None, path: tuple = ()) -> str:
+def determine_backend(component_type: str, command: list[str], args: list[str], explicit: str | None, path: tuple[str | int, ...] = ()) -> str:
     if not is_worker_type(component_type):
         return "noop"
     detected = ""
@@ -129,7 +129,7 @@ def determine_backend(component_type: str, command: list[str], args: list[str], 
     return "noop"
 
 
-def component_backend(component: Mapping[str, Any], explicit: str | None, path: tuple = ()) -> str:
+def component_backend(component: Mapping[str, Any], explicit: str | None, path: tuple[str | int, ...] = ()) -> str:
     cmd, args = main_command_args(component)
     return determine_backend(str(component.get("type") or ""), cmd, args, explicit, path)
 
@@ -174,6 +174,7 @@ def ensure_main_container(pt: dict[str, Any]) -> dict[str, Any]:
     containers = spec.get("containers")
     if not isinstance(containers, list):
         containers = spec["containers"] = []
+    c: dict[str, Any]
     for c in containers:
         if c.get("name") == "main":
             return c

@@ -8,17 +8,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
+from .._core._consts import (
+    ANN_DISCOVERY_BACKEND,
+    ANN_ENABLE_METRICS,
+    ANN_GROVE_UPDATE_STRATEGY,
+    LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT,
+    LABEL_COMPONENT_TYPE,
+    LABEL_WORKER_HASH,
+)
+from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
 from ._errors import RenderError
 from ._graph import (
-    LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,
     LABEL_NAMESPACE,
-    LABEL_WORKER_HASH,
     apply_dgd_template_defaults,
     component_backend,
     ensure_pod_template,
@@ -37,12 +44,9 @@ from ._names import (
     uses_pcsg,
 )
 from ._options import RenderOptions
-from ._pod import ANN_DISCOVERY_BACKEND, discovery_backend, generate_pod_spec
+from ._pod import discovery_backend, generate_pod_spec
 from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
 from ._workloads import (
-    LABEL_BASE_MODEL_HASH,
-    LABEL_COMPONENT_TYPE,
-    LABEL_DISCOVERY_BACKEND,
     LABEL_DISCOVERY_ENABLED,
     LABEL_METRICS,
     LABEL_SELECTOR,

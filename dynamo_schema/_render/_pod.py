@@ -237,7 +237,7 @@ def standard_env(options: RenderOptions) -> list[dict[str, str]]:
     return env
 
 
-def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], backend: str, path: tuple) -> str | None:
+def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], backend: str, path: tuple[str | int, ...]) -> str | None:
     cc = component.get("compilationCache")
     if cc is None:
         return None
@@ -275,7 +275,7 @@ def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], 
     return mount_path
 
 
-def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any], path: tuple) -> None:
+def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any], path: tuple[str | int, ...]) -> None:
     cc = component.get("compilationCache")
     if cc is None:
         return
@@ -332,7 +332,7 @@ def _append_missing_pvc_volumes(volumes: list[dict[str, Any]], mounts: list[dict
     return ordered
 
 
-def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderOptions, parent_mounts: list[dict[str, Any]], path: tuple) -> None:
+def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderOptions, parent_mounts: list[dict[str, Any]], path: tuple[str | int, ...]) -> None:
     containers: list[dict[str, Any]] = pod["containers"]
     for i, c in enumerate(containers):
         if c.get("name") != name:

@@ -28,7 +28,7 @@ class PodRequest:
     deployer: str  # "grove" | "lws"
     service_name: str
     options: RenderOptions
-    path: tuple = field(default_factory=tuple)
+    path: tuple[str | int, ...] = field(default_factory=tuple)
 
 
 def pod_template_annotations(component: Mapping[str, Any]) -> dict[str, str]:
