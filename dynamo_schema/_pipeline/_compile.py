@@ -85,12 +85,12 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
 
 # Kubernetes name rules the bundled schemas do not check: in ``_k8s_names`` (re-exported here)
+from .._k8s._gofmt import go_quote as _go_quote  # noqa: E402  (the one strconv.Quote)
 from .._k8s._names import (  # noqa: E402, F401
     _DNS1035_LABEL,
     _DNS1123_LABEL,
     _DNS1123_SUBDOMAIN,
     _LABEL_VALUE,
-    _go_quote,
     _label_maps,
     _max_len,
     _regex_error,

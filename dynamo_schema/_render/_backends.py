@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
+from .._k8s._gofmt import go_quote
 from ._errors import RenderError
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._podrequest import PodRequest, gpu_count, pod_template_annotations
@@ -315,12 +316,6 @@ MAX_NIXL_PORTS = 8  # DynamoMaxNixlPorts
 MAX_TCP_PORT = 65535
 
 
-def _go_quote(value: str) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _find_env(container: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
     return next((e for e in container.get("env") or [] if e.get("name") == name), None)
 
@@ -363,7 +358,7 @@ def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tupl
             port = int(raw.strip())
             problem = "" if 1 <= port <= MAX_TCP_PORT else f"is set to {port}, which is outside the port range 1-{MAX_TCP_PORT}"
         except ValueError:
-            problem = f"is set to {_go_quote(raw)}, which is not a number"
+            problem = f"is set to {go_quote(raw)}, which is not a number"  # literalPort: %q
         if problem:
             raise fail(
                 f"NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and {problem}, so the operator "
