@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
+from .._k8s._container import has_arg
 from .._k8s._gofmt import go_quote
 from ._errors import RenderError
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
@@ -92,22 +93,12 @@ def is_python_command(cmd: str) -> bool:
     return cmd in ("python", "python3") or bool(_PYTHON_CMD.match(cmd))
 
 
-def _has_arg(args: list[str], flag: str, value: str) -> bool:
-    joined, equals = f"{flag} {value}", f"{flag}={value}"
-    for i, a in enumerate(args):
-        if joined in a or equals in a:
-            return True
-        if a == flag and i + 1 < len(args) and args[i + 1] == value:
-            return True
-    return False
-
-
 def command_line_has_arg(container: Mapping[str, Any], flag: str, value: str) -> bool:
     line = list(container.get("command") or []) + list(container.get("args") or [])
-    if _has_arg(line, flag, value):
+    if has_arg(line, flag, value):
         return True
     expanded = [tok for a in line for tok in str(a).split()]
-    return _has_arg(expanded, flag, value)
+    return has_arg(expanded, flag, value)
 
 
 def inject_flags(container: dict[str, Any], flags: str, needs_shell: bool, framework: str) -> None:
@@ -184,7 +175,7 @@ def _vllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
 
     comp = req.component
     if is_inter_pod_gms(comp):
-        if not _has_arg([str(a) for a in container.get("args") or []], "--load-format", "gms"):
+        if not has_arg([str(a) for a in container.get("args") or []], "--load-format", "gms"):
             inject_flags(container, "--load-format gms", False, "vllm")
         failover = ((comp.get("experimental") or {}).get("failover") or {})
         if failover.get("mode") == "InterPod":
@@ -232,7 +223,7 @@ def _vllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
 
 def _is_elastic_ep_ray(container: Mapping[str, Any]) -> bool:
     line = [tok for a in list(container.get("command") or []) + list(container.get("args") or []) for tok in str(a).split()]
-    return "--enable-elastic-ep" in line and (_has_arg(line, "--data-parallel-backend", "ray") or _has_arg(line, "-dpb", "ray"))
+    return "--enable-elastic-ep" in line and (has_arg(line, "--data-parallel-backend", "ray") or has_arg(line, "-dpb", "ray"))
 
 
 def _elastic_ep(container: dict[str, Any], role: str, service: str, deployer: Deployer) -> bool:

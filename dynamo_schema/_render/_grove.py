@@ -19,6 +19,7 @@ from .._core._consts import (
 )
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
+from .._k8s._roles import expand_role_names
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
 from ._errors import RenderError
@@ -62,7 +63,8 @@ def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]
     """``expandRolesForComponent`` without the GMS layouts: (name, role, replicas)."""
     n = node_count(component)
     if n > 1:
-        return [(f"{name}-ldr", "leader", 1), (f"{name}-wkr", "worker", n - 1)]
+        leader, worker = expand_role_names(name, n, False)
+        return [(leader, "leader", 1), (worker, "worker", n - 1)]
     if is_scaling_group_forced(component):
         return [(name, "main", 1)]
     replicas = component.get("replicas")
