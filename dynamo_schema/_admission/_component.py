@@ -95,38 +95,17 @@ def main_resources(c: Any) -> dict[str, Any]:
 
 def role_names(c: Any) -> list[str]:
     """Rendered Grove role (PodClique) names, as ``expandRolesForComponent``."""
-    name = as_str(as_dict(c).get("name"))
-    n = node_count(c)
-    inter = inter_pod_gms_enabled(c)
-    if n > 1 and inter:
-        out = []
-        for rank in range(max(n, 0)):
-            out.append(f"{name}-gms-{rank}")
-            out.append(f"{name}-ldr" if rank == 0 else f"{name}-wkr-{rank}")
-        return out
-    if n > 1:
-        return [f"{name}-ldr", f"{name}-wkr"]
-    if inter:
-        return [f"{name}-gms-0", name]
-    return [name]
+    from .._k8s._roles import expand_role_names
+
+    return expand_role_names(as_str(as_dict(c).get("name")), node_count(c), inter_pod_gms_enabled(c))
 
 
 def longest_podclique_name(c: Any) -> str:
-    lower = as_str(as_dict(c).get("name")).lower()
+    from .._k8s._roles import longest_role_name
+
     if not uses_pcsg(c):
-        return lower
-    n = node_count(c)
-    if n > 1 and inter_pod_gms_enabled(c):
-        # role_names' first longest entry, without building one name per node rank: "-gms-R" is
-        # longer than "-ldr" and first among equals, R the first rank with the most digits
-        digits = len(str(n - 1))
-        first = 0 if digits == 1 else 10 ** (digits - 1)
-        return f"{lower}-gms-{first}"
-    longest = lower
-    for r in role_names(c):
-        if len(r.lower()) > len(longest):
-            longest = r.lower()
-    return longest
+        return as_str(as_dict(c).get("name")).lower()
+    return longest_role_name(as_str(as_dict(c).get("name")), node_count(c), inter_pod_gms_enabled(c))
 
 
 def fnv1a32(data: bytes) -> int:

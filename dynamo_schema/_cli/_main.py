@@ -159,9 +159,9 @@ def _admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None =
 
 
 def _go_quote(value: str) -> str:
-    import json
+    from .._k8s._gofmt import go_quote
 
-    return json.dumps(value, ensure_ascii=False)
+    return go_quote(value)
 
 
 def _text(value: Any) -> str:

@@ -8,10 +8,10 @@ from typing import Any
 from .._core._diagnostics import Diagnostic
 from .._k8s._gofmt import go_quote
 from . import _contracts as c
-from ._adapters import DEFERRED, MODULES, load
 from ._common import AdapterError, RenderedArtifact, Replica
 from ._loader import NormalizedSpec, load_spec
 from ._settings import ADAPTER_FIELDS, ProviderSettings
+from .adapters import DEFERRED, MODULES, load
 
 #: adapter -> (cloud, compute modes)
 ADAPTER_CLOUDS = {
@@ -76,9 +76,21 @@ def compile_replica(
 
 
 def render_part(part: str, replica: Replica, settings: ProviderSettings, adapter: str) -> str:
-    """One rendered piece only (``run-command``, ``startup-script``, ``user-data``)."""
-    module = load(adapter)
-    return str(module.PARTS[part](replica, _adapter_settings(settings, adapter)))
+    """One rendered piece only, where upstream builds it on its own: ``run-command`` (skypilot),
+    ``startup-script`` (gcp-compute), ``user-data`` (aws-ec2).
+
+    Any other adapter or part name raises :class:`AdapterError` (rule ``infercrane.adapter.part``): the
+    other adapters' outputs (Kubernetes manifests, the DGD, RunPod request bodies) have no such piece.
+    """
+    if adapter not in MODULES:
+        raise _error(f"provider adapter {go_quote(adapter)} is not registered")
+    parts = load(adapter).PARTS
+    renderer = parts.get(part)
+    if renderer is None:
+        known = ", ".join(sorted(parts)) if parts else "none (compile the replica for its artifacts)"
+        message = f"provider adapter {go_quote(adapter)} renders no part {go_quote(part)} on its own; its parts: {known}"
+        raise AdapterError(message, [Diagnostic("infercrane.adapter.part", (), message)])
+    return str(renderer(replica, _adapter_settings(settings, adapter)))
 
 
 def preflight(adapter: str, settings: ProviderSettings, provider_state: Mapping[str, Any] | None = None) -> None:

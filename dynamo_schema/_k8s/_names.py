@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from ._gofmt import go_quote
 
 _DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN = _DNS1123_LABEL + r"(\." + _DNS1123_LABEL + r")*"
@@ -107,12 +108,6 @@ def env_var_name_errors(value: str) -> list[str]:
     return errs
 
 
-def _go_quote(value: str) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _label_maps(node: Any, path: tuple[Any, ...], kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """Every label map of a rendered object: ``metadata.labels`` (also of pod templates),
     ``matchLabels`` of selectors and a Service's ``spec.selector``."""
@@ -155,12 +150,12 @@ def check_names(objs: list[dict[str, Any]]) -> list[Diagnostic]:
                 errs = dns1123_subdomain_errors(name)
             for e in errs:
                 out.append(Diagnostic("render.invalid-name", (),
-                                      f"{who}: metadata.name: Invalid value: {_go_quote(name)}: {e}"))
+                                      f"{who}: metadata.name: Invalid value: {go_quote(name)}: {e}"))
         namespace = meta.get("namespace")
         if isinstance(namespace, str) and namespace:
             for e in dns1123_label_errors(namespace):
                 out.append(Diagnostic("render.invalid-namespace", (),
-                                      f"{who}: metadata.namespace: Invalid value: {_go_quote(namespace)}: {e}"))
+                                      f"{who}: metadata.namespace: Invalid value: {go_quote(namespace)}: {e}"))
         for path, labels in _label_maps(obj, (), kind):
             field = ".".join(str(p) for p in path)
             for key, value in labels.items():
@@ -168,5 +163,5 @@ def check_names(objs: list[dict[str, Any]]) -> list[Diagnostic]:
                     continue
                 for e in label_value_errors(value):
                     out.append(Diagnostic("render.invalid-label-value", (),
-                                          f"{who} (label {key}): {field}: Invalid value: {_go_quote(value)}: {e}"))
+                                          f"{who} (label {key}): {field}: Invalid value: {go_quote(value)}: {e}"))
     return out

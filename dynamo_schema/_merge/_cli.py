@@ -53,8 +53,9 @@ def override_from_document(doc: Any) -> dict | None:
 
 
 def _go_type(v: Any) -> str:
-    return ("string" if isinstance(v, str) else "bool" if isinstance(v, bool) else "int64" if isinstance(v, int)
-            else "float64" if isinstance(v, float) else "[]interface {}" if isinstance(v, list) else "<nil>")
+    from dynamo_schema._k8s._gofmt import go_type
+
+    return go_type(v)
 
 
 def run_merge(

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._diagnostics import Diagnostic, DynamoSchemaError
+from .._core._diagnostics import Diagnostic
+from .._render._errors import RenderError as RenderError  # the one render error, re-exported for _cli
 
 TARGETS_DGD = ("kubernetes", "grove", "dcd")
-
-
-class RenderError(DynamoSchemaError):
-    pass
 
 
 class ConfigFileError(ValueError):
@@ -88,12 +85,12 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
 
 # Kubernetes name rules the bundled schemas do not check: in ``_k8s_names`` (re-exported here)
+from .._k8s._gofmt import go_quote as _go_quote  # noqa: E402  (the one strconv.Quote)
 from .._k8s._names import (  # noqa: E402, F401
     _DNS1035_LABEL,
     _DNS1123_LABEL,
     _DNS1123_SUBDOMAIN,
     _LABEL_VALUE,
-    _go_quote,
     _label_maps,
     _max_len,
     _regex_error,

@@ -1,32 +1,37 @@
 """Render DGDs and DCDs into what the Dynamo operator creates.
 
 ``render(obj, target, options)`` dispatches to a target plug-in (``dcd``, ``kubernetes``,
-``grove``); see :mod:`dynamo_schema._render._targets`.
+``grove``); see :mod:`dynamo_schema._render.targets`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._options import RenderError, RenderOptions
+from ._errors import RenderError
+from ._options import RenderOptions
 
-__all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "targets", "worker_hash"]
+if TYPE_CHECKING:
+    from .targets import RenderTarget
+
+__all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "target_registry", "worker_hash"]
 
 
-def targets() -> dict[str, Any]:
-    """The registry: target name → plug-in object (``name``, ``kinds``, ``render``)."""
-    from ._targets import TARGETS
+def target_registry() -> dict[str, RenderTarget]:
+    """A copy of the registry: target name → plug-in (a ``RenderTarget``: ``name``, ``kinds``, ``description``,
+    ``render``). Not called ``targets``: that is the subpackage ``dynamo_schema._render.targets``."""
+    from .targets import TARGETS
 
     return dict(TARGETS)
 
 
 def render(obj: dict[str, Any], target: str, options: RenderOptions | None = None) -> list[dict[str, Any]]:
     """Render one nvidia.com/v1beta1 DGD or DCD dict for ``target``; returns new dicts in a stable order."""
-    from ._targets import TARGETS
+    from .targets import TARGETS
 
     plugin = TARGETS.get(target)
     if plugin is None:
-        raise RenderError(f"unknown render target {target!r}; known targets: {', '.join(sorted(TARGETS))}", rule="render.target")
+        raise RenderError.at(f"unknown render target {target!r}; known targets: {', '.join(sorted(TARGETS))}", rule="render.target")
     return plugin.render(obj, options or RenderOptions())
 
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
-from ._names import wait_leader_configmap_name
-from ._options import RenderError
+from .._k8s._container import has_arg
+from .._k8s._gofmt import go_quote
+from ._errors import RenderError
+from ._names import is_inter_pod_gms, wait_leader_configmap_name
+from ._podrequest import PodRequest, gpu_count, pod_template_annotations
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver
-
-if TYPE_CHECKING:
-    from ._pod import PodRequest
 
 VLLM_RAY_PORT = "6379"
 VLLM_DP_RPC_PORT = "13445"
@@ -93,22 +93,12 @@ def is_python_command(cmd: str) -> bool:
     return cmd in ("python", "python3") or bool(_PYTHON_CMD.match(cmd))
 
 
-def _has_arg(args: list[str], flag: str, value: str) -> bool:
-    joined, equals = f"{flag} {value}", f"{flag}={value}"
-    for i, a in enumerate(args):
-        if joined in a or equals in a:
-            return True
-        if a == flag and i + 1 < len(args) and args[i + 1] == value:
-            return True
-    return False
-
-
 def command_line_has_arg(container: Mapping[str, Any], flag: str, value: str) -> bool:
     line = list(container.get("command") or []) + list(container.get("args") or [])
-    if _has_arg(line, flag, value):
+    if has_arg(line, flag, value):
         return True
     expanded = [tok for a in line for tok in str(a).split()]
-    return _has_arg(expanded, flag, value)
+    return has_arg(expanded, flag, value)
 
 
 def inject_flags(container: dict[str, Any], flags: str, needs_shell: bool, framework: str) -> None:
@@ -155,8 +145,6 @@ def _world_size(expanded: list[str]) -> int:
 
 
 def _annotations(req: PodRequest) -> dict[str, str]:
-    from ._pod import pod_template_annotations
-
     return pod_template_annotations(req.component)
 
 
@@ -184,12 +172,10 @@ def _drop_probes(container: dict[str, Any]) -> None:
 
 
 def _vllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
-    from ._names import is_inter_pod_gms
-    from ._pod import gpu_count
 
     comp = req.component
     if is_inter_pod_gms(comp):
-        if not _has_arg([str(a) for a in container.get("args") or []], "--load-format", "gms"):
+        if not has_arg([str(a) for a in container.get("args") or []], "--load-format", "gms"):
             inject_flags(container, "--load-format gms", False, "vllm")
         failover = ((comp.get("experimental") or {}).get("failover") or {})
         if failover.get("mode") == "InterPod":
@@ -237,7 +223,7 @@ def _vllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
 
 def _is_elastic_ep_ray(container: Mapping[str, Any]) -> bool:
     line = [tok for a in list(container.get("command") or []) + list(container.get("args") or []) for tok in str(a).split()]
-    return "--enable-elastic-ep" in line and (_has_arg(line, "--data-parallel-backend", "ray") or _has_arg(line, "-dpb", "ray"))
+    return "--enable-elastic-ep" in line and (has_arg(line, "--data-parallel-backend", "ray") or has_arg(line, "-dpb", "ray"))
 
 
 def _elastic_ep(container: dict[str, Any], role: str, service: str, deployer: Deployer) -> bool:
@@ -321,17 +307,11 @@ MAX_NIXL_PORTS = 8  # DynamoMaxNixlPorts
 MAX_TCP_PORT = 65535
 
 
-def _go_quote(value: str) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _find_env(container: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
     return next((e for e in container.get("env") or [] if e.get("name") == name), None)
 
 
-def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tuple = ()) -> None:
+def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tuple[str | int, ...] = ()) -> None:
     """``reserveNixlExporterPorts`` (newest stored upstream ``backend_sglang.go``).
 
     A container declaring the ``nixl`` port whose inline ``NIXL_TELEMETRY_ENABLE`` is ``y`` (and
@@ -360,7 +340,7 @@ def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tupl
 
     def fail(message: str) -> RenderError:
         # The operator wraps it as "failed to update container for backend sglang: <message>".
-        return RenderError(message, path, rule="render.backend")
+        return RenderError.at(message, path, rule="render.backend")
 
     override = _find_env(container, "NIXL_TELEMETRY_PROMETHEUS_PORT")
     if override is not None and override.get("valueFrom") is None:
@@ -369,7 +349,7 @@ def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tupl
             port = int(raw.strip())
             problem = "" if 1 <= port <= MAX_TCP_PORT else f"is set to {port}, which is outside the port range 1-{MAX_TCP_PORT}"
         except ValueError:
-            problem = f"is set to {_go_quote(raw)}, which is not a number"
+            problem = f"is set to {go_quote(raw)}, which is not a number"  # literalPort: %q
         if problem:
             raise fail(
                 f"NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and {problem}, so the operator "
@@ -410,7 +390,6 @@ def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tupl
 
 
 def _sglang_update_container(container: dict[str, Any], req: PodRequest) -> None:
-    from ._pod import gpu_count
 
     # Before any early return: a single-node worker co-locates every rank in one container.
     reserve_nixl_exporter_ports(container, gpu_count(req.component), req.path)
@@ -449,7 +428,6 @@ _SSH_COMMON = [
 
 
 def _trtllm_update_container(container: dict[str, Any], req: PodRequest) -> None:
-    from ._pod import gpu_count
 
     if req.nodes <= 1:
         return

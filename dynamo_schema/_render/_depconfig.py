@@ -16,8 +16,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ._errors import RenderError
 from ._gojson import canonical_quantity
-from ._options import RenderError
 
 ENV_NAME = "DYN_DEPLOYMENT_CONFIG"
 FRONTEND_PORT = 8000
@@ -62,11 +62,11 @@ def update_config_bytes(raw: str, component_name: str, port: int) -> str:
     try:
         config = _loads(raw)
     except ValueError as exc:
-        raise RenderError(f"{ENV_NAME}: {exc}", rule=_RULE) from exc
+        raise RenderError.at(f"{ENV_NAME}: {exc}", rule=_RULE) from exc
     if config is None:
         config = {}
     if not isinstance(config, dict) or any(v is not None and not isinstance(v, dict) for v in config.values()):
-        raise RenderError(f"{ENV_NAME}: json: cannot unmarshal into Go value of type map[string]map[string]interface {{}}",
+        raise RenderError.at(f"{ENV_NAME}: json: cannot unmarshal into Go value of type map[string]map[string]interface {{}}",
                           rule=_RULE)
     target: dict[str, Any] | None = None
     if component_name in config:
@@ -78,7 +78,7 @@ def update_config_bytes(raw: str, component_name: str, port: int) -> str:
                 break
     if target is None and (component_name in config or any(n.lower() == "frontend" for n in config)):
         # a JSON null entry: assigning into a nil Go map panics; report it instead
-        raise RenderError(f"{ENV_NAME}: the frontend entry is null", rule=_RULE)
+        raise RenderError.at(f"{ENV_NAME}: the frontend entry is null", rule=_RULE)
     if target is not None:
         target["port"] = port
     return go_json(config, sort_keys=True)
@@ -108,7 +108,7 @@ def _quantity(name: str, value: Any) -> str:
     from .._k8s._quantity import split_quantity
 
     if not isinstance(value, str) or split_quantity(value.strip()) is None:
-        raise RenderError(f'parse resource {name} quantity "{value}": quantities must match the regular expression '
+        raise RenderError.at(f'parse resource {name} quantity "{value}": quantities must match the regular expression '
                           "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", rule=_RULE)
     return canonical_quantity(value)
 
@@ -131,11 +131,11 @@ def apply_dyn_deployment_config(dcd: dict[str, Any]) -> None:
     try:
         config = json.loads(raw) if raw.strip() else None
     except ValueError as exc:
-        raise RenderError(f"{ENV_NAME}: {exc}", rule=_RULE) from exc
+        raise RenderError.at(f"{ENV_NAME}: {exc}", rule=_RULE) from exc
     if config is None:
         return
     if not isinstance(config, dict):
-        raise RenderError(f"{ENV_NAME}: json: cannot unmarshal into Go value of type map[string]*DynDeploymentServiceConfig",
+        raise RenderError.at(f"{ENV_NAME}: json: cannot unmarshal into Go value of type map[string]*DynDeploymentServiceConfig",
                           rule=_RULE)
     svc = _service_config(config, name, is_frontend)
     if not isinstance(svc, dict):

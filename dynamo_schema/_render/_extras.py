@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._consts import ANN_BASE_MODEL, LABEL_BASE_MODEL_HASH, LABEL_COMPONENT_TYPE, LABEL_MANAGED_BY
-from ._graph import LABEL_COMPONENT, LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
+from .._core._consts import (
+    ANN_BASE_MODEL,
+    LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT,
+    LABEL_COMPONENT_TYPE,
+    LABEL_MANAGED_BY,
+)
+from ._errors import RenderError
+from ._graph import LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
 from ._merge import sort_keys_deep
 from ._names import (
     compute_dynamo_namespace,
@@ -26,7 +33,6 @@ from ._names import (
     normalize_kube_name,
     wait_leader_configmap_name,
 )
-from ._options import RenderError
 from ._waitleader import WAIT_FOR_LEADER_SCRIPT
 
 
@@ -117,7 +123,7 @@ def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
         labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
         if legacy and not cfg.get("configMapRef"):
             if cfg.get("config") is None:
-                raise RenderError(
+                raise RenderError.at(
                     "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
                     ("spec", "components", i, "eppConfig"), rule="render.epp",
                 )

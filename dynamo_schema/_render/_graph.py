@@ -21,9 +21,10 @@ from .._core._consts import (
     LABEL_WORKER_HASH,
 )
 from .._core._datacopy import deepcopy
+from ._errors import RenderError
 from ._merge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
-from ._options import RenderError, RenderOptions
+from ._options import RenderOptions
 
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
 LABEL_DGD_NAME = "nvidia.com/dynamo-graph-deployment-name"
@@ -100,11 +101,11 @@ def detect_backend(command: list[str], args: list[str]) -> str:
     if not detected:
         return "noop"
     if len(detected) > 1:
-        raise RenderError(f"multiple backend frameworks detected from command: [{' '.join(detected)}] in \"{full}\"", rule="render.backend")
+        raise RenderError.at(f"multiple backend frameworks detected from command: [{' '.join(detected)}] in \"{full}\"", rule="render.backend")
     return detected[0]
 
 
-def determine_backend(component_type: str, command: list[str], args: list[str], explicit: str | None, path: tuple = ()) -> str:
+def determine_backend(component_type: str, command: list[str], args: list[str], explicit: str | None, path: tuple[str | int, ...] = ()) -> str:
     if not is_worker_type(component_type):
         return "noop"
     detected = ""
@@ -115,7 +116,7 @@ def determine_backend(component_type: str, command: list[str], args: list[str], 
         except RenderError as exc:
             err = exc
     if detected and detected != "noop" and explicit and detected != explicit:
-        raise RenderError(
+        raise RenderError.at(
             f'backend framework mismatch: detected "{detected}" from command but explicitly configured as "{explicit}"',
             path, rule="render.backend",
         )
@@ -124,11 +125,11 @@ def determine_backend(component_type: str, command: list[str], args: list[str], 
     if explicit:
         return explicit
     if err is not None:
-        raise RenderError(f"could not determine backend framework: {err}", path, rule="render.backend")
+        raise RenderError.at(f"could not determine backend framework: {err}", path, rule="render.backend")
     return "noop"
 
 
-def component_backend(component: Mapping[str, Any], explicit: str | None, path: tuple = ()) -> str:
+def component_backend(component: Mapping[str, Any], explicit: str | None, path: tuple[str | int, ...] = ()) -> str:
     cmd, args = main_command_args(component)
     return determine_backend(str(component.get("type") or ""), cmd, args, explicit, path)
 
@@ -145,7 +146,7 @@ def backend_for_generated_dcds(dgd: Mapping[str, Any]) -> str:
         if not bf or bf == "noop":
             continue
         if detected and detected != bf:
-            raise RenderError(
+            raise RenderError.at(
                 f"multiple backend frameworks detected for generated DynamoComponentDeployments: {detected} and {bf}",
                 ("spec", "components"), rule="render.backend",
             )
@@ -173,6 +174,7 @@ def ensure_main_container(pt: dict[str, Any]) -> dict[str, Any]:
     containers = spec.get("containers")
     if not isinstance(containers, list):
         containers = spec["containers"] = []
+    c: dict[str, Any]
     for c in containers:
         if c.get("name") == "main":
             return c

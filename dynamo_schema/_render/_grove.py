@@ -8,16 +8,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._consts import ANN_ENABLE_METRICS, ANN_GROVE_UPDATE_STRATEGY
+from .._core._consts import (
+    ANN_DISCOVERY_BACKEND,
+    ANN_ENABLE_METRICS,
+    ANN_GROVE_UPDATE_STRATEGY,
+    LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT,
+    LABEL_COMPONENT_TYPE,
+    LABEL_WORKER_HASH,
+)
+from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
+from .._k8s._roles import expand_role_names
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
+from ._errors import RenderError
 from ._graph import (
-    LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,
     LABEL_NAMESPACE,
-    LABEL_WORKER_HASH,
     apply_dgd_template_defaults,
     component_backend,
     ensure_pod_template,
@@ -35,19 +44,10 @@ from ._names import (
     pcs_name,
     uses_pcsg,
 )
-from ._options import RenderError, RenderOptions
-from ._pod import (
-    ANN_DISCOVERY_BACKEND,
-    PodRequest,
-    discovery_backend,
-    generate_pod_spec,
-    pod_template_annotations,
-    pod_template_labels,
-)
+from ._options import RenderOptions
+from ._pod import discovery_backend, generate_pod_spec
+from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
 from ._workloads import (
-    LABEL_BASE_MODEL_HASH,
-    LABEL_COMPONENT_TYPE,
-    LABEL_DISCOVERY_BACKEND,
     LABEL_DISCOVERY_ENABLED,
     LABEL_METRICS,
     LABEL_SELECTOR,
@@ -63,7 +63,8 @@ def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]
     """``expandRolesForComponent`` without the GMS layouts: (name, role, replicas)."""
     n = node_count(component)
     if n > 1:
-        return [(f"{name}-ldr", "leader", 1), (f"{name}-wkr", "worker", n - 1)]
+        leader, worker = expand_role_names(name, n, False)
+        return [(leader, "leader", 1), (worker, "worker", n - 1)]
     if is_scaling_group_forced(component):
         return [(name, "main", 1)]
     replicas = component.get("replicas")
@@ -170,12 +171,12 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
     # scheduler integrations (resolveGroveSchedulerQueue).
     strategy = dgd_ann.get(ANN_GROVE_UPDATE_STRATEGY)
     if strategy is not None and strategy not in ("RollingRecreate", "OnDelete"):
-        raise RenderError(
+        raise RenderError.at(
             f'unsupported Grove update strategy annotation "{ANN_GROVE_UPDATE_STRATEGY}"="{strategy}": supported values are "RollingRecreate" and "OnDelete"',
             ("metadata", "annotations", ANN_GROVE_UPDATE_STRATEGY), rule="render.grove",
         )
     if options.kai_scheduler_enabled and options.volcano_scheduler_enabled:
-        raise RenderError("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
+        raise RenderError.at("kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove", rule="render.grove")
 
     template: dict[str, Any] = {
         "headlessServiceConfig": {"publishNotReadyAddresses": True},
@@ -209,7 +210,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
         if disc:
             pt["metadata"]["annotations"][ANN_DISCOVERY_BACKEND] = disc
         if is_inter_pod_gms(comp):
-            raise RenderError("inter-pod GPU memory service rendering is not supported by this renderer", path, rule="render.unsupported")
+            raise RenderError.at("inter-pod GPU memory service rendering is not supported by this renderer", path, rule="render.unsupported")
         n = node_count(comp)
         pcsg = uses_pcsg(comp)
         roles = _roles(name, comp)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ._errors import RenderError
 from ._merge import merge_envs
 from ._names import is_worker_type
-from ._options import RenderError
 
 ENV_KV_TRANSFER_DOMAIN = "DYN_KV_TRANSFER_DOMAIN"
 ENV_KV_TRANSFER_ENFORCEMENT = "DYN_KV_TRANSFER_ENFORCEMENT"
@@ -134,17 +134,17 @@ def resolve_grove_domains(dgd: Mapping[str, Any], bindings: Mapping[str, Any] | 
     name = str(kvt["clusterTopologyName"])
     path = ("spec", "experimental", "kvTransferPolicy", "clusterTopologyName")
     if bindings is None:
-        raise RenderError(
+        raise RenderError.at(
             f'spec.experimental.kvTransferPolicy.clusterTopologyName "{name}" requires a Kubernetes client to read ClusterTopologyBinding',
             path, rule="render.kv-transfer-policy")
     if name not in bindings:
-        raise RenderError(
+        raise RenderError.at(
             f'spec.experimental.kvTransferPolicy.clusterTopologyName "{name}" references a ClusterTopologyBinding resource that was not found',
             path, rule="render.kv-transfer-policy")
     domains = [str(d) for d in bindings[name] or []]
     domain = str(kvt.get("domain") or "")
     if domain not in domains:
-        raise RenderError(
+        raise RenderError.at(
             f'spec.experimental.kvTransferPolicy.domain "{domain}" does not exist in ClusterTopologyBinding "{name}"; '
             f'available domains: [{" ".join(domains)}]',
             ("spec", "experimental", "kvTransferPolicy", "domain"), rule="render.kv-transfer-policy")

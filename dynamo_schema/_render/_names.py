@@ -10,13 +10,12 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._k8s._roles import longest_role_name
+
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
 GLOBAL_DYNAMO_NAMESPACE = "dynamo"
 MAX_COMBINED_GROVE_NAME = 45
 MIN_PCS_NAME_LENGTH = 8
-ROLE_SUFFIX_LEADER = "ldr"
-ROLE_SUFFIX_WORKER = "wkr"
-ROLE_SUFFIX_GMS = "gms"
 
 
 def is_worker_type(component_type: str | None) -> bool:
@@ -94,38 +93,10 @@ def uses_pcsg(component: Mapping[str, Any]) -> bool:
     return node_count(component) > 1 or is_inter_pod_gms(component) or is_scaling_group_forced(component)
 
 
-def role_names(component_name: str, component: Mapping[str, Any]) -> list[str]:
-    """Clique names of ``expandRolesForComponent`` (GMS layouts use one engine pod per rank)."""
-    n = node_count(component)
-    gms = is_inter_pod_gms(component)
-    if n > 1 and gms:
-        out: list[str] = []
-        for rank in range(n):
-            out.append(f"{component_name}-{ROLE_SUFFIX_GMS}-{rank}")
-            out.append(f"{component_name}-{ROLE_SUFFIX_LEADER}" if rank == 0 else f"{component_name}-{ROLE_SUFFIX_WORKER}-{rank}")
-        return out
-    if n > 1:
-        return [f"{component_name}-{ROLE_SUFFIX_LEADER}", f"{component_name}-{ROLE_SUFFIX_WORKER}"]
-    if gms:
-        return [f"{component_name}-{ROLE_SUFFIX_GMS}-0", component_name]
-    return [component_name]
-
-
 def longest_clique_name(component_name: str, component: Mapping[str, Any]) -> str:
-    lower = component_name.lower()
     if not uses_pcsg(component):
-        return lower
-    n = node_count(component)
-    if n > 1 and is_inter_pod_gms(component):
-        # role_names' first longest entry without one name per node rank (see role_names)
-        digits = len(str(n - 1))
-        first = 0 if digits == 1 else 10 ** (digits - 1)
-        return f"{component_name}-{ROLE_SUFFIX_GMS}-{first}".lower()
-    longest = lower
-    for r in role_names(component_name, component):
-        if len(r.lower()) > len(longest):
-            longest = r.lower()
-    return longest
+        return component_name.lower()
+    return longest_role_name(component_name, node_count(component), is_inter_pod_gms(component))
 
 
 def pcs_name(dgd_name: str, components: Sequence[Mapping[str, Any]]) -> str:

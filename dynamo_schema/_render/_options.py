@@ -1,11 +1,9 @@
-"""Render options (cluster and operator settings as explicit input) and the render error."""
+"""Render options (cluster and operator settings as explicit input)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-from .._core._diagnostics import Diagnostic, DynamoSchemaError
 
 
 @dataclass(frozen=True)
@@ -48,9 +46,3 @@ class RenderOptions:
     # DGD on Grove fails with the operator's "requires a Kubernetes client" error).
     cluster_topology_domains: Mapping[str, tuple[str, ...]] | None = None
 
-
-class RenderError(DynamoSchemaError):
-    """Raised when the operator itself would fail to render the object."""
-
-    def __init__(self, message: str, path: tuple = (), rule: str = "render.error") -> None:
-        super().__init__(message, [Diagnostic(rule, tuple(path), message)])

@@ -7,13 +7,14 @@ Behaviour follows ``rendering.md`` §5–§6 and upstream ``deploy/operator/inte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, GPU_RESOURCE, LABEL_WORKER_HASH
+from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
 from .._k8s._quantity import parse_quantity_json
 from . import _backends
+from ._errors import RenderError
 from ._merge import merge_envs, mergo_override
 from ._names import (
     compute_dynamo_namespace,
@@ -22,7 +23,8 @@ from ._names import (
     inference_pool_name,
     is_worker_type,
 )
-from ._options import RenderError, RenderOptions
+from ._options import RenderOptions
+from ._podrequest import MAIN, PodRequest, main_container, pod_template_annotations, pod_template_labels
 from ._runtime import (
     CANARY_HEALTH_CHECKS,
     FRONTEND_STARTUP_PROBE,
@@ -32,26 +34,10 @@ from ._runtime import (
     resolve_runtime_version,
 )
 
-MAIN = "main"
 DEFAULT_SHM = "8Gi"
 PLANNER_SA = "planner-serviceaccount"
 EPP_SA = "epp-serviceaccount"
 VLLM_CACHE_DEFAULT = "/root/.cache/vllm"
-
-
-@dataclass
-class PodRequest:
-    component: dict[str, Any]
-    component_type: str
-    backend: str
-    dgd_name: str
-    namespace: str
-    role: str  # "main" | "leader" | "worker"
-    nodes: int
-    deployer: str  # "grove" | "lws"
-    service_name: str
-    options: RenderOptions
-    path: tuple = field(default_factory=tuple)
 
 
 @dataclass
@@ -67,16 +53,6 @@ class Ctx:
     eppconfig: Any = None
 
 
-def pod_template_annotations(component: Mapping[str, Any]) -> dict[str, str]:
-    pt = component.get("podTemplate") or {}
-    return dict((pt.get("metadata") or {}).get("annotations") or {})
-
-
-def pod_template_labels(component: Mapping[str, Any]) -> dict[str, str]:
-    pt = component.get("podTemplate") or {}
-    return dict((pt.get("metadata") or {}).get("labels") or {})
-
-
 def discovery_backend(default: str, annotations: Mapping[str, str]) -> str:
     value = annotations.get(ANN_DISCOVERY_BACKEND)
     if value in ("kubernetes", "etcd"):
@@ -86,27 +62,6 @@ def discovery_backend(default: str, annotations: Mapping[str, str]) -> str:
 
 def is_k8s_discovery(default: str, annotations: Mapping[str, str]) -> bool:
     return discovery_backend(default, annotations) == "kubernetes"
-
-
-def main_container(component: Mapping[str, Any]) -> dict[str, Any] | None:
-    pt = component.get("podTemplate") or {}
-    for c in (pt.get("spec") or {}).get("containers") or []:
-        if isinstance(c, dict) and c.get("name") == MAIN:
-            return c
-    return None
-
-
-def gpu_count(component: Mapping[str, Any]) -> int:
-    main = main_container(component) or {}
-    res = main.get("resources") or {}
-    for section in ("limits", "requests"):
-        val = (res.get(section) or {}).get(GPU_RESOURCE)
-        if val is not None:
-            try:
-                return int(str(val))
-            except ValueError:
-                return 0
-    return 0
 
 
 def _fieldref(name: str, path: str) -> dict[str, Any]:
@@ -282,18 +237,18 @@ def standard_env(options: RenderOptions) -> list[dict[str, str]]:
     return env
 
 
-def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], backend: str, path: tuple) -> str | None:
+def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], backend: str, path: tuple[str | int, ...]) -> str | None:
     cc = component.get("compilationCache")
     if cc is None:
         return None
     pvc = (cc or {}).get("pvcName") or ""
     if not pvc:
-        raise RenderError("compilationCache.pvcName is required when compilationCache is set", path + ("compilationCache", "pvcName"))
+        raise RenderError.at("compilationCache.pvcName is required when compilationCache is set", path + ("compilationCache", "pvcName"))
     mount_path = (cc or {}).get("mountPath") or ""
     if not mount_path:
         mount_path = VLLM_CACHE_DEFAULT if backend == "vllm" else ""
         if not mount_path:
-            raise RenderError(
+            raise RenderError.at(
                 f"compilationCache.mountPath is required for backend framework {backend} (no default available)",
                 path + ("compilationCache", "mountPath"),
             )
@@ -307,9 +262,9 @@ def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], 
             mounts.append(m)
             continue
         if m.get("name") != pvc:
-            raise RenderError(f'compilationCache.mountPath "{mount_path}" is already used by volume "{m.get("name")}"', path + ("compilationCache", "mountPath"))
+            raise RenderError.at(f'compilationCache.mountPath "{mount_path}" is already used by volume "{m.get("name")}"', path + ("compilationCache", "mountPath"))
         if m.get("readOnly"):
-            raise RenderError(f'compilation cache volume "{pvc}" at "{mount_path}" must be writable', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" at "{mount_path}" must be writable', path + ("compilationCache",))
         if already:
             continue
         mounts.append(m)
@@ -320,7 +275,7 @@ def _compilation_cache(container: dict[str, Any], component: Mapping[str, Any], 
     return mount_path
 
 
-def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any], path: tuple) -> None:
+def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any], path: tuple[str | int, ...]) -> None:
     cc = component.get("compilationCache")
     if cc is None:
         return
@@ -331,13 +286,13 @@ def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any],
             continue
         src = v.get("persistentVolumeClaim")
         if src is None:
-            raise RenderError(f'compilation cache volume "{pvc}" must reference PVC "{pvc}"', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" must reference PVC "{pvc}"', path + ("compilationCache",))
         if src.get("claimName") != pvc:
-            raise RenderError(f'compilation cache volume "{pvc}" references PVC "{src.get("claimName")}" instead of "{pvc}"', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" references PVC "{src.get("claimName")}" instead of "{pvc}"', path + ("compilationCache",))
         if src.get("readOnly"):
-            raise RenderError(f'compilation cache PVC "{pvc}" must be writable', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache PVC "{pvc}" must be writable', path + ("compilationCache",))
         if found:
-            raise RenderError(f'compilation cache volume "{pvc}" is defined more than once', path + ("compilationCache",))
+            raise RenderError.at(f'compilation cache volume "{pvc}" is defined more than once', path + ("compilationCache",))
         found = True
     if not found:
         pod.setdefault("volumes", []).append({"name": pvc, "persistentVolumeClaim": {"claimName": pvc}})
@@ -377,7 +332,7 @@ def _append_missing_pvc_volumes(volumes: list[dict[str, Any]], mounts: list[dict
     return ordered
 
 
-def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderOptions, parent_mounts: list[dict[str, Any]], path: tuple) -> None:
+def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderOptions, parent_mounts: list[dict[str, Any]], path: tuple[str | int, ...]) -> None:
     containers: list[dict[str, Any]] = pod["containers"]
     for i, c in enumerate(containers):
         if c.get("name") != name:
@@ -404,7 +359,7 @@ def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderO
             base["volumeMounts"] = mounts
         containers[i] = base
         return
-    raise RenderError(f'frontendSidecar "{name}" does not match any podTemplate container', path + ("frontendSidecar",))
+    raise RenderError.at(f'frontendSidecar "{name}" does not match any podTemplate container', path + ("frontendSidecar",))
 
 
 def build_context(req: PodRequest) -> Ctx:
@@ -469,7 +424,7 @@ def _validate_dynamo_sidecar(comp: Mapping[str, Any], runtime: Mapping[str, Any]
         errors.append(f"spec.multinode: Forbidden: is not currently supported for {detail}; support is planned for a future release")
     if errors:
         msg = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-        raise RenderError(msg, req.path, rule="render.dynamo-sidecar")
+        raise RenderError.at(msg, req.path, rule="render.dynamo-sidecar")
 
 
 def _runtime_init_container(user_pt_spec: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -505,9 +460,9 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     _compilation_cache(container, comp, req.backend, req.path)
     for m in container.get("volumeMounts") or []:
         if not m.get("name"):
-            raise RenderError("volumeMount.name is required", req.path)
+            raise RenderError.at("volumeMount.name is required", req.path)
         if not m.get("mountPath"):
-            raise RenderError(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
+            raise RenderError.at(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
     if runtime_init is None:
         container["env"] = merge_envs(standard_env(req.options), container.get("env"))
     frontend_sidecar_mounts = deepcopy(container.get("volumeMounts") or [])

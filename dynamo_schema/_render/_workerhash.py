@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._consts import ANN_ORIGIN_VERSION, LABEL_COMPONENT
+from .._core._consts import ANN_ORIGIN_VERSION
 from .._core._datacopy import deepcopy
 from ._gojson import canonical_quantity, encode, go_marshal
 from ._names import is_worker_type
@@ -190,16 +190,6 @@ def resolved_runtime_version_for_hash(spec: Mapping[str, Any]) -> str:
     return f"{version[0]}.{version[1]}.{version[2]}"
 
 
-def _dcd_component_name(dcd: Mapping[str, Any]) -> str:
-    spec = dcd.get("spec") or {}
-    if spec.get("name"):
-        return str(spec["name"])
-    labels = (dcd.get("metadata") or {}).get("labels") or {}
-    if labels.get(LABEL_COMPONENT):
-        return str(labels[LABEL_COMPONENT])
-    return str((dcd.get("metadata") or {}).get("name", ""))
-
-
 def _hash_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """``workerHashSpec``: scaling fields cleared, runtime version hashed separately."""
     out = {k: deepcopy(v) for k, v in spec.items() if not str(k).startswith("_")}
@@ -224,8 +214,8 @@ def dcd_worker_hash_input(
     dgd: Mapping[str, Any], namespace: str | None = None, runtime_version: bool = True,
 ) -> dict[str, Any]:
     """The ordered value whose Go ``json.Marshal`` is hashed (``map[componentName]workerTemplate``)."""
-    from ._options import RenderError
-    from ._workloads import dcd_kube_annotations, dcd_kube_labels
+    from ._errors import RenderError
+    from ._workloads import dcd_component_name, dcd_kube_annotations, dcd_kube_labels
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
     workers: dict[str, dict[str, Any]] = {}
@@ -233,12 +223,12 @@ def dcd_worker_hash_input(
         spec = dcd.get("spec") or {}
         if not is_worker_type(spec.get("type")):
             continue
-        name = _dcd_component_name(dcd)
+        name = dcd_component_name(dcd)
         if not name:
-            raise RenderError(f"generated worker DCD {(dcd.get('metadata') or {}).get('name', '')!r} has no component name label",
+            raise RenderError.at(f"generated worker DCD {(dcd.get('metadata') or {}).get('name', '')!r} has no component name label",
                               rule="render.worker-hash")
         if name in workers:
-            raise RenderError(f'duplicate generated worker DCD component name "{name}"', rule="render.worker-hash")
+            raise RenderError.at(f'duplicate generated worker DCD component name "{name}"', rule="render.worker-hash")
         entry: dict[str, Any] = {}
         labels = dcd_kube_labels(dcd, ns)
         if labels:
@@ -290,9 +280,9 @@ def compute_worker_hash(
         return compute_dcd_worker_hash(dgd, namespace, runtime_version=False)
     if algorithm == ALGORITHM_LEGACY_V1:
         return compute_legacy_v1_hash(dgd)
-    from ._options import RenderError
+    from ._errors import RenderError
 
-    raise RenderError(f"unknown worker hash algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}",
+    raise RenderError.at(f"unknown worker hash algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}",
                       rule="render.worker-hash")
 
 

@@ -14,17 +14,17 @@ from .._core._consts import (
     ANN_ENABLE_METRICS,
     ANN_ORIGIN_VERSION,
     LABEL_BASE_MODEL_HASH,
+    LABEL_COMPONENT,
     LABEL_COMPONENT_TYPE,
+    LABEL_WORKER_HASH,
 )
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations, dcd_preserved_labels
 from ._graph import (
-    LABEL_COMPONENT,
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,
     LABEL_NAMESPACE,
-    LABEL_WORKER_HASH,
     component_backend,
 )
 from ._kvtransfer import TOPOLOGY_SOURCE_ANNOTATION_KEYS
@@ -37,13 +37,8 @@ from ._names import (
     normalize_kube_name,
 )
 from ._options import RenderOptions
-from ._pod import (
-    PodRequest,
-    generate_pod_spec,
-    is_k8s_discovery,
-    pod_template_annotations,
-    pod_template_labels,
-)
+from ._pod import generate_pod_spec, is_k8s_discovery
+from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
 
 LABEL_SUB_TYPE = "nvidia.com/dynamo-sub-component-type"
 LABEL_SELECTOR = "nvidia.com/selector"

@@ -21,7 +21,7 @@ from dynamo_schema._infercrane import (
     resolve_adapter,
 )
 from dynamo_schema._infercrane import _contracts as c
-from dynamo_schema._infercrane._adapters import _gcp_compute, _kubernetes, _runpod_pods
+from dynamo_schema._infercrane.adapters import _gcp_compute, _kubernetes, _runpod_pods
 
 from . import _goldens
 from .conftest import sh_syntax_ok
@@ -183,7 +183,7 @@ GOLDENS = sorted(p for p in _goldens.GOLDEN.iterdir() if p.is_dir()) if _goldens
 
 
 def test_every_adapter_has_single_and_multi_gpu_goldens() -> None:
-    from dynamo_schema._infercrane._adapters import MODULES
+    from dynamo_schema._infercrane.adapters import MODULES
 
     names = {p.name for p in GOLDENS}
     for adapter in MODULES:

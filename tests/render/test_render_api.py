@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from dynamo_schema._render import RenderError, RenderOptions, render, targets
+from dynamo_schema._render import RenderError, RenderOptions, render, target_registry
 from dynamo_schema._render._merge import merge_envs, mergo_override
 
 DGD = {
@@ -21,7 +21,7 @@ DGD = {
 
 
 def test_registry_shape() -> None:
-    reg = targets()
+    reg = target_registry()
     assert set(reg) == {"kubernetes", "grove", "dcd"}
     for name, plugin in reg.items():
         assert plugin.name == name
@@ -112,3 +112,19 @@ def test_pcs_name_truncated_for_long_dgd() -> None:
     pcs = render(dgd, "grove", RenderOptions())[0]
     assert pcs["metadata"]["name"] == "llama-3-70b-instruct-dis-114a"
     assert pcs["metadata"]["labels"]["nvidia.com/dynamo-graph-deployment-name"] == "llama-3-70b-instruct-disagg-production-east1"
+
+
+def test_one_render_error() -> None:
+    """The render stages and the render orchestration raise the same class (issue 9: one hierarchy)."""
+    from dynamo_schema._core._diagnostics import DynamoSchemaError
+    from dynamo_schema._pipeline import _compile
+    from dynamo_schema._render import _errors
+
+    assert _compile.RenderError is RenderError is _errors.RenderError
+    assert issubclass(RenderError, DynamoSchemaError)
+    staged = RenderError.at("bad", ("spec", 0), rule="render.x")
+    assert [(d.rule, d.path, d.message) for d in staged.diagnostics] == [("render.x", ("spec", 0), "bad")]
+    assert RenderError("refused").diagnostics == []  # the orchestration's form: words the failure itself
+    with pytest.raises(RenderError) as info:
+        render(DGD, "helm", RenderOptions())
+    assert [d.rule for d in info.value.diagnostics] == ["render.target"]

@@ -172,3 +172,12 @@ def test_render_of_a_rapid_mocker_dgdr_carries_the_aic_arguments(tmp_path: Path)
     pcs = next(d for d in docs if d["kind"] == "PodCliqueSet")
     cliques = [c for c in pcs["spec"]["template"]["cliques"] if c["name"] in ("prefill", "decode")]
     assert cliques and all("--aic-perf-model" in c["spec"]["podSpec"]["containers"][0]["args"] for c in cliques)
+
+
+def test_bad_namespace_is_quoted_like_go(tmp_path: Path) -> None:
+    """``--namespace`` is refused as apimachinery's field.Invalid words it: the value as Go's %q (strconv.Quote)."""
+    path = tmp_path / "dgd.yaml"
+    path.write_text("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\nspec: {}\n")
+    rc, out, err = run("render", "--namespace", "a\x01b", str(path))
+    assert rc != 0 and not out
+    assert '--namespace: Invalid value: "a\\x01b": ' in err, err

@@ -301,6 +301,12 @@ def test_sglang_nixl_exporter_port_settings(gpus: int, env: list[dict[str, Any]]
      'NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and is set to "abc", which is not a number, '
      "so the operator cannot declare the range it names and Prometheus would scrape ports no rank binds. Set "
      "NIXL_TELEMETRY_PROMETHEUS_PORT to a port between 1 and 65535, or set NIXL_TELEMETRY_ENABLE=n"),
+    # upstream literalPort: fmt.Errorf("is set to %q, which is not a number", env.Value), i.e. strconv.Quote
+    # (a NUL is \x00 in Go, not JSON's \u0000; the value is quoted untrimmed)
+    (2, _env(NIXL_TELEMETRY_ENABLE="y", NIXL_TELEMETRY_PROMETHEUS_PORT=" 1\x00\x7f"),
+     'NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and is set to " 1\\x00\\x7f", which is not a '
+     "number, so the operator cannot declare the range it names and Prometheus would scrape ports no rank binds. Set "
+     "NIXL_TELEMETRY_PROMETHEUS_PORT to a port between 1 and 65535, or set NIXL_TELEMETRY_ENABLE=n"),
     (4, _env(NIXL_TELEMETRY_ENABLE="y", NIXL_TELEMETRY_PROMETHEUS_PORT="65534"),
      "NIXL_TELEMETRY_PROMETHEUS_PORT=65534 with 4 co-located ranks needs ports 65534-65537, which exceeds the maximum port 65535"),
 ])

@@ -445,7 +445,8 @@ def test_sidecar_runtime_version_for_hash_follows_runtime_image() -> None:
 ])
 def test_invalid_dynamo_sidecar(ctype: str, restart: str | None, multinode: Any, message: str) -> None:
     # TestGenerateBasePodSpecRejectsInvalidDynamoSidecar
-    from dynamo_schema._render._pod import PodRequest, generate_pod_spec
+    from dynamo_schema._render._pod import generate_pod_spec
+    from dynamo_schema._render._podrequest import PodRequest
 
     runtime: dict[str, Any] = {"name": "runtime", "image": "runtime:1.6.0"}
     if restart:

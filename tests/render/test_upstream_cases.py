@@ -20,7 +20,7 @@ import pytest
 
 from dynamo_schema._render import _backends as B
 from dynamo_schema._render._options import RenderOptions
-from dynamo_schema._render._pod import PodRequest
+from dynamo_schema._render._podrequest import PodRequest
 
 HERE = Path(__file__).parent / "upstream_cases"
 INDEX: dict[str, dict[str, dict[str, Any]]] = json.loads((HERE / "INDEX.json").read_text(encoding="utf-8"))
@@ -341,7 +341,7 @@ def _trtllm_hosts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 def _trtllm_gpus(component: dict[str, Any]) -> int:
     """``resolveTestContainerGPUs`` (``ResolveContainerGPUs`` without a cluster): the main container's
     GPU limit, else request."""
-    from dynamo_schema._render._pod import gpu_count
+    from dynamo_schema._render._podrequest import gpu_count
 
     return gpu_count(component)
 
@@ -438,8 +438,8 @@ def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestDetectBackendFrameworkFromArgs")
 def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._graph import detect_backend
-    from dynamo_schema._render._options import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -450,8 +450,8 @@ def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestDetermineBackendFramework")
 def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._graph import determine_backend
-    from dynamo_schema._render._options import RenderError
 
     call = (row["componentType"], row["command"] or [], row["args"] or [], row["explicitBackendFramework"] or None)
     if row["expectError"]:
@@ -464,8 +464,8 @@ def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGetBackendFrameworkFromComponent")
 def _component_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._graph import component_backend
-    from dynamo_schema._render._options import RenderError
 
     comp = beta_component(row["component"])
     explicit = ((row["deployment"] or {}).get("spec") or {}).get("backendFramework") or None
@@ -498,7 +498,7 @@ def _pcs_name(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestPropagateDGDAnnotations")
 def _propagate_annotations(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render._graph import propagate_dgd_annotations
-    from dynamo_schema._render._pod import pod_template_annotations
+    from dynamo_schema._render._podrequest import pod_template_annotations
 
     comp = beta_component({"annotations": row["serviceAnnotations"]} if row["serviceAnnotations"] else {})
     propagate_dgd_annotations({"metadata": {"annotations": row["dgdAnnotations"] or {}}}, comp)
@@ -639,7 +639,7 @@ def _pod_discovery(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_Frontend")
 def _pod_frontend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["wantErr"]:
         with pytest.raises(RenderError):
@@ -661,7 +661,7 @@ def _pod_planner_sa(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_VolumeMounts")
 def _pod_volume_mounts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -680,7 +680,7 @@ def _pod_volume_mounts(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestApplyCompilationCacheVolume")
 def _cache_volume(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._pod import _compilation_cache_volume
 
     pod: dict[str, Any] = {"volumes": copy.deepcopy(row["volumes"] or [])}
@@ -697,7 +697,7 @@ def _cache_volume(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestApplyCompilationCacheExistingMount")
 def _cache_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._pod import _compilation_cache
 
     container: dict[str, Any] = {"volumeMounts": copy.deepcopy(row["mounts"] or [])}
@@ -714,7 +714,7 @@ def _cache_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_UseAsCompilationCache_BackendSupport")
 def _pod_cache_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -743,7 +743,7 @@ def pod_for_component(alpha: dict[str, Any], backend: str, role: str, nodes: int
 
 @adapter("TestGeneratePodSpecForComponent_VLLM", "TestGeneratePodSpecForComponent_SGLang")
 def _pod_for_component(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -759,7 +759,7 @@ def _pod_for_component(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGeneratePodSpecForComponent_UnsupportedBackend")
 def _pod_unsupported_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     call = ({"componentType": "worker"}, row["backendFramework"], "main", 1)
     if row["expectError"]:
@@ -808,7 +808,7 @@ def _pcs_min_available(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateGrovePodCliqueSet_UpdateStrategy")
 def _pcs_update_strategy(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     ann = {"nvidia.com/grove-update-strategy": row["annotation"]} if row["hasAnnotation"] else None
     dgd = beta_dgd(alpha_dgd("test-dgd", "ns", {"worker": {"componentType": "worker", "replicas": 1}}, ann))
@@ -1004,7 +1004,7 @@ def _component_context(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 def _propagate_spec_metadata(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     # propagateDGDSpecMetadata is the low-priority spec.annotations/labels step of applyDGDTemplateDefaults
     from dynamo_schema._render._graph import apply_dgd_template_defaults
-    from dynamo_schema._render._pod import pod_template_annotations, pod_template_labels
+    from dynamo_schema._render._podrequest import pod_template_annotations, pod_template_labels
 
     alpha: dict[str, Any] = {}
     if row["serviceAnnotations"]:
@@ -1144,7 +1144,7 @@ def _generate_dcds(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
                               "metadata": parent["metadata"], "spec": parent["spec"]}})
     if row["wantErr"]:
-        from dynamo_schema._render._options import RenderError
+        from dynamo_schema._render import RenderError
 
         with pytest.raises(RenderError):
             generate_dcds(dgd, "", str(parent["metadata"].get("namespace") or "default"))
@@ -1176,7 +1176,7 @@ def _dcds_dyn_workers(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_FrontendSidecar")
 def _pod_frontend_sidecar(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
     from dynamo_schema._render._pod import generate_pod_spec
 
     backend = row["backendFramework"] or "vllm"
@@ -1232,7 +1232,7 @@ def _pod_frontend_sidecar(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateBasePodSpec_ResourceClaims")
 def _pod_resource_claims(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
+    from dynamo_schema._render import RenderError
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -1281,8 +1281,8 @@ def _sorted_pcs(obj: dict[str, Any]) -> dict[str, Any]:
 
 @adapter("TestGenerateGrovePodCliqueSet")
 def _pcs_full(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._options import RenderError
-    from dynamo_schema._render._targets import _finish
+    from dynamo_schema._render import RenderError
+    from dynamo_schema._render.targets._common import finish as _finish
 
     dep = row["args"]["dynamoDeployment"]
     dgd = beta_dgd({"alpha": {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
@@ -1368,7 +1368,7 @@ def _dcd_no_rolling_update(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGenerateDynamoComponentsDeploymentsDoesNotMutateParentDGD")
 def _dcds_do_not_mutate(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._pod import pod_template_labels
+    from dynamo_schema._render._podrequest import pod_template_labels
 
     dgd = copy.deepcopy(row["beta"])
     dcd = _dcds_by_component(dgd, row["workerHash"])[row["component"]]

@@ -483,13 +483,9 @@ ELASTIC_EP_DETAIL = (
 
 
 def _has_arg(args: list[str], flag: str, value: str) -> bool:
-    joined, equals = f"{flag} {value}", f"{flag}={value}"
-    for i, a in enumerate(args):
-        if joined in a or equals in a:
-            return True
-        if a == flag and i + 1 < len(args) and args[i + 1] == value:
-            return True
-    return False
+    from .._k8s._container import has_arg
+
+    return has_arg(args, flag, value)
 
 
 def is_elastic_ep_ray_launch(container: dict[str, Any]) -> bool:

@@ -27,6 +27,7 @@ from .._common import (
     replica_artifact,
 )
 from .._settings import valid_dns_label_strict
+from ._protocol import PartRenderer
 
 name = "kubernetes"
 cloud = "kubernetes"
@@ -200,3 +201,9 @@ def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = N
                                                  "apply", "--server-side", "--field-manager=" + FIELD_MANAGER,
                                                  "--validate=strict", "-f", "manifest.json"]}))
     return out
+
+
+#: No piece of the output renders on its own: upstream ``Kubernetes.manifest`` builds the whole ``v1 List`` (Deployment and Service, or the
+#: InferenceService) at once and tests only that.
+#: ``render_part`` refuses every part name for this adapter (rule ``infercrane.adapter.part``).
+PARTS: dict[str, PartRenderer] = {}

@@ -16,6 +16,7 @@ from .. import _contracts as c
 from .._common import RenderedArtifact, Replica, adapter_error, replica_artifact
 from .._settings import valid_dns_label_strict, valid_dynamo_runtime_version
 from ._kubernetes import external_key_hash, resource_name
+from ._protocol import PartRenderer
 
 name = "kubernetes-dynamo"
 cloud = "kubernetes"
@@ -192,3 +193,8 @@ def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = N
                                           "apply", "--server-side", "--field-manager=" + FIELD_MANAGER,
                                           "--validate=strict", "-f", "manifest.json"]}),
     ]
+
+
+#: No piece of the output renders on its own: upstream builds the whole DynamoGraphDeployment at once and tests only that.
+#: ``render_part`` refuses every part name for this adapter (rule ``infercrane.adapter.part``).
+PARTS: dict[str, PartRenderer] = {}

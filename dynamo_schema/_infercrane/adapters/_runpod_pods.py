@@ -23,6 +23,7 @@ from .._common import (
     expand,
     replica_artifact,
 )
+from ._protocol import PartRenderer
 from ._runpod_serverless import DEFAULT_REST_URL, runpod_gpu_type
 
 name = "runpod-pods"
@@ -131,3 +132,9 @@ def render(r: Replica, s: Mapping[str, Any], state: Mapping[str, Any] | None = N
                          "request body (compact JSON)"),
         replica_artifact(pod_name, r.external_key, endpoint=f"https://<pod-id>-{port}.proxy.runpod.net"),
     ]
+
+
+#: No piece of the output renders on its own: upstream builds the ``POST /pods`` body at once (``dockerEntrypoint`` / ``dockerStartCmd``,
+#: no script) and tests only that.
+#: ``render_part`` refuses every part name for this adapter (rule ``infercrane.adapter.part``).
+PARTS: dict[str, PartRenderer] = {}

@@ -1,0 +1,69 @@
+"""What the render targets share: the kind check, the namespace, the child DCDs, the objects every DGD
+gets, and the final clean-up of the rendered objects."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._errors import RenderError
+from .._extras import (
+    discovery_rbac,
+    epp_objects,
+    has_multinode,
+    model_services,
+    scaling_adapters,
+    wait_leader_configmap,
+)
+from .._graph import admit, generate_dcds, strip_private
+from .._merge import sort_keys_deep
+from .._options import RenderOptions
+from .._pod import is_k8s_discovery
+from .._workerhash import compute_worker_hash
+
+DGD = "DynamoGraphDeployment"
+DCD = "DynamoComponentDeployment"
+
+
+def namespace_of(obj: Mapping[str, Any], options: RenderOptions) -> str:
+    return str((obj.get("metadata") or {}).get("namespace") or options.namespace)
+
+
+def check_kind(obj: Mapping[str, Any], kinds: frozenset[str], target: str) -> None:
+    if obj.get("apiVersion") != "nvidia.com/v1beta1" or obj.get("kind") not in kinds:
+        raise RenderError.at(
+            f"target {target!r} renders {', '.join(sorted(kinds))} (nvidia.com/v1beta1), got {obj.get('apiVersion')}/{obj.get('kind')}",
+            rule="render.kind",
+        )
+
+
+def finish(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [sort_keys_deep(strip_private(o)) for o in objs]
+
+
+def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) -> list[dict[str, Any]]:
+    if not options.apiserver_defaults:
+        return objs
+    from .._apiserver import apply_server_defaults
+
+    return [apply_server_defaults(o) for o in objs]
+
+
+def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
+    admitted = admit(dgd, options, grove=False)
+    ns = namespace_of(admitted, options)
+    wh = compute_worker_hash(admitted, options, namespace=ns)
+    return admitted, generate_dcds(admitted, wh, ns), wh, ns
+
+
+def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dict[str, Any]]:
+    name = str((dgd.get("metadata") or {}).get("name", ""))
+    out: list[dict[str, Any]] = []
+    if is_k8s_discovery(options.discovery_backend, (dgd.get("metadata") or {}).get("annotations") or {}):
+        out += discovery_rbac(name, ns)
+    if has_multinode(dgd):
+        out.append(wait_leader_configmap(name, ns))
+    out += epp_objects(dgd, ns)
+    out += model_services(dgd, ns)
+    out += scaling_adapters(dgd, ns)
+    return out

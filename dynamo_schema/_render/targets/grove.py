@@ -1,0 +1,55 @@
+"""Target ``grove`` (Grove on): the PodCliqueSet of a DGD and its stable resources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..._core._consts import LABEL_WORKER_HASH
+from .._extras import frontend_ingress
+from .._graph import admit
+from .._grove import render_pcs
+from .._names import compute_dynamo_namespace, dcd_name
+from .._options import RenderOptions
+from .._pod import is_k8s_discovery
+from .._workerhash import compute_worker_hash
+from .._workloads import component_service
+from ._common import DGD, check_kind, dgd_common, finish, maybe_server_defaults, namespace_of
+from ._target import Target
+
+
+def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
+    check_kind(obj, frozenset({DGD}), "grove")
+    admitted = admit(obj, options, grove=True)
+    ns = namespace_of(admitted, options)
+    wh = compute_worker_hash(admitted, options, namespace=ns)
+    out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
+    out += dgd_common(admitted, ns, options)
+    meta = admitted.get("metadata") or {}
+    dgd_name = str(meta.get("name", ""))
+    spec = admitted.get("spec") or {}
+    k8s = is_k8s_discovery(options.discovery_backend, meta.get("annotations") or {})
+    ingress: list[dict[str, Any]] = []
+    for comp in spec.get("components") or []:
+        ctype = str(comp.get("type") or "")
+        if not (k8s or ctype == "frontend"):
+            continue
+        name = str(comp.get("name", ""))
+        pt_meta = ((comp.get("podTemplate") or {}).get("metadata") or {})
+        labels = dict(spec.get("labels") or {})
+        labels.update(pt_meta.get("labels") or {})
+        if ctype in ("worker", "prefill", "decode") and wh:
+            # groveRenderDeployment stamps the worker hash on worker pod templates first.
+            labels[LABEL_WORKER_HASH] = wh
+        annotations = dict(spec.get("annotations") or {})
+        annotations.update(pt_meta.get("annotations") or {})
+        if ctype == "frontend":
+            ingress += frontend_ingress(dcd_name(dgd_name, name, None, ""), dgd_name, ns, options)
+        out.append(component_service(
+            dcd_name(dgd_name, name, None, ""), ns, ctype,
+            compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), ns, dgd_name), name, labels, annotations, k8s,
+        ))
+    out += ingress
+    return finish(maybe_server_defaults(out, options))
+
+
+TARGET = Target("grove", frozenset({DGD}), render_grove_target, "Grove on: PodCliqueSet and stable resources")

@@ -1,0 +1,35 @@
+"""Target ``kubernetes`` (Grove off): child DCDs and their Deployments/LeaderWorkerSets, Services, RBAC,
+ConfigMaps; a DCD alone renders to its workloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._extras import dcd_ingress, frontend_ingress
+from .._graph import admit, strip_private
+from .._options import RenderOptions
+from .._workloads import render_dcd_workloads
+from ._common import DCD, DGD, check_kind, child_dcds, dgd_common, finish, maybe_server_defaults, namespace_of
+from ._target import Target
+
+
+def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
+    check_kind(obj, frozenset({DGD, DCD}), "kubernetes")
+    if obj.get("kind") == DCD:
+        admitted = admit(obj, options, grove=False)
+        ns = namespace_of(admitted, options)
+        objs = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
+        return finish(maybe_server_defaults(objs, options))
+    admitted, dcds, _, ns = child_dcds(obj, options)
+    out: list[dict[str, Any]] = list(dcds)
+    out += dgd_common(admitted, ns, options)
+    dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
+    for dcd in dcds:
+        out += render_dcd_workloads(strip_private(dcd), options, ns)
+        if (dcd.get("spec") or {}).get("type") == "frontend":
+            out += frontend_ingress(dcd["metadata"]["name"], dgd_name, ns, options)
+    return finish(maybe_server_defaults(out, options))
+
+
+TARGET = Target("kubernetes", frozenset({DGD, DCD}), render_kubernetes_target,
+                "Grove off: child DCDs, Deployments/LeaderWorkerSets, Services, RBAC, ConfigMaps")

@@ -1,0 +1,77 @@
+"""The render-target registry: every entry satisfies the ``RenderTarget`` Protocol, names are unique, and
+the targets the command line accepts are the registry's (issue 9)."""
+
+from __future__ import annotations
+
+import inspect
+import pkgutil
+import subprocess
+import sys
+from importlib import import_module
+
+import pytest
+
+from dynamo_schema._render import RenderError, RenderOptions, render, target_registry
+from dynamo_schema._render import targets as targets_pkg
+from dynamo_schema._render.targets import _MODULES, TARGETS, RenderTarget, names_for
+from dynamo_schema._render.targets._common import DCD, DGD
+
+DGD_OBJ = {
+    "apiVersion": "nvidia.com/v1beta1",
+    "kind": DGD,
+    "metadata": {"name": "g"},
+    "spec": {"backendFramework": "vllm", "components": [
+        {"name": "frontend", "type": "frontend", "podTemplate": {"spec": {"containers": [{"name": "main", "image": "f:1.4.0"}]}}},
+        {"name": "decode", "type": "decode", "podTemplate": {"spec": {"containers": [{"name": "main", "image": "w:1.4.0"}]}}},
+    ]},
+}
+DCD_OBJ = {"apiVersion": "nvidia.com/v1beta1", "kind": DCD, "metadata": {"name": "x"},
+           "spec": {"type": "frontend", "backendFramework": "vllm",
+                    "podTemplate": {"spec": {"containers": [{"name": "main", "image": "f:1.4.0"}]}}}}
+SAMPLES = {DGD: DGD_OBJ, DCD: DCD_OBJ}
+
+
+def test_every_target_module_is_registered_once() -> None:
+    found = sorted(m.name for m in pkgutil.iter_modules(targets_pkg.__path__) if not m.name.startswith("_"))
+    assert found == sorted(_MODULES) and len(set(_MODULES)) == len(_MODULES)
+    assert [t.name for t in TARGETS.values()] == list(TARGETS) == list(_MODULES)
+    for module in _MODULES:
+        assert import_module(f"{targets_pkg.__name__}.{module}").TARGET is TARGETS[module]
+
+
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_target_satisfies_the_protocol(name: str) -> None:
+    target = TARGETS[name]
+    assert isinstance(target, RenderTarget)
+    assert target.name == name and target.description
+    assert isinstance(target.kinds, frozenset) and target.kinds and target.kinds <= {DGD, DCD}
+    assert list(inspect.signature(target.render).parameters) == ["obj", "options"]
+    for kind in (DGD, DCD):
+        obj = SAMPLES[kind]
+        if kind in target.kinds:
+            out = target.render(obj, RenderOptions(namespace="ns"))
+            assert out and all(isinstance(o, dict) and o.get("kind") and o.get("apiVersion") for o in out)
+            assert out == render(obj, name, RenderOptions(namespace="ns"))
+        else:
+            with pytest.raises(RenderError) as info:
+                target.render(obj, RenderOptions())
+            assert [d.rule for d in info.value.diagnostics] == ["render.kind"]
+
+
+def test_public_registry_is_the_registry() -> None:
+    assert target_registry() == TARGETS and target_registry() is not TARGETS
+
+
+def test_command_line_targets_are_the_registry() -> None:
+    """``render``/``diff --target`` accept (and document) exactly the registered targets per kind."""
+    from dynamo_schema._pipeline import _compile, _diff
+
+    assert _compile.TARGETS_DGD == names_for(DGD) == _diff.TARGETS
+    assert names_for(DCD) == ("kubernetes",)  # _compile: a DCD renders only for kubernetes
+    for command in ("render", "diff"):
+        proc = subprocess.run([sys.executable, "-m", "dynamo_schema", command, "--help"], capture_output=True,
+                              text=True, check=False)
+        assert proc.returncode == 0, proc.stderr
+        help_text = " ".join(proc.stdout.split())
+        listed = help_text.split("render target: ", 1)[1].split(" (default", 1)[0]
+        assert listed.replace(" or ", ", ").split(", ") == list(TARGETS), (command, listed)
