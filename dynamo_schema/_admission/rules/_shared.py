@@ -483,7 +483,7 @@ ELASTIC_EP_DETAIL = (
 
 
 def _has_arg(args: list[str], flag: str, value: str) -> bool:
-    from .._k8s._container import has_arg
+    from ..._k8s._container import has_arg
 
     return has_arg(args, flag, value)
 
