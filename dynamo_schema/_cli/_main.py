@@ -351,7 +351,7 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Any)
         yield w[0], chunk
     if ns.patches or ns.kustomize:
         from .._io._load import iter_paths_keeping_missing
-        from ._kustomize import kustomize_results, patch_file_results
+        from .commands.kustomize import kustomize_results, patch_file_results
 
         for f in iter_paths_keeping_missing(ns.patches):
             yield f, patch_file_results(f, opts)
@@ -444,7 +444,7 @@ def cmd_default(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def cmd_merge(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from .._merge._cli import run_merge
+    from .commands.merge import run_merge
     from .._pipeline._merge_check import result_errors
 
     return int(run_merge(ns.blueprint, ns.override, stdout, stderr,

@@ -14,15 +14,15 @@ import shutil
 import subprocess
 from typing import Any
 
-from .._core._diagnostics import Diagnostic
+from ..._core._diagnostics import Diagnostic
 
 BUILD_TIMEOUT_S = 120
 
 
 def patch_file_results(path: str, options: Any) -> list[Any]:
-    from .._io._load import load_path_result
-    from .._pipeline._kustomize import patch_results, patch_target
-    from ._main import io_error_result
+    from ..._io._load import load_path_result
+    from ..._pipeline._kustomize import patch_results, patch_target
+    from .._main import io_error_result
 
     try:
         loaded = load_path_result(path, strict=options.strict)
@@ -32,16 +32,16 @@ def patch_file_results(path: str, options: Any) -> list[Any]:
 
 
 def _error(name: str, rule: str, message: str) -> Any:
-    from .._io._report import ResourceResult
+    from ..._io._report import ResourceResult
 
     return ResourceResult(filename=name, kind="", name="", version="", status="error",
                           diagnostics=[Diagnostic(rule, (), message).located(name, None, None)])
 
 
 def kustomize_results(folder: str, options: Any) -> list[Any]:
-    from .._io._load import load
-    from .._io._report import ResourceResult
-    from .._pipeline._validate import validate_document
+    from ..._io._load import load
+    from ..._io._report import ResourceResult
+    from ..._pipeline._validate import validate_document
 
     name = f"kustomize:{folder}"
     if not os.path.isdir(folder):
@@ -75,7 +75,7 @@ def kustomize_results(folder: str, options: Any) -> list[Any]:
 
 # ------------------------------------------------------------------------------------------------
 def _kustomization(folder: str) -> str | None:
-    from .._pipeline._kustomize import KUSTOMIZATION_NAMES
+    from ..._pipeline._kustomize import KUSTOMIZATION_NAMES
 
     for n in KUSTOMIZATION_NAMES:
         if os.path.isfile(os.path.join(folder, n)):
@@ -85,8 +85,8 @@ def _kustomization(folder: str) -> str | None:
 
 def _sources(folder: str) -> list[tuple[bool, Any]]:
     """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively."""
-    from .._io._load import load_path_result
-    from .._pipeline._kustomize import _read_yaml
+    from ..._io._load import load_path_result
+    from ..._pipeline._kustomize import _read_yaml
 
     files: list[tuple[bool, str]] = []
     seen: set[str] = set()
