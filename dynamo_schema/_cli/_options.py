@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
+
+from ._common import UsageError
 
 
 def _jobs(value: str) -> int:
@@ -73,3 +76,82 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
                    help="build DIR with `kubectl kustomize` and validate the result (repeatable)")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="file, directory (walked for *.yaml, *.yml, *.json) or - for standard input")
+
+
+def _settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
+    """The ``--settings`` file (read with located errors) overlaid with every ``--set``."""
+    from .._pipeline._compile import ConfigFileError, read_mapping_file
+
+    mapping: dict[str, Any] = {}
+    if getattr(ns, "settings", None):
+        try:
+            mapping.update(read_mapping_file(ns.settings, "settings file"))
+        except ConfigFileError as exc:
+            raise UsageError(str(exc)) from exc
+    for item in getattr(ns, "set_", []) or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
+        mapping[key.strip()] = _set_value(key.strip(), value)
+    return mapping
+
+
+def _set_value(key: str, value: str) -> Any:
+    """A ``--set`` value read as one YAML scalar or flow collection (``true``, ``3``, ``{a: [b]}``)."""
+    if not value:
+        return ""
+    import yaml
+
+    try:
+        return yaml.load(value, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise UsageError(f"--set {key}: cannot read value {value!r} as YAML{where}: {problem}") from exc
+    except (ValueError, RecursionError) as exc:  # e.g. an integer past CPython's 4,300-digit limit
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
+
+
+def _admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:
+    from .._admission import AdmissionSettings
+
+    if mapping is None:
+        mapping = _settings_mapping(ns)
+    version = getattr(ns, "operator_version", None)
+    if version:
+        mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") != "operator_version"}
+        mapping["operator_version"] = version  # one knob: --operator-version wins
+    try:
+        return AdmissionSettings.from_mapping(mapping)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"invalid admission settings: {exc}") from exc
+
+
+def _go_quote(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _check_namespace(ns: argparse.Namespace) -> None:
+    from .._pipeline._compile import dns1123_label_errors
+
+    value = getattr(ns, "namespace", None)
+    if value is None:
+        return
+    errs = dns1123_label_errors(value)
+    if errs:
+        raise UsageError(f"--namespace: Invalid value: {_go_quote(value)}: {'; '.join(errs)}")
+
+
+_VERSION_RE = r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]+)?"
+
+
+def _check_operator_version(ns: argparse.Namespace) -> None:
+    import re
+
+    value = getattr(ns, "operator_version", None)
+    if value is not None and not re.fullmatch(_VERSION_RE, value):
+        raise UsageError(f"--operator-version: expected X.Y.Z (e.g. 1.5.0), got {value!r}")

@@ -22,7 +22,7 @@ BUILD_TIMEOUT_S = 120
 def patch_file_results(path: str, options: Any) -> list[Any]:
     from ..._io._load import load_path_result
     from ..._pipeline._kustomize import patch_results, patch_target
-    from .._main import io_error_result
+    from .._common import io_error_result
 
     try:
         loaded = load_path_result(path, strict=options.strict)

@@ -8,8 +8,9 @@ a DGDR without an override normalises the blueprint).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 DGDR_KIND = "DynamoGraphDeploymentRequest"
 
@@ -105,3 +106,9 @@ def run_merge(
     stdout.write(_dump(result.dgd))
     return 0
 
+
+def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..._pipeline._merge_check import result_errors
+
+    return int(run_merge(ns.blueprint, ns.override, stdout, stderr,
+                         validator=result_errors if ns.validate else None))
