@@ -136,7 +136,7 @@ def _go_quote(value: str) -> str:
 
 
 def _check_namespace(ns: argparse.Namespace) -> None:
-    from .._pipeline._compile import dns1123_label_errors
+    from .._k8s._names import dns1123_label_errors
 
     value = getattr(ns, "namespace", None)
     if value is None:

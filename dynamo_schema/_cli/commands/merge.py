@@ -35,8 +35,9 @@ def _dump(obj: Any) -> str:
     return dump_all([obj])
 
 
-def override_from_document(doc: Any) -> dict | None:
-    """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None)."""
+def override_from_document(doc: Any) -> Any:
+    """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None); unchecked
+    input, so any value (the merge reports a wrong type)."""
     if isinstance(doc, dict) and doc.get("kind") == DGDR_KIND:
         node: Any = doc
         where = ""
@@ -63,7 +64,7 @@ def run_merge(
     override_path: str,
     stdout: IO[str],
     stderr: IO[str],
-    schema_for: Callable[[str, str], dict] | None = None,
+    schema_for: Callable[[str, str], dict[str, Any]] | None = None,
     validator: Callable[[Any], list[str]] | None = None,
 ) -> int:
     from dynamo_schema._core._diagnostics import DynamoSchemaError
