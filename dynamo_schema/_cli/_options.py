@@ -29,8 +29,27 @@ def jobs_count(n: int) -> int:
     return n
 
 
-def add_validate_options(p: argparse.ArgumentParser) -> None:
+def version_text() -> str:
     from .._core._version import __version__
+
+    return f"dynamo-schema {__version__}"
+
+
+def add_settings_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--settings", metavar="FILE", help="YAML mapping of admission settings (cluster/operator state)")
+    p.add_argument("--set", dest="set_", metavar="KEY=VALUE", action="append", default=[],
+                   help="one admission setting (repeatable; wins over --settings)")
+
+
+def add_render_options(p: argparse.ArgumentParser) -> None:
+    """The options ``render`` and ``diff`` share: where and as which operator release objects are rendered."""
+    p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
+    p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
+    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
+                   help="operator release whose behaviour is emulated (default: the bundled one)")
+
+
+def add_validate_options(p: argparse.ArgumentParser) -> None:
     from ._reporters import FORMATS
 
     p.add_argument("--output", "-o", choices=list(FORMATS), default="text",
@@ -63,13 +82,11 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
                         "(the bundled Kubernetes schemas, always tried last)")
     p.add_argument("--ignore-rule", action="append", default=[], metavar="RULE-ID",
                    help="waive a rule everywhere (repeatable; a trailing * waives a family, e.g. 'schema.*')")
-    p.add_argument("--version", action="version", version=f"dynamo-schema {__version__}", help="print the version and exit")
+    p.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
     p.add_argument("--old", metavar="OLD", help="validate PATH as an update of the object(s) in OLD")
     p.add_argument("--kubernetes-version", default=None, metavar="X.Y.Z",
                    help="Kubernetes release whose schemas check built-in kinds (default 1.32.0)")
-    p.add_argument("--settings", metavar="FILE", help="YAML mapping of admission settings (cluster/operator state)")
-    p.add_argument("--set", dest="set_", metavar="KEY=VALUE", action="append", default=[],
-                   help="one admission setting (repeatable; wins over --settings)")
+    add_settings_options(p)
     p.add_argument("--patch", dest="patches", action="append", default=[], metavar="FILE",
                    help="check FILE as a kustomize patch (partial DGD/DCD: no required fields; repeatable)")
     p.add_argument("--kustomize", dest="kustomize", action="append", default=[], metavar="DIR",

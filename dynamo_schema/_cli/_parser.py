@@ -10,39 +10,24 @@ DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployme
                "DeploymentSpecs, offline. Exit codes: 0 success, 1 invalid input, 2 usage or I/O error.")
 
 
-def _version_text() -> str:
-    from .._core._version import __version__
-
-    return f"dynamo-schema {__version__}"
-
-
-def _add_settings_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--settings", metavar="FILE", help="YAML mapping of admission settings (cluster/operator state)")
-    p.add_argument("--set", dest="set_", metavar="KEY=VALUE", action="append", default=[],
-                   help="one admission setting (repeatable; wins over --settings)")
-
-
 def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
                  ) -> argparse.ArgumentParser:
     """The command line; ``only="validate"``: the top level and ``validate`` alone (see ``_parse_validate``)."""
+    from ._options import add_render_options, add_settings_options, add_validate_options, version_text
+
     parser = parser_class(prog="python -m dynamo_schema", description=DESCRIPTION)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    parser.add_argument("--version", action="version", version=_version_text(), help="print the version and exit")
+    parser.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("validate", help="check manifests as the API server and admission webhooks would",
                        description="Check manifests as the API server and the admission webhooks would.")
-    from ._options import add_validate_options
-
     add_validate_options(p)
     if only == "validate":
         return parser
 
     p = sub.add_parser("render", help="render what the operator (or a cloud adapter) creates")
-    p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
-    p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
-    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
-                   help="operator release whose behaviour is emulated (default: the bundled one)")
+    add_render_options(p)
     p.add_argument("--provider-config", default=None, metavar="FILE",
                    help="DeploymentSpec provider settings (YAML mapping of INFERCRANE_* names; wins over the environment)")
     p.add_argument("--worker-hash-algorithm", default=None,
@@ -54,7 +39,7 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
                    help="drop the other objects of the input instead of passing them through")
     p.add_argument("--stored", action="store_true",
                    help="every object as the API server stores it (built-in defaults, LWS webhook, Grove defaulting)")
-    _add_settings_options(p)
+    add_settings_options(p)
     p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
     p = sub.add_parser("merge", help="apply a DGDR spec.overrides.dgd to a generated DGD")
@@ -68,7 +53,7 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
     p.add_argument("--out", default="schemas", metavar="DIR", help="output folder (default schemas)")
 
     p = sub.add_parser("default", help="print the object as admission would store it")
-    _add_settings_options(p)
+    add_settings_options(p)
     p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
     p = sub.add_parser("convert", help="convert nvidia.com/v1alpha1 <-> v1beta1")
@@ -78,13 +63,10 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
 
     p = sub.add_parser("diff", help="what an update changes in the rendered objects and in a running deployment")
     p.add_argument("--output", "-o", choices=["text", "json"], default="text", help="output format (default text)")
-    p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
-    p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
-    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
-                   help="operator release whose behaviour is emulated (default: the bundled one)")
+    add_render_options(p)
     p.add_argument("-U", "--context", type=int, default=3, metavar="N", help="lines of context in object diffs")
     p.add_argument("--no-diff", dest="show_diff", action="store_false", help="summary only")
-    _add_settings_options(p)
+    add_settings_options(p)
     p.add_argument("old", metavar="OLD", help="the manifest as deployed")
     p.add_argument("new", metavar="NEW", help="the manifest as it will be")
 
