@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 
 class UsageError(Exception):
@@ -15,16 +16,24 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+@contextmanager
+def usage_errors(path: str) -> Iterator[None]:
+    """A missing or unreadable ``path`` inside the block: a UsageError (exit 2) naming it."""
+    try:
+        yield
+    except FileNotFoundError as exc:
+        raise UsageError(f"{path}: no such file or directory") from exc
+    except PermissionError as exc:
+        raise UsageError(f"{path}: permission denied") from exc
+
+
 def _load(path: str, strict: bool = True) -> list[Any]:
     """Documents of one path; load errors propagate as LoadError, I/O errors as UsageError."""
     from .._io._load import load_path
 
     try:
-        return load_path(path, strict=strict) if strict is not True else load_path(path)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{path}: no such file or directory") from exc
-    except PermissionError as exc:
-        raise UsageError(f"{path}: permission denied") from exc
+        with usage_errors(path):
+            return load_path(path, strict=strict) if strict is not True else load_path(path)
     except IsADirectoryError as exc:  # pragma: no cover
         raise UsageError(str(exc)) from exc
 
@@ -32,14 +41,13 @@ def _load(path: str, strict: bool = True) -> list[Any]:
 def io_error_result(path: str, exc: OSError) -> Any:
     """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
     from .._core._diagnostics import Diagnostic
-    from .._io._report import ResourceResult
+    from .._pipeline._kustomize import error_result
 
     if isinstance(exc, FileNotFoundError):
         d = Diagnostic("io.not-found", (), "no such file or directory")
     else:
         d = Diagnostic("io.unreadable", (), f"cannot read: {exc.strerror or exc}")
-    return ResourceResult(filename=path, kind="", name="", version="", status="error",
-                          diagnostics=[d.located(path, None, None)])
+    return error_result(path, [d.located(path, None, None)])
 
 
 def _read_stdin() -> bytes:

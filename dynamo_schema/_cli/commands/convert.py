@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from .._common import UsageError, _read_stdin, _report_lines
+from .._common import _read_stdin, _report_lines, usage_errors
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -23,7 +23,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     fn = to_v1beta1 if ns.to == "nvidia.com/v1beta1" else to_v1alpha1
     total = LoadResult()
     per_file: list[tuple[str, LoadResult]] = []
-    try:
+    with usage_errors(ns.path):
         for f in iter_paths([ns.path]):
             name = "<stdin>" if f == "-" else f
             if f == "-":
@@ -36,10 +36,6 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             total.document_diagnostics.extend(r.document_diagnostics)
             total.errors.extend(r.errors)
             per_file.append((_decode(raw, name)[0] or "", r))  # the loader's own decoding (BOM, UTF-16)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{ns.path}: no such file or directory") from exc
-    except PermissionError as exc:
-        raise UsageError(f"{ns.path}: permission denied") from exc
     _raise_or_return(total)  # a load error: LoadError, as for every other subcommand
     texts: list[str] = []
     everything: list[Any] = []

@@ -32,15 +32,15 @@ def patch_file_results(path: str, options: Any) -> list[Any]:
 
 
 def _error(name: str, rule: str, message: str) -> Any:
-    from ..._io._report import ResourceResult
+    from ..._pipeline._kustomize import error_result
 
-    return ResourceResult(filename=name, kind="", name="", version="", status="error",
-                          diagnostics=[Diagnostic(rule, (), message).located(name, None, None)])
+    return error_result(name, [Diagnostic(rule, (), message).located(name, None, None)])
 
 
 def kustomize_results(folder: str, options: Any) -> list[Any]:
     from ..._io._load import load
     from ..._io._report import ResourceResult
+    from ..._pipeline._kustomize import error_result
     from ..._pipeline._validate import validate_document
 
     name = f"kustomize:{folder}"
@@ -62,8 +62,7 @@ def kustomize_results(folder: str, options: Any) -> list[Any]:
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
-            out.append(ResourceResult(filename=name, kind="", name="", version="", status="error",
-                                      diagnostics=list(load_diags)))
+            out.append(error_result(name, list(load_diags)))
             continue
         r = validate_document(doc, options)
         diags = [_trace(d, doc.data, sources) for d in r.diagnostics]

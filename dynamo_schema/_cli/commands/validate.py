@@ -43,7 +43,7 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
             else load_path_result(path, strict=options.strict)
     except OSError as exc:  # one ``error`` resource; the other paths are still checked
         return [io_error_result(path, exc)]
-    from ..._pipeline._kustomize import patch_results, patch_target
+    from ..._pipeline._kustomize import error_result, patch_results, patch_target
 
     target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
     if target is not None:
@@ -53,8 +53,7 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
     for doc, load_diags in loaded.entries():
         starts.append(doc.start[0] if doc is not None else 0)
         if doc is None:
-            out.append(ResourceResult(filename=path, kind="", name="", version="",
-                                      status="error", diagnostics=list(load_diags)))
+            out.append(error_result(path, list(load_diags)))
             continue
         kind, api = _text(doc.kind), _text(doc.api_version)
         if policy is not None:
