@@ -45,18 +45,14 @@ def override_from_document(doc: Any) -> Any:
             where += "." + key
             node = node.get(key) or {}
             if not isinstance(node, dict):  # unvalidated input: unstructured's accessor error
+                from dynamo_schema._k8s._gofmt import go_type
                 from dynamo_schema._merge._override import MergeError
 
-                raise MergeError(f"{where} accessor error: {node} is of the type {_go_type(node)}, "
+                raise MergeError(f"{where} accessor error: {node} is of the type {go_type(node)}, "
                                  "expected map[string]interface{}")
         dgd = node.get("dgd")
         return dgd if dgd else None
     return doc
-
-
-def _go_type(v: Any) -> str:
-    return ("string" if isinstance(v, str) else "bool" if isinstance(v, bool) else "int64" if isinstance(v, int)
-            else "float64" if isinstance(v, float) else "[]interface {}" if isinstance(v, list) else "<nil>")
 
 
 def run_merge(
