@@ -11,7 +11,7 @@ class UsageError(Exception):
     """Exit 2: a usage or I/O problem (missing file, unreadable stdin, bad option value)."""
 
 
-def _text(value: Any) -> str:
+def str_or_empty(value: Any) -> str:
     """A document's ``kind``/``apiVersion`` for reports: only strings count (``apiVersion: 5`` -> "")."""
     return value if isinstance(value, str) else ""
 
@@ -27,7 +27,7 @@ def usage_errors(path: str) -> Iterator[None]:
         raise UsageError(f"{path}: permission denied") from exc
 
 
-def _load(path: str, strict: bool = True) -> list[Any]:
+def load_documents(path: str, strict: bool = True) -> list[Any]:
     """Documents of one path; load errors propagate as LoadError, I/O errors as UsageError."""
     from .._io._load import load_path
 
@@ -50,19 +50,19 @@ def io_error_result(path: str, exc: OSError) -> Any:
     return error_result(path, [d.located(path, None, None)])
 
 
-def _read_stdin() -> bytes:
+def read_stdin() -> bytes:
     try:
         return sys.stdin.buffer.read()
     except (OSError, ValueError, AttributeError) as exc:
         raise UsageError(f"cannot read standard input: {exc}") from exc
 
 
-def _report_lines(doc: Any, diags: list[Any], status: str = "invalid") -> list[str]:
+def report_lines(doc: Any, diags: list[Any], status: str = "invalid") -> list[str]:
     """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document."""
     from .._io._report import ResourceResult, _text_line
 
-    api = _text(doc.api_version)
-    r = ResourceResult(filename=doc.file, kind=_text(doc.kind), name=doc.name, version=api.rpartition("/")[2],
+    api = str_or_empty(doc.api_version)
+    r = ResourceResult(filename=doc.file, kind=str_or_empty(doc.kind), name=doc.name, version=api.rpartition("/")[2],
                        status=status, diagnostics=[])  # type: ignore[arg-type]
     return [_text_line(r, d if d.file else doc.place(d)) + "\n" for d in diags
             if d.severity in ("error", "warning")]

@@ -1,8 +1,9 @@
 """``python -m dynamo_schema``: the command-line contract of ../shared/spec/cli.md.
 
-Thin by design: argument parsing and exit codes live here; every subcommand calls a library function
-(imported lazily, so ``--help`` and the pre-commit hook start fast). Exit codes: 0 success, 1 invalid
-input or a refused operation, 2 usage or I/O error. No traceback for bad input unless ``--debug``.
+Thin by design: the entry point, dispatch and exit codes live here; the parsers in ``_parser.py``, each
+subcommand in ``commands/NAME.py`` (imported when it runs, so ``--help`` and the pre-commit hook start
+fast), which calls library functions. Exit codes: 0 success, 1 invalid input or a refused operation,
+2 usage or I/O error. No traceback for bad input unless ``--debug``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""``validate``'s options (kubeconform-compatible names where kubeconform has the control)."""
+"""Options shared by the parsers (``validate``'s: kubeconform-compatible names where kubeconform has the
+control; admission settings; render's) and the reading of their values (settings, namespace, version)."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
                    help="file, directory (walked for *.yaml, *.yml, *.json) or - for standard input")
 
 
-def _settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
+def settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
     """The ``--settings`` file (read with located errors) overlaid with every ``--set``."""
     from .._pipeline._compile import ConfigFileError, read_mapping_file
 
@@ -131,11 +132,11 @@ def _set_value(key: str, value: str) -> Any:
         raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
 
 
-def _admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:
+def admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:
     from .._admission import AdmissionSettings
 
     if mapping is None:
-        mapping = _settings_mapping(ns)
+        mapping = settings_mapping(ns)
     version = getattr(ns, "operator_version", None)
     if version:
         mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") != "operator_version"}
@@ -152,7 +153,7 @@ def _go_quote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _check_namespace(ns: argparse.Namespace) -> None:
+def check_namespace(ns: argparse.Namespace) -> None:
     from .._k8s._names import dns1123_label_errors
 
     value = getattr(ns, "namespace", None)
@@ -166,7 +167,7 @@ def _check_namespace(ns: argparse.Namespace) -> None:
 _VERSION_RE = r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]+)?"
 
 
-def _check_operator_version(ns: argparse.Namespace) -> None:
+def check_operator_version(ns: argparse.Namespace) -> None:
     import re
 
     value = getattr(ns, "operator_version", None)

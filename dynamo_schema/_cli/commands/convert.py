@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from .._common import _read_stdin, _report_lines, usage_errors
+from .._common import read_stdin, report_lines, usage_errors
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -27,7 +27,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         for f in iter_paths([ns.path]):
             name = "<stdin>" if f == "-" else f
             if f == "-":
-                raw = _read_stdin()
+                raw = read_stdin()
             else:
                 with open(f, "rb") as fh:
                     raw = fh.read()
@@ -50,7 +50,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 continue
             result = validate_document(doc, ValidateOptions())
             if result.status in ("invalid", "error"):
-                stderr.writelines(_report_lines(doc, result.diagnostics, result.status))
+                stderr.writelines(report_lines(doc, result.diagnostics, result.status))
                 status = 1
                 continue
             try:
@@ -58,10 +58,10 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 if ns.to == "nvidia.com/v1beta1" and data.get("apiVersion") == "nvidia.com/v1alpha1":
                     from ..._pipeline._convert_check import legacy_value_warnings
 
-                    stderr.writelines(_report_lines(doc, legacy_value_warnings(data, converted)))
+                    stderr.writelines(report_lines(doc, legacy_value_warnings(data, converted)))
                 out.append(converted)
             except Exception as exc:  # noqa: BLE001 - the converter refuses a valid object: reported
-                stderr.writelines(_report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
+                stderr.writelines(report_lines(doc, [Diagnostic("convert.failed", (), str(exc))]))
                 status = 1
         everything.extend(out)
         if status == 0 and out:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .._common import _load, _report_lines, _text
-from .._options import _admission_settings
+from .._common import load_documents, report_lines, str_or_empty
+from .._options import admission_settings
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -15,21 +15,21 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..._io._emit import dump_all
     from ..._pipeline._validate import NVIDIA_KINDS, ValidateOptions, check_nvidia, unknown_kind
 
-    settings = _admission_settings(ns)
+    settings = admission_settings(ns)
     opts = ValidateOptions(settings=settings)
     out = []
     status = 0
-    for doc in _load(ns.path):
+    for doc in load_documents(ns.path):
         data = doc.data
         api = data.get("apiVersion") if isinstance(data, dict) else None
         if isinstance(api, str) and api.rpartition("/")[0] == "nvidia.com":
-            kind = _text(data.get("kind"))
+            kind = str_or_empty(data.get("kind"))
             if api not in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") or kind not in NVIDIA_KINDS:
-                stderr.writelines(_report_lines(doc, [unknown_kind(api, kind)]))
+                stderr.writelines(report_lines(doc, [unknown_kind(api, kind)]))
                 status = 1
                 continue
             diags, stored = check_nvidia(data, opts)
-            stderr.writelines(_report_lines(doc, diags))
+            stderr.writelines(report_lines(doc, diags))
             if stored is None or any(d.severity == "error" for d in diags):
                 status = 1
                 continue

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .._options import _admission_settings, _check_namespace, _check_operator_version
+from .._options import admission_settings, check_namespace, check_operator_version
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..._pipeline._diff import run_diff
 
-    _check_namespace(ns)
-    _check_operator_version(ns)
+    check_namespace(ns)
+    check_operator_version(ns)
     return run_diff(ns.old, ns.new, ns.target, ns.namespace, stdout, stderr, output=ns.output,
-                    settings=_admission_settings(ns), operator_version=ns.operator_version,
+                    settings=admission_settings(ns), operator_version=ns.operator_version,
                     context=ns.context, show_diff=ns.show_diff)

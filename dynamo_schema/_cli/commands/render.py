@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from .._common import UsageError, _load
-from .._options import _admission_settings, _check_namespace, _check_operator_version, _go_quote, _settings_mapping
+from .._common import UsageError, load_documents
+from .._options import _go_quote, admission_settings, check_namespace, check_operator_version, settings_mapping
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -15,13 +15,13 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..._io._emit import dump_all
     from ..._pipeline._compile import ConfigFileError, RenderError, read_mapping_document
 
-    _check_namespace(ns)
-    _check_operator_version(ns)
+    check_namespace(ns)
+    check_operator_version(ns)
     if getattr(ns, "out_deprecated", None):
         stderr.write("warning: render -o DIR is deprecated, use --out DIR (-o means --output in validate and diff)\n")
         ns.out = ns.out or ns.out_deprecated
-    mapping = _settings_mapping(ns)
-    settings = _admission_settings(ns, mapping)
+    mapping = settings_mapping(ns)
+    settings = admission_settings(ns, mapping)
     provider: dict[str, Any] | None = None
     if ns.provider_config:
         try:
@@ -38,7 +38,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
     from ..._pipeline._render_stream import render_stream
 
-    result = render_stream(_load(ns.path), target=ns.target, namespace=ns.namespace,
+    result = render_stream(load_documents(ns.path), target=ns.target, namespace=ns.namespace,
                            operator_version=ns.operator_version, settings=settings,
                            worker_hash_algorithm=ns.worker_hash_algorithm, provider=provider,
                            only_dynamo=ns.only_dynamo, artifacts_as_files=bool(ns.out),

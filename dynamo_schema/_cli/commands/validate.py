@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from .._common import UsageError, _load, _read_stdin, _text, io_error_result
-from .._options import _admission_settings
+from .._common import UsageError, io_error_result, load_documents, read_stdin, str_or_empty
+from .._options import admission_settings
 
 
 def _identity(data: Any) -> tuple[str, str, str, str] | None:
@@ -55,7 +55,7 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
         if doc is None:
             out.append(error_result(path, list(load_diags)))
             continue
-        kind, api = _text(doc.kind), _text(doc.api_version)
+        kind, api = str_or_empty(doc.kind), str_or_empty(doc.api_version)
         if policy is not None:
             from ..._pipeline._kindpolicy import decide
 
@@ -76,7 +76,8 @@ def _validate_file(args: tuple[Any, ...]) -> list[Any]:
         if olds is not None:
             opts = replace(options, old=olds.get(_identity(doc.data)))
         r = validate_document(doc, opts)
-        out.append(ResourceResult(filename=r.filename, kind=_text(r.kind), name=r.name, version=_text(r.version),
+        out.append(ResourceResult(filename=r.filename, kind=str_or_empty(r.kind), name=r.name,
+                                  version=str_or_empty(r.version),
                                   status=r.status, diagnostics=list(load_diags) + r.diagnostics,  # type: ignore[arg-type]
                                   api_version=api))
     from ..._pipeline._waivers import apply_to_file
@@ -99,11 +100,11 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not (ns.paths or ns.patches or ns.kustomize):
         raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR)")
     files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
-    settings = _admission_settings(ns) if (ns.settings or ns.set_) else None
+    settings = admission_settings(ns) if (ns.settings or ns.set_) else None
     olds: dict[Any, Any] | None = None
     if ns.old:
         olds = {}
-        for d in _load(ns.old):
+        for d in load_documents(ns.old):
             key = _identity(d.data)
             if key is not None and key not in olds:
                 olds[key] = d.data
@@ -120,7 +121,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(str(exc)) from exc
     files = [f for f in files if not filename_ignored(f, patterns)]
     # standard input is read here: pool workers have no access to it
-    stdin_bytes = _read_stdin() if "-" in files else None
+    stdin_bytes = read_stdin() if "-" in files else None
     extras = (policy, frozenset(p for v in ns.ignore_rule for p in v.split(",") if p.strip()))
     work = [(f, opts, olds, stdin_bytes if f == "-" else None, extras) for f in files]
     return _run_validate(work, jobs, ns, len(files) + len(ns.patches) + len(ns.kustomize), stdout, stderr, opts)
