@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._core._diagnostics import Diagnostic
+    from .._core._document import Document
+    from .._io._report import ResourceResult
 
 
 class UsageError(Exception):
@@ -27,7 +32,7 @@ def usage_errors(path: str) -> Iterator[None]:
         raise UsageError(f"{path}: permission denied") from exc
 
 
-def load_documents(path: str, strict: bool = True) -> list[Any]:
+def load_documents(path: str, strict: bool = True) -> list[Document]:
     """Documents of one path; load errors propagate as LoadError, I/O errors as UsageError."""
     from .._io._load import load_path
 
@@ -38,7 +43,7 @@ def load_documents(path: str, strict: bool = True) -> list[Any]:
         raise UsageError(str(exc)) from exc
 
 
-def io_error_result(path: str, exc: OSError) -> Any:
+def io_error_result(path: str, exc: OSError) -> ResourceResult:
     """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
     from .._core._diagnostics import Diagnostic
     from .._pipeline._kustomize import error_result
@@ -57,7 +62,7 @@ def read_stdin() -> bytes:
         raise UsageError(f"cannot read standard input: {exc}") from exc
 
 
-def report_lines(doc: Any, diags: list[Any], status: str = "invalid") -> list[str]:
+def report_lines(doc: Document, diags: list[Diagnostic], status: str = "invalid") -> list[str]:
     """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document."""
     from .._io._report import ResourceResult, _text_line
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._common import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._admission import AdmissionSettings
 
 
 def _jobs(value: str) -> int:
@@ -132,7 +135,7 @@ def _set_value(key: str, value: str) -> Any:
         raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
 
 
-def admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> Any:
+def admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> AdmissionSettings:
     from .._admission import AdmissionSettings
 
     if mapping is None:

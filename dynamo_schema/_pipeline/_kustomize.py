@@ -18,9 +18,12 @@ import os
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core._diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._io._report import ResourceResult
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _DROPPED = frozenset({"schema.required", "schema.min-items", "schema.min-properties", "cel.not-checked",
@@ -248,7 +251,7 @@ def _check_json6902(ops: list[Any], target: PatchTarget, *, strict: bool) -> lis
     return out
 
 
-def error_result(filename: str, diagnostics: list[Diagnostic]) -> Any:
+def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult:
     """``validate``'s ``error`` result for a problem tied to no document (unreadable file, YAML syntax)."""
     from .._io._report import ResourceResult
 

@@ -12,14 +12,19 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..._core._diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..._core._document import Document
+    from ..._io._report import ResourceResult
+    from ..._pipeline._validate import ValidateOptions
 
 BUILD_TIMEOUT_S = 120
 
 
-def patch_file_results(path: str, options: Any) -> list[Any]:
+def patch_file_results(path: str, options: ValidateOptions) -> list[ResourceResult]:
     from ..._io._load import load_path_result
     from ..._pipeline._kustomize import patch_results, patch_target
     from .._common import io_error_result
@@ -31,13 +36,13 @@ def patch_file_results(path: str, options: Any) -> list[Any]:
     return patch_results(loaded, path, patch_target(path), strict=options.strict)
 
 
-def _error(name: str, rule: str, message: str) -> Any:
+def _error(name: str, rule: str, message: str) -> ResourceResult:
     from ..._pipeline._kustomize import error_result
 
     return error_result(name, [Diagnostic(rule, (), message).located(name, None, None)])
 
 
-def kustomize_results(folder: str, options: Any) -> list[Any]:
+def kustomize_results(folder: str, options: ValidateOptions) -> list[ResourceResult]:
     from ..._io._load import load
     from ..._io._report import ResourceResult
     from ..._pipeline._kustomize import error_result
@@ -82,7 +87,7 @@ def _kustomization(folder: str) -> str | None:
     return None
 
 
-def _sources(folder: str) -> list[tuple[bool, Any]]:
+def _sources(folder: str) -> list[tuple[bool, Document]]:
     """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively."""
     from ..._io._load import load_path_result
     from ..._pipeline._kustomize import _read_yaml
@@ -116,7 +121,7 @@ def _sources(folder: str) -> list[tuple[bool, Any]]:
                         files.append((True, full))
 
     visit(folder, 0)
-    out: list[tuple[bool, Any]] = []
+    out: list[tuple[bool, Document]] = []
     for is_patch, f in files:
         try:
             r = load_path_result(f)
@@ -151,11 +156,11 @@ def _source_path(src: Any, built: Any, path: tuple[Any, ...]) -> tuple[Any, ...]
     return tuple(out)
 
 
-def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Any]]) -> Diagnostic:
+def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]]) -> Diagnostic:
     if not d.path or not isinstance(built, dict):
         return d
     kind = built.get("kind")
-    best: tuple[int, Any, tuple[Any, ...]] | None = None
+    best: tuple[int, Document, tuple[Any, ...]] | None = None
     for _is_patch, doc in sources:
         if not isinstance(doc.data, dict) or doc.data.get("kind") not in (kind, None):
             continue

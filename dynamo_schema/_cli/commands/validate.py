@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 from .._common import UsageError, io_error_result, load_documents, read_stdin, str_or_empty
 from .._options import admission_settings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..._io._report import ResourceResult
+    from ..._pipeline._validate import ValidateOptions
 
 
 def _identity(data: Any) -> tuple[str, str, str, str] | None:
@@ -22,7 +26,7 @@ def _identity(data: Any) -> tuple[str, str, str, str] | None:
     return api.rpartition("/")[0], kind, namespace if isinstance(namespace, str) else "", name
 
 
-def _validate_file(args: tuple[Any, ...]) -> list[Any]:
+def _validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
     """Results of one file: one per document; a problem tied to no document is one ``error`` result.
 
     ``args``: (path, options, old objects by identity or None, the bytes of ``-`` read by the parent
@@ -127,7 +131,8 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return _run_validate(work, jobs, ns, len(files) + len(ns.patches) + len(ns.kustomize), stdout, stderr, opts)
 
 
-def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Any) -> Any:
+def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: ValidateOptions
+                  ) -> Iterator[tuple[str, list[ResourceResult]]]:
     """(name, results) per input in order: the PATHs, then ``--patch`` files, then ``--kustomize`` builds."""
     from ..._pipeline import _stream
 
@@ -144,7 +149,7 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Any)
 
 
 def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_count: int, stdout: TextIO,
-                  stderr: TextIO, opts: Any = None) -> int:
+                  stderr: TextIO, opts: ValidateOptions) -> int:
     """Stream results (text, github, tap) in input order as files finish; exit 1 on any failure."""
     from ..._pipeline import _stream
     from .. import _reporters
