@@ -140,7 +140,7 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Vali
         yield w[0], chunk
     if ns.patches or ns.kustomize:
         from ..._io._load import iter_paths_keeping_missing
-        from .kustomize import kustomize_results, patch_file_results
+        from .validate_kustomize import kustomize_results, patch_file_results
 
         for f in iter_paths_keeping_missing(ns.patches):
             yield f, patch_file_results(f, opts)
