@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._core._document import Document
     from ._infercrane._model import DeploymentSpec
     from ._io._load import LoadError
-    from ._merge import MergeError, MergeResult
+    from ._merge._override import MergeError, MergeResult
     from .models import DynamoComponentDeployment, DynamoGraphDeployment, DynamoGraphDeploymentRequest
 
 

@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
 from ._core._diagnostics import Diagnostic
 from ._core._document import Document
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._admission import AdmissionSettings
+    from ._merge._override import MergeResult
+
+
+class SupportsToDict(Protocol):
+    """A typed model (``dynamo_schema.models``, ``DeploymentSpec``): ``to_dict()`` gives its Kubernetes JSON."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+#: A manifest as plain JSON-like data (``yaml.safe_load`` of one document) or as a typed model.
+Manifest = Union[dict[str, Any], SupportsToDict]
 
 
 def load(path: str | Path) -> list[Document]:
@@ -24,11 +38,11 @@ def load_text(text: str | bytes, file: str = "<string>") -> list[Document]:
 
 
 def validate(
-    target: Any,
+    target: str | Path | Document | list[Document] | Manifest,
     *,
     strict: bool = True,
-    settings: Any = None,
-    old: Any = None,
+    settings: AdmissionSettings | None = None,
+    old: dict[str, Any] | None = None,
     kubernetes_version: str = "1.32.0",
 ) -> list[Diagnostic]:
     """Diagnostics (errors, warnings, notes) for a path, a ``Document``, a list of them, or plain data.
@@ -38,6 +52,7 @@ def validate(
     from ._pipeline._validate import ValidateOptions, validate_document
 
     opts = ValidateOptions(strict=strict, settings=settings, old=old, kubernetes_version=kubernetes_version)
+    docs: list[Document]
     if isinstance(target, (str, Path)):
         docs = load(target)
     elif isinstance(target, Document):
@@ -45,37 +60,36 @@ def validate(
     elif isinstance(target, list) and all(isinstance(d, Document) for d in target):
         docs = target
     else:
-        if hasattr(target, "to_dict"):
-            target = target.to_dict()
-        docs = [Document(target, file="<object>")]
+        docs = [Document(_plain(target), file="<object>")]
     out: list[Diagnostic] = []
     for doc in docs:
         out.extend(validate_document(doc, opts).diagnostics)
     return out
 
 
-def default(obj: Any, settings: Any = None) -> dict[str, Any]:
+def _plain(obj: Any) -> Any:
+    """A typed model's Kubernetes JSON; plain data as it is."""
+    return obj.to_dict() if hasattr(obj, "to_dict") else obj
+
+
+def default(obj: Manifest, settings: AdmissionSettings | None = None) -> dict[str, Any]:
     """The object as admission would store it (schema defaults, then the mutating webhooks)."""
     from ._admission import AdmissionSettings
     from ._admission import default as _default
 
-    if hasattr(obj, "to_dict"):
-        obj = obj.to_dict()
-    return _default(obj, settings or AdmissionSettings())
+    return _default(_plain(obj), settings or AdmissionSettings())
 
 
-def render(obj: Any, target: str | None = None, *, namespace: str = "default",
+def render(obj: Manifest, target: str | None = None, *, namespace: str = "default",
            operator_version: str | None = None) -> list[dict[str, Any]]:
     """What the operator creates for a DGD or DCD (``target``: kubernetes, grove or dcd)."""
     from ._pipeline._compile import render_object
 
-    if hasattr(obj, "to_dict"):
-        obj = obj.to_dict()
-    return render_object(obj, target=target, namespace=namespace, operator_version=operator_version)
+    return render_object(_plain(obj), target=target, namespace=namespace, operator_version=operator_version)
 
 
-def merge_overrides(blueprint: Any, override: Any) -> Any:
+def merge_overrides(blueprint: dict[str, Any] | None, override: dict[str, Any] | None) -> MergeResult:
     """Apply a DGDR ``spec.overrides.dgd`` to a generated DGD as upstream does (``MergeResult``)."""
-    from ._merge import apply_overrides
+    from ._merge._override import apply_overrides
 
     return apply_overrides(blueprint, override)

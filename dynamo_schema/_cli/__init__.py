@@ -1,1 +1,10 @@
-"""The command line: argument parsing, commands, reporters, rule help."""
+"""The command line (check-jsonschema's split): parsing, commands, reporters.
+
+* ``_main.py`` - ``main(argv, stdout, stderr)``: the entry point (console script, ``python -m
+  dynamo_schema``), dispatch to ``commands/NAME.py``, exit codes and error printing.
+* ``_parser.py`` - the argparse parsers, and ``validate``'s fast path that builds only its own.
+* ``_options.py`` - the shared options (validate's, settings, render's) and their values read.
+* ``_common.py`` - what the commands share: ``UsageError`` (exit 2), reading inputs, report lines.
+* ``commands/`` - one module per subcommand, each ``run(ns, stdout, stderr) -> exit status``.
+* ``_reporters.py`` - ``validate``'s output formats; ``_rules.py`` - rule help from docs/rules.md.
+"""

@@ -1,9 +1,16 @@
-"""``validate``'s options (kubeconform-compatible names where kubeconform has the control)."""
+"""Options shared by the parsers (``validate``'s: kubeconform-compatible names where kubeconform has the
+control; admission settings; render's) and the reading of their values (settings, namespace, version)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING, Any
+
+from ._common import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._admission import AdmissionSettings
 
 
 def _jobs(value: str) -> int:
@@ -26,8 +33,27 @@ def jobs_count(n: int) -> int:
     return n
 
 
-def add_validate_options(p: argparse.ArgumentParser) -> None:
+def version_text() -> str:
     from .._core._version import __version__
+
+    return f"dynamo-schema {__version__}"
+
+
+def add_settings_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--settings", metavar="FILE", help="YAML mapping of admission settings (cluster/operator state)")
+    p.add_argument("--set", dest="set_", metavar="KEY=VALUE", action="append", default=[],
+                   help="one admission setting (repeatable; wins over --settings)")
+
+
+def add_render_options(p: argparse.ArgumentParser) -> None:
+    """The options ``render`` and ``diff`` share: where and as which operator release objects are rendered."""
+    p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
+    p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
+    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
+                   help="operator release whose behaviour is emulated (default: the bundled one)")
+
+
+def add_validate_options(p: argparse.ArgumentParser) -> None:
     from ._reporters import FORMATS
 
     p.add_argument("--output", "-o", choices=list(FORMATS), default="text",
@@ -60,16 +86,93 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
                         "(the bundled Kubernetes schemas, always tried last)")
     p.add_argument("--ignore-rule", action="append", default=[], metavar="RULE-ID",
                    help="waive a rule everywhere (repeatable; a trailing * waives a family, e.g. 'schema.*')")
-    p.add_argument("--version", action="version", version=f"dynamo-schema {__version__}", help="print the version and exit")
+    p.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
     p.add_argument("--old", metavar="OLD", help="validate PATH as an update of the object(s) in OLD")
     p.add_argument("--kubernetes-version", default=None, metavar="X.Y.Z",
                    help="Kubernetes release whose schemas check built-in kinds (default 1.32.0)")
-    p.add_argument("--settings", metavar="FILE", help="YAML mapping of admission settings (cluster/operator state)")
-    p.add_argument("--set", dest="set_", metavar="KEY=VALUE", action="append", default=[],
-                   help="one admission setting (repeatable; wins over --settings)")
+    add_settings_options(p)
     p.add_argument("--patch", dest="patches", action="append", default=[], metavar="FILE",
                    help="check FILE as a kustomize patch (partial DGD/DCD: no required fields; repeatable)")
     p.add_argument("--kustomize", dest="kustomize", action="append", default=[], metavar="DIR",
                    help="build DIR with `kubectl kustomize` and validate the result (repeatable)")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="file, directory (walked for *.yaml, *.yml, *.json) or - for standard input")
+
+
+def settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
+    """The ``--settings`` file (read with located errors) overlaid with every ``--set``."""
+    from .._pipeline._compile import ConfigFileError, read_mapping_file
+
+    mapping: dict[str, Any] = {}
+    if getattr(ns, "settings", None):
+        try:
+            mapping.update(read_mapping_file(ns.settings, "settings file"))
+        except ConfigFileError as exc:
+            raise UsageError(str(exc)) from exc
+    for item in getattr(ns, "set_", []) or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
+        mapping[key.strip()] = _set_value(key.strip(), value)
+    return mapping
+
+
+def _set_value(key: str, value: str) -> Any:
+    """A ``--set`` value read as one YAML scalar or flow collection (``true``, ``3``, ``{a: [b]}``)."""
+    if not value:
+        return ""
+    import yaml
+
+    try:
+        return yaml.load(value, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise UsageError(f"--set {key}: cannot read value {value!r} as YAML{where}: {problem}") from exc
+    except (ValueError, RecursionError) as exc:  # e.g. an integer past CPython's 4,300-digit limit
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
+
+
+def admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> AdmissionSettings:
+    from .._admission import AdmissionSettings
+
+    if mapping is None:
+        mapping = settings_mapping(ns)
+    version = getattr(ns, "operator_version", None)
+    if version:
+        mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") != "operator_version"}
+        mapping["operator_version"] = version  # one knob: --operator-version wins
+    try:
+        return AdmissionSettings.from_mapping(mapping)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"invalid admission settings: {exc}") from exc
+
+
+def _go_quote(value: str) -> str:
+    from .._k8s._gofmt import go_quote
+
+    return go_quote(value)
+
+
+def check_namespace(ns: argparse.Namespace) -> None:
+    from .._k8s._names import dns1123_label_errors
+
+    value = getattr(ns, "namespace", None)
+    if value is None:
+        return
+    errs = dns1123_label_errors(value)
+    if errs:
+        raise UsageError(f"--namespace: Invalid value: {_go_quote(value)}: {'; '.join(errs)}")
+
+
+_VERSION_RE = r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]+)?"
+
+
+def check_operator_version(ns: argparse.Namespace) -> None:
+    import re
+
+    value = getattr(ns, "operator_version", None)
+    if value is not None and not re.fullmatch(_VERSION_RE, value):
+        raise UsageError(f"--operator-version: expected X.Y.Z (e.g. 1.5.0), got {value!r}")

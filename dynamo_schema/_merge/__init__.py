@@ -6,7 +6,7 @@ Public entry points (imported lazily so ``import dynamo_schema._merge`` stays ch
 * :class:`MergeResult` (``.dgd``, ``.warnings``), :class:`MergeError`
 * :class:`StructuralMerger` - the schema-driven structured merge used underneath.
 
-Also: ``_cli.run_merge(blueprint_path, override_path, stdout, stderr)`` (the ``merge`` command body).
+The ``merge`` command body is ``dynamo_schema._cli.commands.merge``.
 DGDR materialization lives in :mod:`dynamo_schema._dgdr`.
 """
 

@@ -18,9 +18,12 @@ import os
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core._diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._io._report import ResourceResult
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _DROPPED = frozenset({"schema.required", "schema.min-items", "schema.min-properties", "cel.not-checked",
@@ -248,6 +251,13 @@ def _check_json6902(ops: list[Any], target: PatchTarget, *, strict: bool) -> lis
     return out
 
 
+def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult:
+    """``validate``'s ``error`` result for a problem tied to no document (unreadable file, YAML syntax)."""
+    from .._io._report import ResourceResult
+
+    return ResourceResult(filename=filename, kind="", name="", version="", status="error", diagnostics=diagnostics)
+
+
 def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict: bool = True) -> list[Any]:
     """``validate``'s results for a file read as a patch (one per document)."""
     from .._io._report import ResourceResult
@@ -255,8 +265,7 @@ def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict:
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
-            out.append(ResourceResult(filename=path, kind="", name="", version="", status="error",
-                                      diagnostics=list(load_diags)))
+            out.append(error_result(path, list(load_diags)))
             continue
         kind = doc.kind if isinstance(doc.kind, str) else (target.kind if target else "")
         api = doc.api_version if isinstance(doc.api_version, str) else ""

@@ -6,16 +6,15 @@ defaults of LeaderWorkerSetSpec. Pod templates reuse the Kubernetes ``PodTemplat
 
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+from typing import Any, Dict, Literal, Optional, Union
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
-from pydantic.json_schema import JsonDict
 
 from ._base import _CONF, ObjectMeta, _Base
 from ._generated import PodTemplateSpec
 
 IntOrString = Union[StrictInt, StrictStr]
-_IOS: JsonDict = {"x-kubernetes-int-or-string": True}
+_IOS: Dict[str, Any] = {"x-kubernetes-int-or-string": True}
 
 
 class SubGroupPolicy(_Base):

@@ -144,7 +144,7 @@ def test_case_library(path: Path, source: str) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_case_cli(path: Path, tmp_path: Path) -> None:
-    from dynamo_schema._merge._cli import run_merge
+    from dynamo_schema._cli.commands.merge import run_merge
 
     case = _load(path)
     bp, ov = tmp_path / "bp.yaml", tmp_path / "ov.yaml"
@@ -168,7 +168,7 @@ def test_case_cli(path: Path, tmp_path: Path) -> None:
 
 def test_cli_accepts_dgdr_manifest(tmp_path: Path) -> None:
     """``--override`` may be a DGDR: its spec.overrides.dgd is applied (case 06 wrapped in a DGDR)."""
-    from dynamo_schema._merge._cli import run_merge
+    from dynamo_schema._cli.commands.merge import run_merge
 
     case = _load(CASES / "06-args-append-beta-main.yaml")
     dgdr = {
@@ -191,7 +191,7 @@ def test_cli_accepts_dgdr_manifest(tmp_path: Path) -> None:
 
 
 def test_cli_error_wording(tmp_path: Path) -> None:
-    from dynamo_schema._merge._cli import run_merge
+    from dynamo_schema._cli.commands.merge import run_merge
 
     bp, ov = tmp_path / "bp.yaml", tmp_path / "ov.yaml"
     bp.write_text("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nspec: {components: []}\n")

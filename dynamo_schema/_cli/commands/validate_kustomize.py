@@ -12,17 +12,22 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .._core._diagnostics import Diagnostic
+from ..._core._diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..._core._document import Document
+    from ..._io._report import ResourceResult
+    from ..._pipeline._validate import ValidateOptions
 
 BUILD_TIMEOUT_S = 120
 
 
-def patch_file_results(path: str, options: Any) -> list[Any]:
-    from .._io._load import load_path_result
-    from .._pipeline._kustomize import patch_results, patch_target
-    from ._main import io_error_result
+def patch_file_results(path: str, options: ValidateOptions) -> list[ResourceResult]:
+    from ..._io._load import load_path_result
+    from ..._pipeline._kustomize import patch_results, patch_target
+    from .._common import io_error_result
 
     try:
         loaded = load_path_result(path, strict=options.strict)
@@ -31,17 +36,17 @@ def patch_file_results(path: str, options: Any) -> list[Any]:
     return patch_results(loaded, path, patch_target(path), strict=options.strict)
 
 
-def _error(name: str, rule: str, message: str) -> Any:
-    from .._io._report import ResourceResult
+def _error(name: str, rule: str, message: str) -> ResourceResult:
+    from ..._pipeline._kustomize import error_result
 
-    return ResourceResult(filename=name, kind="", name="", version="", status="error",
-                          diagnostics=[Diagnostic(rule, (), message).located(name, None, None)])
+    return error_result(name, [Diagnostic(rule, (), message).located(name, None, None)])
 
 
-def kustomize_results(folder: str, options: Any) -> list[Any]:
-    from .._io._load import load
-    from .._io._report import ResourceResult
-    from .._pipeline._validate import validate_document
+def kustomize_results(folder: str, options: ValidateOptions) -> list[ResourceResult]:
+    from ..._io._load import load
+    from ..._io._report import ResourceResult
+    from ..._pipeline._kustomize import error_result
+    from ..._pipeline._validate import validate_document
 
     name = f"kustomize:{folder}"
     if not os.path.isdir(folder):
@@ -62,8 +67,7 @@ def kustomize_results(folder: str, options: Any) -> list[Any]:
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
-            out.append(ResourceResult(filename=name, kind="", name="", version="", status="error",
-                                      diagnostics=list(load_diags)))
+            out.append(error_result(name, list(load_diags)))
             continue
         r = validate_document(doc, options)
         diags = [_trace(d, doc.data, sources) for d in r.diagnostics]
@@ -75,7 +79,7 @@ def kustomize_results(folder: str, options: Any) -> list[Any]:
 
 # ------------------------------------------------------------------------------------------------
 def _kustomization(folder: str) -> str | None:
-    from .._pipeline._kustomize import KUSTOMIZATION_NAMES
+    from ..._pipeline._kustomize import KUSTOMIZATION_NAMES
 
     for n in KUSTOMIZATION_NAMES:
         if os.path.isfile(os.path.join(folder, n)):
@@ -83,10 +87,10 @@ def _kustomization(folder: str) -> str | None:
     return None
 
 
-def _sources(folder: str) -> list[tuple[bool, Any]]:
+def _sources(folder: str) -> list[tuple[bool, Document]]:
     """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively."""
-    from .._io._load import load_path_result
-    from .._pipeline._kustomize import _read_yaml
+    from ..._io._load import load_path_result
+    from ..._pipeline._kustomize import _read_yaml
 
     files: list[tuple[bool, str]] = []
     seen: set[str] = set()
@@ -117,7 +121,7 @@ def _sources(folder: str) -> list[tuple[bool, Any]]:
                         files.append((True, full))
 
     visit(folder, 0)
-    out: list[tuple[bool, Any]] = []
+    out: list[tuple[bool, Document]] = []
     for is_patch, f in files:
         try:
             r = load_path_result(f)
@@ -152,11 +156,11 @@ def _source_path(src: Any, built: Any, path: tuple[Any, ...]) -> tuple[Any, ...]
     return tuple(out)
 
 
-def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Any]]) -> Diagnostic:
+def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]]) -> Diagnostic:
     if not d.path or not isinstance(built, dict):
         return d
     kind = built.get("kind")
-    best: tuple[int, Any, tuple[Any, ...]] | None = None
+    best: tuple[int, Document, tuple[Any, ...]] | None = None
     for _is_patch, doc in sources:
         if not isinstance(doc.data, dict) or doc.data.get("kind") not in (kind, None):
             continue

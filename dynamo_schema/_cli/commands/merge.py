@@ -8,8 +8,9 @@ a DGDR without an override normalises the blueprint).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 DGDR_KIND = "DynamoGraphDeploymentRequest"
 
@@ -34,8 +35,9 @@ def _dump(obj: Any) -> str:
     return dump_all([obj])
 
 
-def override_from_document(doc: Any) -> dict | None:
-    """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None)."""
+def override_from_document(doc: Any) -> Any:
+    """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None); unchecked
+    input, so any value (the merge reports a wrong type)."""
     if isinstance(doc, dict) and doc.get("kind") == DGDR_KIND:
         node: Any = doc
         where = ""
@@ -43,19 +45,14 @@ def override_from_document(doc: Any) -> dict | None:
             where += "." + key
             node = node.get(key) or {}
             if not isinstance(node, dict):  # unvalidated input: unstructured's accessor error
+                from dynamo_schema._k8s._gofmt import go_type
                 from dynamo_schema._merge._override import MergeError
 
-                raise MergeError(f"{where} accessor error: {node} is of the type {_go_type(node)}, "
+                raise MergeError(f"{where} accessor error: {node} is of the type {go_type(node)}, "
                                  "expected map[string]interface{}")
         dgd = node.get("dgd")
         return dgd if dgd else None
     return doc
-
-
-def _go_type(v: Any) -> str:
-    from dynamo_schema._k8s._gofmt import go_type
-
-    return go_type(v)
 
 
 def run_merge(
@@ -63,7 +60,7 @@ def run_merge(
     override_path: str,
     stdout: IO[str],
     stderr: IO[str],
-    schema_for: Callable[[str, str], dict] | None = None,
+    schema_for: Callable[[str, str], dict[str, Any]] | None = None,
     validator: Callable[[Any], list[str]] | None = None,
 ) -> int:
     from dynamo_schema._core._diagnostics import DynamoSchemaError
@@ -106,3 +103,9 @@ def run_merge(
     stdout.write(_dump(result.dgd))
     return 0
 
+
+def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..._pipeline._merge_check import result_errors
+
+    return int(run_merge(ns.blueprint, ns.override, stdout, stderr,
+                         validator=result_errors if ns.validate else None))

@@ -1,0 +1,14 @@
+"""``schema``: the JSON Schemas generated from the models, written to a folder."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+
+def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..._pipeline._schemagen import write
+
+    for path in write(ns.out):
+        stdout.write(f"{path}\n")
+    return 0
