@@ -292,7 +292,7 @@ def _forbidden(rule: str, path: Path, detail: str) -> Diagnostic:
 
 def grove_default(pcs: dict[str, Any]) -> dict[str, Any]:
     """The PodCliqueSet as Grove's webhooks see it (CRD defaults and the defaulting webhook)."""
-    from .._grove._webhook import grove_defaults
+    from .._grove._create import grove_defaults
 
     return grove_defaults(pcs)
 

@@ -202,7 +202,7 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
 
     diags += _cel.validate_cel(pruned, schema, old=options.old, structural=structural, status_subresource=True)
     if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
-        from .._grove._webhook import validate_pcs
+        from .._grove._create import validate_pcs
 
         diags += validate_pcs(pruned, grove_settings(_settings(options)))
     return diags
@@ -210,7 +210,7 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
 
 def grove_settings(settings: Any) -> Any:
     """Grove's admission settings from ours (one input: TAS gate and the ClusterTopologyBindings)."""
-    from .._grove._webhook import GroveSettings
+    from .._grove._create import GroveSettings
 
     return GroveSettings(tas_enabled=bool(settings.grove_tas_enabled), cluster_topologies=settings.cluster_topologies)
 

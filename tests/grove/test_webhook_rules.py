@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import pytest
 
-from dynamo_schema._grove._webhook import GroveSettings, grove_defaults, validate_pcs
+from dynamo_schema._grove._create import GroveSettings, grove_defaults, validate_pcs
 
 Mut = Callable[[dict[str, Any]], None]
 
