@@ -11,8 +11,9 @@ at ai-dynamo/grove ``fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24`` (grove.md §1):
   the scheduler-backend check (``operator/internal/scheduler/{kube,kai,volcano,lpx}/backend.go``),
 
 in upstream order, with upstream messages and field paths. Field errors carry the Kubernetes body
-``<Type>: <value>: <detail>`` (:func:`dynamo_schema._k8s._gofmt.field_error`). The update rules live in
-:func:`dynamo_schema._pipeline._diff.grove_update_refusals`.
+``<Type>: <value>: <detail>`` (:func:`dynamo_schema._k8s._gofmt.field_error`). The defaulting is
+``_grove/_defaults.py``, the topology and MNNVL rules ``_grove/_topology.py`` and ``_grove/_mnnvl.py``
+(shared with the update rules, ``_grove/_update.py``).
 
 Cluster state the webhook reads is explicit input (:class:`GroveSettings`). Deterministic where Go
 is not: the webhook iterates Go maps for unknown ``startsAfter`` names and for the cycle search; here
@@ -23,83 +24,48 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from .._core._datacopy import deepcopy
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error, go_json, go_quote
+
+# k8s.io/apimachinery/pkg/util/validation: one copy of the validators and their exact texts (``_k8s``)
+from .._k8s._names import (
+    dns1123_label_errors,
+    dns1123_subdomain_errors,
+    env_var_name_errors,
+    label_value_errors,
+)
+from .._k8s._objectmeta import qualified_name_errors
+from ._common import (
+    TPL,
+    PcsView,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
+    duplicate,
+    invalid,
+    not_found,
+    required,
+    str_map,
+)
+from ._defaults import grove_defaults
+from ._mnnvl import mnnvl_create
+from ._settings import KAI_SCHEDULER, LPX_SCHEDULER, VOLCANO_SCHEDULER, GroveSettings
+from ._topology import topology_on_create
 
 __all__ = ["GroveSettings", "grove_defaults", "validate_pcs"]
 
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
 STARTUP_TYPES = ("CliqueStartupTypeAnyOrder", "CliqueStartupTypeExplicit", "CliqueStartupTypeInOrder")
 EXPLICIT = "CliqueStartupTypeExplicit"
-ANN_MNNVL_GROUP = "grove.io/mnnvl-group"
 KAI_QUEUE_KEY = "kai.scheduler/queue"
-KUBE_SCHEDULER = "default-scheduler"
-KAI_SCHEDULER = "kai-scheduler"
-VOLCANO_SCHEDULER = "volcano"
-LPX_SCHEDULER = "lpx-scheduler"
 VOLCANO_QUEUE_KEY = "scheduling.grove.io/volcano-queue"
 SHARING_SCOPES = ("AllReplicas", "PerReplica")
 
-TPL: Path = ("spec", "template")
-
-
-@dataclass(frozen=True)
-class GroveSettings:
-    """Operator configuration and cluster state Grove's create admission reads.
-
-    Defaults are the Helm chart's (grove.md §3.7, §3.9): scheduler profiles ``default-scheduler`` and
-    ``kai-scheduler`` enabled, ``default-scheduler`` the default; topology-aware scheduling off;
-    auto-MNNVL off. ``cluster_topologies`` maps ClusterTopologyBinding names to their domains,
-    broadest first; ``None`` means unknown (lookups are skipped).
-    """
-
-    enabled_schedulers: tuple[str, ...] = (KUBE_SCHEDULER, KAI_SCHEDULER)
-    default_scheduler: str = KUBE_SCHEDULER
-    tas_enabled: bool = False
-    cluster_topologies: Mapping[str, Sequence[str]] | None = None
-    auto_mnnvl_enabled: bool = False
-
 
 # --------------------------------------------------------------------------------------- helpers
-
-
-def _d(v: Any) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
-
-
-def _l(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
-def _s(v: Any) -> str:
-    return v if isinstance(v, str) else ""
-
-
-def _i(v: Any) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-
-def _smap(v: Any) -> dict[str, str]:
-    return {str(k): (x if isinstance(x, str) else "") for k, x in _d(v).items()}
-
-
-def _invalid(rule: str, path: Path, value: Any, detail: str) -> Diagnostic:
-    return Diagnostic(rule, path, field_error("Invalid value", value, detail))
-
-
-def _required(rule: str, path: Path, detail: str) -> Diagnostic:
-    return Diagnostic(rule, path, field_error("Required value", OMIT, detail))
-
-
-def _duplicate(rule: str, path: Path, value: Any) -> Diagnostic:
-    return Diagnostic(rule, path, field_error("Duplicate value", value))
-
-
-def _not_found(rule: str, path: Path, value: Any) -> Diagnostic:
-    return Diagnostic(rule, path, field_error("Not found", value))
 
 
 def _find_duplicates(items: list[str]) -> list[str]:
@@ -117,25 +83,15 @@ def _find_duplicates(items: list[str]) -> list[str]:
 def _unique(rule: str, items: list[str], path: Path) -> list[Diagnostic]:
     """``sliceMustHaveUniqueElements``."""
     dups = _find_duplicates(items)
-    return [_duplicate(rule, path, dups)] if dups else []
-
-
-# k8s.io/apimachinery/pkg/util/validation: one copy of the validators and their exact texts (``_k8s``)
-from .._k8s._names import (  # noqa: E402
-    dns1123_label_errors,
-    dns1123_subdomain_errors,
-    env_var_name_errors,
-    label_value_errors,
-)
-from .._k8s._objectmeta import qualified_name_errors  # noqa: E402
+    return [duplicate(rule, path, dups)] if dups else []
 
 
 def _labels(rule: str, labels: Any, path: Path) -> list[Diagnostic]:
     """``metav1validation.ValidateLabels``: errors on the map's path, not the key's."""
     out: list[Diagnostic] = []
-    for k, v in _smap(labels).items():
-        out += [_invalid(rule, path, k, m) for m in qualified_name_errors(k)]
-        out += [_invalid(rule, path, v, m) for m in label_value_errors(v)]
+    for k, v in str_map(labels).items():
+        out += [invalid(rule, path, k, m) for m in qualified_name_errors(k)]
+        out += [invalid(rule, path, v, m) for m in label_value_errors(v)]
     return out
 
 
@@ -143,8 +99,8 @@ def _annotations(rule: str, annotations: Any, path: Path) -> list[Diagnostic]:
     """``apivalidation.ValidateAnnotations``."""
     out: list[Diagnostic] = []
     total = 0
-    for k, v in _smap(annotations).items():
-        out += [_invalid(rule, path, k, m) for m in qualified_name_errors(k.lower())]
+    for k, v in str_map(annotations).items():
+        out += [invalid(rule, path, k, m) for m in qualified_name_errors(k.lower())]
         total += len(k.encode()) + len(v.encode())
     if total > 256 * 1024:
         out.append(Diagnostic(rule, path, field_error("Too long", OMIT, f"may not be more than {256 * 1024} bytes")))
@@ -176,66 +132,6 @@ def parse_go_duration(s: str) -> int | None:
     return -int(total) if neg else int(total)
 
 
-# --------------------------------------------------------------------------------------- defaulting
-
-
-def grove_defaults(pcs: dict[str, Any]) -> dict[str, Any]:
-    """The PodCliqueSet as Grove's validating webhook sees it on CREATE: CRD defaults
-    (``spec.replicas`` 0, ``cliqueStartupType`` AnyOrder, scaling group ``replicas``/``minAvailable``
-    1) and the defaulting webhook (namespace ``default``; clique ``replicas`` 0 → 1 and
-    ``minAvailable`` = the clique's *pre-defaulting* ``replicas``; ``autoScalingConfig.minReplicas`` =
-    the pre-defaulting clique ``replicas``; PCSG ``scaleConfig.minReplicas`` = PCSG ``replicas``;
-    ``terminationDelay`` 4h; ``headlessServiceConfig``; podSpec ``restartPolicy: Always`` and
-    ``terminationGracePeriodSeconds: 30``). A new object; the input is untouched."""
-    out = deepcopy(pcs)
-    if not isinstance(out, dict):
-        return out
-    meta = out.setdefault("metadata", {})
-    if isinstance(meta, dict) and not meta.get("namespace"):
-        meta["namespace"] = "default"
-    spec = out.get("spec")
-    if not isinstance(spec, dict):
-        return out
-    spec.setdefault("replicas", 0)
-    tmpl = spec.get("template")
-    if not isinstance(tmpl, dict):
-        return out
-    tmpl.setdefault("cliqueStartupType", "CliqueStartupTypeAnyOrder")
-    for clique in _l(tmpl.get("cliques")):
-        cs = _d(clique).get("spec")
-        if not isinstance(cs, dict):
-            continue
-        replicas = _i(cs.get("replicas")) or 0
-        ps = cs.get("podSpec")
-        if isinstance(ps, dict):
-            if not ps.get("restartPolicy"):
-                ps["restartPolicy"] = "Always"
-            if ps.get("terminationGracePeriodSeconds") is None:
-                ps["terminationGracePeriodSeconds"] = 30
-        if replicas == 0:
-            cs["replicas"] = 1
-        if cs.get("minAvailable") is None:
-            cs["minAvailable"] = replicas
-        sc = cs.get("autoScalingConfig")
-        if isinstance(sc, dict) and sc.get("minReplicas") is None:
-            sc["minReplicas"] = replicas
-    for g in _l(tmpl.get("podCliqueScalingGroups")):
-        if not isinstance(g, dict):
-            continue
-        if g.get("replicas") is None:
-            g["replicas"] = 1
-        if g.get("minAvailable") is None:
-            g["minAvailable"] = 1
-        sc = g.get("scaleConfig")
-        if isinstance(sc, dict) and sc.get("minReplicas") is None:
-            sc["minReplicas"] = g["replicas"]
-    if tmpl.get("terminationDelay") is None:
-        tmpl["terminationDelay"] = "4h0m0s"
-    if tmpl.get("headlessServiceConfig") is None:
-        tmpl["headlessServiceConfig"] = {"publishNotReadyAddresses": True}
-    return out
-
-
 # --------------------------------------------------------------------------------------- validation
 
 
@@ -252,54 +148,28 @@ def validate_pcs(pcs: dict[str, Any], settings: GroveSettings | None = None, *,
 
 
 @dataclass
-class _Validator:
-    pcs: dict[str, Any]
+class _Validator(PcsView):
     raw: dict[str, Any]
     settings: GroveSettings
     warnings: list[Diagnostic] = field(default_factory=list)
-
-    # -------------------------------------------------------------- accessors
-    @property
-    def meta(self) -> dict[str, Any]:
-        return _d(self.pcs.get("metadata"))
-
-    @property
-    def name(self) -> str:
-        return _s(self.meta.get("name"))
-
-    @property
-    def spec(self) -> dict[str, Any]:
-        return _d(self.pcs.get("spec"))
-
-    @property
-    def tmpl(self) -> dict[str, Any]:
-        return _d(self.spec.get("template"))
-
-    @property
-    def cliques(self) -> list[dict[str, Any]]:
-        return [_d(c) for c in _l(self.tmpl.get("cliques"))]
-
-    @property
-    def groups(self) -> list[dict[str, Any]]:
-        return [_d(g) for g in _l(self.tmpl.get("podCliqueScalingGroups"))]
 
     def explicit(self) -> bool:
         return self.tmpl.get("cliqueStartupType") == EXPLICIT
 
     # -------------------------------------------------------------- Handler.ValidateCreate
     def run(self) -> list[Diagnostic]:
-        errs = self.topology_on_create()
+        errs = topology_on_create(self, self.settings, self.warnings)
         errs += self.validate()
-        errs += self.mnnvl()
+        errs += mnnvl_create(self, self.settings)
         errs += self.backend()
         return errs + self.warnings
 
     def validate(self) -> list[Diagnostic]:
         errs = self.object_meta()
         sp: Path = ("spec",)
-        replicas = _i(self.spec.get("replicas")) or 0
+        replicas = as_int(self.spec.get("replicas")) or 0
         if replicas < 0:
-            errs.append(_invalid("grove.replicas", sp + ("replicas",), replicas, "must be greater than or equal to 0"))
+            errs.append(invalid("grove.replicas", sp + ("replicas",), replicas, "must be greater than or equal to 0"))
         errs += self.template_spec()
         return errs
 
@@ -310,22 +180,22 @@ class _Validator:
         m = self.meta
         mp: Path = ("metadata",)
         errs: list[Diagnostic] = []
-        gen = _s(m.get("generateName"))
+        gen = as_str(m.get("generateName"))
         if gen:
-            errs += [_invalid(rule, mp + ("generateName",), gen, e) for e in dns1123_subdomain_errors(_mask_prefix(gen))]
+            errs += [invalid(rule, mp + ("generateName",), gen, e) for e in dns1123_subdomain_errors(_mask_prefix(gen))]
         if not self.name:
             if not gen:
-                errs.append(_required(rule, mp + ("name",), "name or generateName is required"))
+                errs.append(required(rule, mp + ("name",), "name or generateName is required"))
         else:
-            errs += [_invalid(rule, mp + ("name",), self.name, e) for e in dns1123_subdomain_errors(self.name)]
-        ns = _s(m.get("namespace"))
+            errs += [invalid(rule, mp + ("name",), self.name, e) for e in dns1123_subdomain_errors(self.name)]
+        ns = as_str(m.get("namespace"))
         if not ns:
-            errs.append(_required(rule, mp + ("namespace",), ""))
+            errs.append(required(rule, mp + ("namespace",), ""))
         else:
-            errs += [_invalid(rule, mp + ("namespace",), ns, e) for e in dns1123_label_errors(ns)]
-        gen_no = _i(m.get("generation"))
+            errs += [invalid(rule, mp + ("namespace",), ns, e) for e in dns1123_label_errors(ns)]
+        gen_no = as_int(m.get("generation"))
         if gen_no is not None and gen_no < 0:
-            errs.append(_invalid(rule, mp + ("generation",), gen_no, "must be greater than or equal to 0"))
+            errs.append(invalid(rule, mp + ("generation",), gen_no, "must be greater than or equal to 0"))
         errs += _labels(rule, m.get("labels"), mp + ("labels",))
         errs += _annotations(rule, m.get("annotations"), mp + ("annotations",))
         return errs
@@ -335,10 +205,10 @@ class _Validator:
         errs: list[Diagnostic] = []
         st = self.tmpl.get("cliqueStartupType")
         if st is None:
-            errs.append(_required("grove.startup-type", tp + ("cliqueStartupType",), "field is required"))
+            errs.append(required("grove.startup-type", tp + ("cliqueStartupType",), "field is required"))
         elif st not in STARTUP_TYPES:
             allowed = "map[" + " ".join(f"{t}:{{}}" for t in STARTUP_TYPES) + "]"
-            errs.append(_invalid("grove.startup-type", tp + ("cliqueStartupType",), st, f"can only be one of {allowed}"))
+            errs.append(invalid("grove.startup-type", tp + ("cliqueStartupType",), st, f"can only be one of {allowed}"))
         errs += self.resource_claim_templates(tp + ("resourceClaimTemplates",))
         errs += self.pcs_resource_sharing(tp + ("resourceSharing",))
         errs += self.clique_templates(tp + ("cliques",))
@@ -351,14 +221,14 @@ class _Validator:
         rule = "grove.resource-claim-template"
         errs: list[Diagnostic] = []
         names: list[str] = []
-        for i, rct in enumerate(_l(self.tmpl.get("resourceClaimTemplates"))):
-            rct = _d(rct)
-            name = _s(rct.get("name"))
+        for i, rct in enumerate(as_list(self.tmpl.get("resourceClaimTemplates"))):
+            rct = as_dict(rct)
+            name = as_str(rct.get("name"))
             if not name:
-                errs.append(_required(rule, fp + (i, "name"), "template name is required"))
-            reqs = _l(_d(_d(_d(rct.get("templateSpec")).get("spec")).get("devices")).get("requests"))
+                errs.append(required(rule, fp + (i, "name"), "template name is required"))
+            reqs = as_list(as_dict(as_dict(as_dict(rct.get("templateSpec")).get("spec")).get("devices")).get("requests"))
             if not reqs:
-                errs.append(_required(rule, fp + (i, "templateSpec", "spec", "devices", "requests"),
+                errs.append(required(rule, fp + (i, "templateSpec", "spec", "devices", "requests"),
                                       "at least one device request is required"))
             names.append(name)
         return errs + _unique(rule, names, fp + ("name",))
@@ -366,18 +236,18 @@ class _Validator:
     def _sharing_specs(self, refs: list[dict[str, Any]], fp: Path) -> list[Diagnostic]:
         """``validateResourceSharingSpecs``."""
         rule = "grove.resource-sharing"
-        templates = {_s(_d(t).get("name")) for t in _l(self.tmpl.get("resourceClaimTemplates"))}
+        templates = {as_str(as_dict(t).get("name")) for t in as_list(self.tmpl.get("resourceClaimTemplates"))}
         errs: list[Diagnostic] = []
         seen: set[str] = set()
         for i, ref in enumerate(refs):
-            name, ns, scope = _s(ref.get("name")), _s(ref.get("namespace")), _s(ref.get("scope"))
+            name, ns, scope = as_str(ref.get("name")), as_str(ref.get("namespace")), as_str(ref.get("scope"))
             if not name:
-                errs.append(_required(rule, fp + (i, "name"), "reference name is required"))
+                errs.append(required(rule, fp + (i, "name"), "reference name is required"))
             if name and name in seen:
-                errs.append(_duplicate(rule, fp + (i, "name"), name))
+                errs.append(duplicate(rule, fp + (i, "name"), name))
             seen.add(name)
             if ns and name and name in templates:
-                errs.append(_invalid(rule, fp + (i, "namespace"), ns,
+                errs.append(invalid(rule, fp + (i, "namespace"), ns,
                                      "namespace must be empty when name matches an internal resourceClaimTemplate"))
             if scope not in SHARING_SCOPES:
                 # sets.UnsortedList of a two-element set: Go map order; printed sorted here
@@ -388,56 +258,56 @@ class _Validator:
 
     def pcs_resource_sharing(self, fp: Path) -> list[Diagnostic]:
         rule = "grove.resource-sharing"
-        refs = [_d(r) for r in _l(self.tmpl.get("resourceSharing"))]
+        refs = [as_dict(r) for r in as_list(self.tmpl.get("resourceSharing"))]
         errs = self._sharing_specs(refs, fp)
-        cliques = {_s(c.get("name")) for c in self.cliques}
-        groups = {_s(g.get("name")) for g in self.groups}
+        cliques = {as_str(c.get("name")) for c in self.cliques}
+        groups = {as_str(g.get("name")) for g in self.groups}
         for i, ref in enumerate(refs):
             flt = ref.get("filter")
             if not isinstance(flt, dict):
                 continue
             p = fp + (i, "filter")
-            cn, gn = _l(flt.get("childCliqueNames")), _l(flt.get("childScalingGroupNames"))
+            cn, gn = as_list(flt.get("childCliqueNames")), as_list(flt.get("childScalingGroupNames"))
             if not cn and not gn:
-                errs.append(_required(rule, p, "filter must specify at least one childCliqueNames or "
+                errs.append(required(rule, p, "filter must specify at least one childCliqueNames or "
                                                "childScalingGroupNames entry"))
-            errs += [_not_found(rule, p + ("childCliqueNames", j), n) for j, n in enumerate(cn) if n not in cliques]
-            errs += [_not_found(rule, p + ("childScalingGroupNames", j), n) for j, n in enumerate(gn) if n not in groups]
+            errs += [not_found(rule, p + ("childCliqueNames", j), n) for j, n in enumerate(cn) if n not in cliques]
+            errs += [not_found(rule, p + ("childScalingGroupNames", j), n) for j, n in enumerate(gn) if n not in groups]
         return errs
 
     def pcsg_resource_sharing(self, g: dict[str, Any], fp: Path) -> list[Diagnostic]:
         rule = "grove.resource-sharing"
-        members = set(_l(g.get("cliqueNames")))
-        refs = [_d(r) for r in _l(g.get("resourceSharing"))]
+        members = set(as_list(g.get("cliqueNames")))
+        refs = [as_dict(r) for r in as_list(g.get("resourceSharing"))]
         errs = self._sharing_specs(refs, fp)
         for i, ref in enumerate(refs):
             flt = ref.get("filter")
             if not isinstance(flt, dict):
                 continue
             p = fp + (i, "filter")
-            cn = _l(flt.get("childCliqueNames"))
+            cn = as_list(flt.get("childCliqueNames"))
             if not cn:
-                errs.append(_required(rule, p, "filter must specify at least one childCliqueNames entry"))
-            errs += [_not_found(rule, p + ("childCliqueNames", j), n) for j, n in enumerate(cn) if n not in members]
+                errs.append(required(rule, p, "filter must specify at least one childCliqueNames entry"))
+            errs += [not_found(rule, p + ("childCliqueNames", j), n) for j, n in enumerate(cn) if n not in members]
         return errs
 
     # -------------------------------------------------------------- cliques
     def scaling_group_clique_names(self) -> set[str]:
-        return {_s(n) for g in self.groups for n in _l(g.get("cliqueNames"))}
+        return {as_str(n) for g in self.groups for n in as_list(g.get("cliqueNames"))}
 
     def clique_templates(self, fp: Path) -> list[Diagnostic]:
         errs: list[Diagnostic] = []
         cliques = self.cliques
         if not cliques:
-            errs.append(_required("grove.cliques-required", fp, "at least one PodClique must be defined"))
+            errs.append(required("grove.cliques-required", fp, "at least one PodClique must be defined"))
         in_groups = self.scaling_group_clique_names()
         names, roles, schedulers = [], [], []
         for i, c in enumerate(cliques):
             errs += self.clique_template(c, fp + (i,), in_groups)
-            cs = _d(c.get("spec"))
-            names.append(_s(c.get("name")))
-            roles.append(_s(cs.get("roleName")))
-            schedulers.append(_s(_d(cs.get("podSpec")).get("schedulerName")))
+            cs = as_dict(c.get("spec"))
+            names.append(as_str(c.get("name")))
+            roles.append(as_str(cs.get("roleName")))
+            schedulers.append(as_str(as_dict(cs.get("podSpec")).get("schedulerName")))
         errs += _unique("grove.clique-name-duplicate", names, fp + ("name",))
         errs += _unique("grove.role-name-duplicate", roles, fp + ("roleName",))
         errs += self.scheduler_names(schedulers, fp)
@@ -454,77 +324,77 @@ class _Validator:
             if r not in resolved:
                 resolved.append(r)
         if len(resolved) > 1:
-            errs.append(_invalid("grove.scheduler-name", sp, ", ".join(resolved),
+            errs.append(invalid("grove.scheduler-name", sp, ", ".join(resolved),
                                  "the schedulerName for all pods have to be the same"))
         # upstream indexes uniqueSchedulerNames[0] (a PCS without cliques would panic there)
         first = resolved[0] if resolved else self.settings.default_scheduler
         if first not in self.settings.enabled_schedulers:
-            errs.append(_invalid("grove.scheduler-enabled", sp, first,
+            errs.append(invalid("grove.scheduler-enabled", sp, first,
                                  "schedulerName must be an enabled scheduler backend; this scheduler is not "
                                  "enabled in OperatorConfiguration"))
         return errs
 
     def clique_template(self, c: dict[str, Any], fp: Path, in_groups: set[str]) -> list[Diagnostic]:
         errs: list[Diagnostic] = []
-        name = _s(c.get("name"))
+        name = as_str(c.get("name"))
         if not name:
-            errs.append(_required("grove.clique-name", fp + ("name",), "field cannot be empty"))
+            errs.append(required("grove.clique-name", fp + ("name",), "field cannot be empty"))
         else:
             if dns1123_subdomain_errors(name):
-                errs.append(_invalid("grove.clique-name", fp + ("name",), name,
+                errs.append(invalid("grove.clique-name", fp + ("name",), name,
                                      "invalid PodCliqueTemplateSpec name, must be a valid DNS subdomain"))
             if name not in in_groups:
                 msg = _pod_name_error(self.name, "", name)
                 if msg:
-                    errs.append(_invalid("grove.pod-name-length", fp + ("name",), name, msg))
-                    errs.append(_invalid("grove.pod-name-length", ("metadata", "name"), self.name, msg))
+                    errs.append(invalid("grove.pod-name-length", fp + ("name",), name, msg))
+                    errs.append(invalid("grove.pod-name-length", ("metadata", "name"), self.name, msg))
         errs += _labels("grove.clique-labels", c.get("labels"), fp + ("labels",))
         errs += _annotations("grove.clique-annotations", c.get("annotations"), fp + ("annotations",))
-        errs += self._sharing_specs([_d(r) for r in _l(c.get("resourceSharing"))], fp + ("resourceSharing",))
-        errs += self.clique_spec(name, _d(c.get("spec")), fp + ("spec",), fp)
+        errs += self._sharing_specs([as_dict(r) for r in as_list(c.get("resourceSharing"))], fp + ("resourceSharing",))
+        errs += self.clique_spec(name, as_dict(c.get("spec")), fp + ("spec",), fp)
         return errs
 
     def clique_spec(self, name: str, cs: dict[str, Any], fp: Path, cpath: Path) -> list[Diagnostic]:
         errs: list[Diagnostic] = []
-        replicas = _i(cs.get("replicas")) or 0
+        replicas = as_int(cs.get("replicas")) or 0
         if replicas <= 0:
-            errs.append(_invalid("grove.clique-replicas", fp + ("replicas",), replicas, "must be greater than 0"))
-        min_av = _i(cs.get("minAvailable"))
+            errs.append(invalid("grove.clique-replicas", fp + ("replicas",), replicas, "must be greater than 0"))
+        min_av = as_int(cs.get("minAvailable"))
         if min_av is None:
-            errs.append(_required("grove.clique-min-available", fp + ("minAvailable",), "field is required"))
+            errs.append(required("grove.clique-min-available", fp + ("minAvailable",), "field is required"))
         else:
             if min_av <= 0:
-                errs.append(_invalid("grove.clique-min-available", fp + ("minAvailable",), min_av,
+                errs.append(invalid("grove.clique-min-available", fp + ("minAvailable",), min_av,
                                      "must be greater than 0"))
             if min_av > replicas:
-                errs.append(_invalid("grove.clique-min-available", fp + ("minAvailable",), min_av,
+                errs.append(invalid("grove.clique-min-available", fp + ("minAvailable",), min_av,
                                      "minAvailable must not be greater than replicas"))
-        deps = [_s(d) for d in _l(cs.get("startsAfter"))]
+        deps = [as_str(d) for d in as_list(cs.get("startsAfter"))]
         if self.explicit() and deps:
             for dep in deps:
                 if not dep:
-                    errs.append(_required("grove.starts-after", fp + ("startsAfter",), "clique dependency must not be empty"))
+                    errs.append(required("grove.starts-after", fp + ("startsAfter",), "clique dependency must not be empty"))
                 if dep == name:
-                    errs.append(_invalid("grove.starts-after", fp + ("startsAfter",), dep,
+                    errs.append(invalid("grove.starts-after", fp + ("startsAfter",), dep,
                                          "clique dependency cannot refer to itself"))
             errs += _unique("grove.starts-after", deps, fp + ("startsAfter",))
         sc = cs.get("autoScalingConfig")
         if isinstance(sc, dict):
             ap = fp + ("autoScalingConfig",)
-            min_r = _i(sc.get("minReplicas"))
-            max_r = _i(sc.get("maxReplicas")) or 0
+            min_r = as_int(sc.get("minReplicas"))
+            max_r = as_int(sc.get("maxReplicas")) or 0
             if min_r is None:
-                errs.append(_required("grove.autoscaling", ap + ("minReplicas",), "field is required"))
+                errs.append(required("grove.autoscaling", ap + ("minReplicas",), "field is required"))
             elif min_av is not None and min_r < min_av:
-                errs.append(_invalid("grove.autoscaling", ap + ("minReplicas",), min_r,
+                errs.append(invalid("grove.autoscaling", ap + ("minReplicas",), min_r,
                                      "must be greater than or equal to podCliqueSpec.minAvailable"))
             if min_r is not None and max_r < min_r:
-                errs.append(_invalid("grove.autoscaling", ap + ("maxReplicas",), max_r,
+                errs.append(invalid("grove.autoscaling", ap + ("maxReplicas",), max_r,
                                      "must be greater than or equal to podCliqueSpec.minReplicas"))
             if max_r < replicas:
-                errs.append(_invalid("grove.autoscaling", ap + ("maxReplicas",), max_r,
+                errs.append(invalid("grove.autoscaling", ap + ("maxReplicas",), max_r,
                                      "must be greater than or equal to replicas"))
-        errs += self.pod_spec(_d(cs.get("podSpec")), fp + ("podSpec",))
+        errs += self.pod_spec(as_dict(cs.get("podSpec")), fp + ("podSpec",))
         return errs
 
     def pod_spec(self, ps: dict[str, Any], fp: Path) -> list[Diagnostic]:
@@ -535,13 +405,13 @@ class _Validator:
                                             "restartPolicy will be ignored, it will be set to Always", "warning"))
         sp = fp + ("spec",)  # upstream adds a "spec" element to podSpec paths
         if ps.get("topologySpreadConstraints") is not None:
-            errs.append(_invalid("grove.pod-spec-forbidden", sp + ("topologySpreadConstraints",),
+            errs.append(invalid("grove.pod-spec-forbidden", sp + ("topologySpreadConstraints",),
                                  ps["topologySpreadConstraints"], "must not be set"))
-        if _s(ps.get("nodeName")):
-            errs.append(_invalid("grove.pod-spec-forbidden", sp + ("nodeName",), ps["nodeName"], "must not be set"))
+        if as_str(ps.get("nodeName")):
+            errs.append(invalid("grove.pod-spec-forbidden", sp + ("nodeName",), ps["nodeName"], "must not be set"))
         for key in ("containers", "initContainers"):
-            for i, ctr in enumerate(_l(ps.get(key))):
-                errs += _env_vars(_l(_d(ctr).get("env")), sp + (key, i, "env"))
+            for i, ctr in enumerate(as_list(ps.get(key))):
+                errs += _env_vars(as_list(as_dict(ctr).get("env")), sp + (key, i, "env"))
         return errs
 
     def clique_dependencies(self, cliques: list[dict[str, Any]], fp: Path) -> list[Diagnostic]:
@@ -550,57 +420,57 @@ class _Validator:
         adjacency: dict[str, list[str]] = {}
         known: list[str] = []
         for c in cliques:
-            n = _s(c.get("name"))
+            n = as_str(c.get("name"))
             known.append(n)
-            adjacency.setdefault(n, []).extend(_s(d) for d in _l(_d(c.get("spec")).get("startsAfter")))
+            adjacency.setdefault(n, []).extend(as_str(d) for d in as_list(as_dict(c.get("spec")).get("startsAfter")))
         unknown = [d for deps in adjacency.values() for d in deps if d not in known]
         if unknown:
-            errs.append(_invalid("grove.starts-after", fp + ("startsAfter",), ",".join(unknown),
+            errs.append(invalid("grove.starts-after", fp + ("startsAfter",), ",".join(unknown),
                                  "unknown clique names found, all clique dependencies must be defined as cliques"))
         cycles = _tarjan(adjacency)
         if cycles:
-            errs.append(_invalid("grove.starts-after-cycle", fp, cycles, "clique must not have circular dependencies"))
+            errs.append(invalid("grove.starts-after-cycle", fp, cycles, "clique must not have circular dependencies"))
         return errs
 
     # -------------------------------------------------------------- scaling groups
     def scaling_groups(self, fp: Path) -> list[Diagnostic]:
         errs: list[Diagnostic] = []
-        all_cliques = [_s(c.get("name")) for c in self.cliques]
+        all_cliques = [as_str(c.get("name")) for c in self.cliques]
         group_names: list[str] = []
         members_all: list[str] = []
         for i, g in enumerate(self.groups):
             gp = fp + (i,)
-            gname = _s(g.get("name"))
+            gname = as_str(g.get("name"))
             if dns1123_subdomain_errors(gname):
-                errs.append(_invalid("grove.scaling-group-name", gp + ("name",), gname,
+                errs.append(invalid("grove.scaling-group-name", gp + ("name",), gname,
                                      "invalid PodCliqueScalingGroupConfig name, must be a valid DNS subdomain"))
             group_names.append(gname)
-            members = [_s(n) for n in _l(g.get("cliqueNames"))]
+            members = [as_str(n) for n in as_list(g.get("cliqueNames"))]
             members_all += members
             errs += self.scaling_group_members(gname, all_cliques, members, gp + ("cliqueNames",), gp + ("name",))
-            replicas, min_av = _i(g.get("replicas")), _i(g.get("minAvailable"))
+            replicas, min_av = as_int(g.get("replicas")), as_int(g.get("minAvailable"))
             if replicas is not None and replicas <= 0:
-                errs.append(_invalid("grove.scaling-group-replicas", gp + ("replicas",), replicas,
+                errs.append(invalid("grove.scaling-group-replicas", gp + ("replicas",), replicas,
                                      "must be greater than 0"))
             if min_av is not None and min_av <= 0:
-                errs.append(_invalid("grove.scaling-group-min-available", gp + ("minAvailable",), min_av,
+                errs.append(invalid("grove.scaling-group-min-available", gp + ("minAvailable",), min_av,
                                      "must be greater than 0"))
             if replicas is not None and min_av is not None and min_av > replicas:
-                errs.append(_invalid("grove.scaling-group-min-available", gp + ("minAvailable",), min_av,
+                errs.append(invalid("grove.scaling-group-min-available", gp + ("minAvailable",), min_av,
                                      "minAvailable must not be greater than replicas"))
             sc = g.get("scaleConfig")
             if isinstance(sc, dict) and min_av is not None:
-                mr = _i(sc.get("minReplicas"))
+                mr = as_int(sc.get("minReplicas"))
                 if mr is not None and mr < min_av:
-                    errs.append(_invalid("grove.scaling-group-scale-config", gp + ("scaleConfig", "minReplicas"), mr,
+                    errs.append(invalid("grove.scaling-group-scale-config", gp + ("scaleConfig", "minReplicas"), mr,
                                          "scaleConfig.minReplicas must be greater than or equal to minAvailable"))
             errs += self.pcsg_resource_sharing(g, gp + ("resourceSharing",))
         errs += _unique("grove.scaling-group-name-duplicate", group_names, fp + ("name",))
         errs += _unique("grove.scaling-group-clique-overlap", members_all, fp + ("cliqueNames",))
         in_groups = set(members_all)
         for c in self.cliques:
-            if _s(c.get("name")) in in_groups and _d(c.get("spec")).get("autoScalingConfig") is not None:
-                errs.append(_invalid("grove.scaling-group-autoscaling", fp, _s(c.get("name")),
+            if as_str(c.get("name")) in in_groups and as_dict(c.get("spec")).get("autoScalingConfig") is not None:
+                errs.append(invalid("grove.scaling-group-autoscaling", fp, as_str(c.get("name")),
                                      "AutoScalingConfig is not allowed to be defined for PodClique that is part "
                                      "of scaling group"))
         return errs
@@ -611,243 +481,30 @@ class _Validator:
         unique_members = list(dict.fromkeys(members))
         unidentified = [m for m in unique_members if m not in all_cliques]
         if unidentified:
-            errs.append(_invalid("grove.scaling-group-cliques", fp, ",".join(unidentified),
+            errs.append(invalid("grove.scaling-group-cliques", fp, ",".join(unidentified),
                                  "unidentified PodClique names found"))
         for i, m in enumerate(members):
             msg = _pod_name_error(self.name, gname, m)
             if msg:
-                errs.append(_invalid("grove.pod-name-length", fp + (i, "name"), m, msg))
-                errs.append(_invalid("grove.pod-name-length", name_path, m, msg))
-                errs.append(_invalid("grove.pod-name-length", ("metadata", "name"), self.name, msg))
+                errs.append(invalid("grove.pod-name-length", fp + (i, "name"), m, msg))
+                errs.append(invalid("grove.pod-name-length", name_path, m, msg))
+                errs.append(invalid("grove.pod-name-length", ("metadata", "name"), self.name, msg))
         return errs
 
     def termination_delay(self, fp: Path) -> list[Diagnostic]:
         td = self.tmpl.get("terminationDelay")
         if td is None:
-            return [_required("grove.termination-delay", fp, "terminationDelay is required")]
+            return [required("grove.termination-delay", fp, "terminationDelay is required")]
         ns = parse_go_duration(td) if isinstance(td, str) else None
         if ns is not None and ns <= 0:
-            return [_invalid("grove.termination-delay", fp, _go_duration_string(ns),
+            return [invalid("grove.termination-delay", fp, _go_duration_string(ns),
                              "terminationDelay must be greater than 0")]
         return []
-
-    # -------------------------------------------------------------- topology (topologyconstraints.go)
-    def _constraints(self) -> list[tuple[dict[str, Any], Path]]:
-        out: list[tuple[dict[str, Any], Path]] = []
-        tc = self.tmpl.get("topologyConstraint")
-        if isinstance(tc, dict):
-            out.append((tc, TPL + ("topologyConstraint",)))
-        for i, c in enumerate(self.cliques):
-            if isinstance(c.get("topologyConstraint"), dict):
-                out.append((c["topologyConstraint"], TPL + ("cliques", i, "topologyConstraint")))
-        for i, g in enumerate(self.groups):
-            if isinstance(g.get("topologyConstraint"), dict):
-                out.append((g["topologyConstraint"], TPL + ("podCliqueScalingGroups", i, "topologyConstraint")))
-        return out
-
-    def topology_on_create(self) -> list[Diagnostic]:
-        constraints = self._constraints()
-        if not self.settings.tas_enabled:
-            return [_invalid("grove.topology-disabled", p, _referenced_domains(tc),
-                             "topology constraints are not allowed when Topology Aware Scheduling is disabled")
-                    for tc, p in constraints]
-        if not constraints:
-            return []
-        topo, errs = self.resolve_topology_name()
-        if errs:
-            return errs
-        domains: list[str] | None = None
-        if self.settings.cluster_topologies is not None and topo:
-            levels = self.settings.cluster_topologies.get(topo)
-            if levels is None:
-                return [_invalid("grove.topology-binding", TPL + ("topologyConstraint", "topologyName"), topo,
-                                 f"ClusterTopologyBinding {go_quote(topo)} not found")]
-            domains = [str(x) for x in levels]
-        if domains is None:
-            return []
-        for tc, p in constraints:
-            req, pref = _required_domain(tc), _preferred_domain(tc)
-            if req and pref and req in domains and pref in domains and domains.index(pref) < domains.index(req):
-                self.warnings.append(Diagnostic(
-                    "grove.topology-preferred-redundant", p + ("pack", "preferred"),
-                    f"{_fmt_path(p + ('pack', 'preferred'))} is coarser than {_fmt_path(p + ('pack', 'required'))} "
-                    "and is redundant", "warning"))
-        errs = self.topology_domains_exist(constraints, domains)
-        if errs:
-            return errs
-        return self.topology_hierarchy(domains)
-
-    def resolve_topology_name(self) -> tuple[str, list[Diagnostic]]:
-        """``resolveEffectiveTopologyNameFieldErrors``."""
-        errs: list[Diagnostic] = []
-        observed: list[str] = []
-        conflict = False
-
-        def observe(name: str) -> None:
-            nonlocal conflict
-            if not observed:
-                observed.append(name)
-            elif observed[0] != name:
-                conflict = True
-
-        def resolve(tc: dict[str, Any], p: Path, inherited: str, can_inherit: bool) -> str | None:
-            name = _s(tc.get("topologyName"))
-            if not name and (not can_inherit or not inherited):
-                errs.append(_required("grove.topology-name", p + ("topologyName",),
-                                      "topologyName is required when topologyConstraint is set and cannot be inherited"))
-                return None
-            if name and inherited and name != inherited:
-                errs.append(_invalid("grove.topology-name", p + ("topologyName",), name,
-                                     "all topologyConstraint.topologyName values within a PodCliqueSet must match in "
-                                     "the current implementation"))
-                return None
-            return name or inherited
-
-        pcs_name, pcs_ok = "", False
-        tc = self.tmpl.get("topologyConstraint")
-        if isinstance(tc, dict):
-            r = resolve(tc, TPL + ("topologyConstraint",), "", False)
-            if r is not None:
-                pcs_name, pcs_ok = r, True
-                observe(r)
-        by_clique: dict[str, str] = {}
-        for i, g in enumerate(self.groups):
-            gtc = g.get("topologyConstraint")
-            if not isinstance(gtc, dict):
-                continue
-            r = resolve(gtc, TPL + ("podCliqueScalingGroups", i, "topologyConstraint"), pcs_name, pcs_ok)
-            if r is not None:
-                observe(r)
-                for cn in _l(g.get("cliqueNames")):
-                    by_clique.setdefault(_s(cn), r)
-        for i, c in enumerate(self.cliques):
-            ctc = c.get("topologyConstraint")
-            if not isinstance(ctc, dict):
-                continue
-            inherited, can = pcs_name, pcs_ok
-            if _s(c.get("name")) in by_clique:
-                inherited, can = by_clique[_s(c.get("name"))], True
-            r = resolve(ctc, TPL + ("cliques", i, "topologyConstraint"), inherited, can)
-            if r is not None:
-                observe(r)
-        if conflict:
-            msg = "all topologyConstraint.topologyName values within a PodCliqueSet must match in the current implementation"
-            if isinstance(tc, dict) and _s(tc.get("topologyName")):
-                errs.append(_invalid("grove.topology-name", TPL + ("topologyConstraint", "topologyName"),
-                                     tc["topologyName"], msg))
-            for i, g in enumerate(self.groups):
-                name = _s(_d(g.get("topologyConstraint")).get("topologyName"))
-                if name:
-                    errs.append(_invalid("grove.topology-name",
-                                         TPL + ("podCliqueScalingGroups", i, "topologyConstraint", "topologyName"),
-                                         name, msg))
-            for i, c in enumerate(self.cliques):
-                name = _s(_d(c.get("topologyConstraint")).get("topologyName"))
-                if name:
-                    errs.append(_invalid("grove.topology-name",
-                                         TPL + ("cliques", i, "topologyConstraint", "topologyName"), name, msg))
-        if errs:
-            return "", errs
-        return (observed[0] if observed else ""), []
-
-    def topology_domains_exist(self, constraints: list[tuple[dict[str, Any], Path]],
-                               domains: list[str]) -> list[Diagnostic]:
-        errs: list[Diagnostic] = []
-
-        def check(domain: str, p: Path) -> None:
-            if domain and domain not in domains:
-                errs.append(_invalid("grove.topology-domain", p, domain,
-                                     f"topology domain '{domain}' does not exist in cluster topology "
-                                     f"[{' '.join(domains)}]"))
-
-        for tc, p in constraints:
-            if _s(tc.get("packDomain")):
-                check(tc["packDomain"], p + ("packDomain",))
-            pack = tc.get("pack")
-            if isinstance(pack, dict):
-                check(_s(pack.get("required")), p + ("pack", "required"))
-                check(_s(pack.get("preferred")), p + ("pack", "preferred"))
-        return errs
-
-    def topology_hierarchy(self, domains: list[str]) -> list[Diagnostic]:
-        errs: list[Diagnostic] = []
-        rule = "grove.topology-hierarchy"
-
-        def violates(parent: str, child: str) -> bool:
-            return parent in domains and child in domains and domains.index(parent) > domains.index(child)
-
-        def msg(pd: str, pkind: str, pname: str, cd: str, ckind: str, cname: str) -> str:
-            ident = f"{pkind} '{pname}'" if pname else pkind
-            return f"{ident} topology constraint domain '{pd}' is narrower than {ckind} '{cname}' topology constraint domain '{cd}'"
-
-        pcs_tc = self.tmpl.get("topologyConstraint")
-        tp = TPL + ("topologyConstraint",)
-        if isinstance(pcs_tc, dict):
-            preq, ppref = _required_domain(pcs_tc), _preferred_domain(pcs_tc)
-            for kind, items in (("PodClique", self.cliques), ("PodCliqueScalingGroup", self.groups)):
-                for item in items:
-                    ctc = item.get("topologyConstraint")
-                    if not isinstance(ctc, dict):
-                        continue
-                    cname = _s(item.get("name"))
-                    if violates(preq, _required_domain(ctc)):
-                        errs.append(_invalid(rule, tp, preq, msg(preq, "PodCliqueSet", "", _required_domain(ctc), kind, cname)))
-                    if violates(ppref, _preferred_domain(ctc)):
-                        errs.append(_invalid(rule, tp + ("pack", "preferred"), ppref,
-                                             msg(ppref, "PodCliqueSet", "", _preferred_domain(ctc), kind, cname)))
-        for i, g in enumerate(self.groups):
-            gtc = g.get("topologyConstraint")
-            if not isinstance(gtc, dict):
-                continue
-            gp = TPL + ("podCliqueScalingGroups", i, "topologyConstraint")
-            greq, gpref = _required_domain(gtc), _preferred_domain(gtc)
-            gname = _s(g.get("name"))
-            for cn in _l(g.get("cliqueNames")):
-                c = next((c for c in self.cliques if _s(c.get("name")) == cn), None)
-                ctc = _d(c).get("topologyConstraint") if c is not None else None
-                if not isinstance(ctc, dict):
-                    continue
-                if violates(greq, _required_domain(ctc)):
-                    errs.append(_invalid(rule, gp, greq, msg(greq, "PodCliqueScalingGroup", gname,
-                                                             _required_domain(ctc), "PodClique", cn)))
-                if violates(gpref, _preferred_domain(ctc)):
-                    errs.append(_invalid(rule, gp + ("pack", "preferred"), gpref,
-                                         msg(gpref, "PodCliqueScalingGroup", gname, _preferred_domain(ctc),
-                                             "PodClique", cn)))
-        return errs
-
-    # -------------------------------------------------------------- MNNVL (mnnvl/webhook.go)
-    def mnnvl(self) -> list[Diagnostic]:
-        errs = self._mnnvl_annotations(self.meta.get("annotations"), ("metadata", "annotations"))
-        for i, c in enumerate(self.cliques):
-            errs += self._mnnvl_annotations(c.get("annotations"), TPL + ("cliques", i, "annotations"))
-        for i, g in enumerate(self.groups):
-            errs += self._mnnvl_annotations(g.get("annotations"), TPL + ("podCliqueScalingGroups", i, "annotations"))
-        return errs
-
-    def _mnnvl_annotations(self, annotations: Any, base: Path) -> list[Diagnostic]:
-        ann = _smap(annotations)
-        if ANN_MNNVL_GROUP not in ann:
-            return []
-        value = ann[ANN_MNNVL_GROUP]
-        p = base + (ANN_MNNVL_GROUP,)
-        errs: list[Diagnostic] = []
-        if not value:
-            errs.append(_invalid("grove.mnnvl", p, value, "mnnvl-group value must not be empty"))
-        elif value != "none":
-            label_errs = dns1123_label_errors(value)
-            if label_errs:
-                errs.append(_invalid("grove.mnnvl", p, value, f"mnnvl-group value {go_quote(value)} is not a valid "
-                                                              f"DNS-1123 label: {'; '.join(label_errs)}"))
-        if not self.settings.auto_mnnvl_enabled and value != "none":
-            errs.append(_invalid("grove.mnnvl", p, value, "MNNVL is not enabled in the operator configuration. Either "
-                                                          f"enable MNNVL globally or remove the {ANN_MNNVL_GROUP} annotation"))
-        return errs
 
     # -------------------------------------------------------------- scheduler backend
     def backend(self) -> list[Diagnostic]:
         cliques = self.cliques
-        sched = _s(_d(_d(cliques[0].get("spec")).get("podSpec")).get("schedulerName")) if cliques else ""
+        sched = as_str(as_dict(as_dict(cliques[0].get("spec")).get("podSpec")).get("schedulerName")) if cliques else ""
         backend = sched or self.settings.default_scheduler
         if backend not in self.settings.enabled_schedulers:
             detail = ("default scheduler backend is not configured" if not sched
@@ -868,14 +525,14 @@ class _Validator:
                                                                    render=str))]
 
     def _kai_queue_error(self) -> str:
-        ns, name = _s(self.meta.get("namespace")), self.name
+        ns, name = as_str(self.meta.get("namespace")), self.name
         pcs_q = _queue(self.meta)
         if pcs_q:
             for c in self.cliques:
                 q = _queue(c)
                 if q and q != pcs_q:
                     return (f"KAI queue on PodCliqueSet {ns}/{name} is {go_quote(pcs_q)} but PodClique template "
-                            f"{go_quote(_s(c.get('name')))} resolves to {go_quote(q)}")
+                            f"{go_quote(as_str(c.get('name')))} resolves to {go_quote(q)}")
             return ""
         queues = sorted({q for q in (_queue(c) for c in self.cliques) if q})
         if not queues:
@@ -887,7 +544,7 @@ class _Validator:
     def _volcano_queue_error(self) -> str:
         """``validateQueueAnnotations`` without the cluster lookup of the queue (not offline)."""
         key = VOLCANO_QUEUE_KEY
-        pcs_q = _smap(self.meta.get("annotations")).get(key, "").strip()
+        pcs_q = str_map(self.meta.get("annotations")).get(key, "").strip()
         if pcs_q:
             msgs = dns1123_subdomain_errors(pcs_q)
             if msgs:
@@ -895,7 +552,7 @@ class _Validator:
         errs: list[str] = []
         resolved = ""
         for i, c in enumerate(self.cliques):
-            cq = _smap(c.get("annotations")).get(key, "").strip()
+            cq = str_map(c.get("annotations")).get(key, "").strip()
             if cq:
                 msgs = dns1123_subdomain_errors(cq)
                 if msgs:
@@ -921,11 +578,11 @@ class _Validator:
         for c in self.cliques:
             if isinstance(c.get("topologyConstraint"), dict):
                 return (f"volcano scheduler backend does not support topologyConstraint on PodClique "
-                        f"{go_quote(_s(c.get('name')))}" if backend == "volcano" else _LPX_TOPOLOGY)
+                        f"{go_quote(as_str(c.get('name')))}" if backend == "volcano" else _LPX_TOPOLOGY)
         for g in self.groups:
             if isinstance(g.get("topologyConstraint"), dict):
                 return (f"volcano scheduler backend does not support topologyConstraint on PodCliqueScalingGroup "
-                        f"{go_quote(_s(g.get('name')))}" if backend == "volcano" else _LPX_TOPOLOGY)
+                        f"{go_quote(as_str(g.get('name')))}" if backend == "volcano" else _LPX_TOPOLOGY)
         return ""
 
 
@@ -956,10 +613,10 @@ def _env_vars(env: list[Any], fp: Path) -> list[Diagnostic]:
     errs: list[Diagnostic] = []
     names: list[str] = []
     for j, e in enumerate(env):
-        n = _s(_d(e).get("name"))
+        n = as_str(as_dict(e).get("name"))
         msgs = env_var_name_errors(n)
         if msgs:
-            errs.append(_invalid("grove.env-var", fp + (j, "name"), n, "; ".join(msgs)))
+            errs.append(invalid("grove.env-var", fp + (j, "name"), n, "; ".join(msgs)))
         names.append(n)
     return errs + _unique("grove.env-var", names, fp)
 
@@ -971,7 +628,7 @@ def _raw_restart_policy(raw: dict[str, Any], fp: Path) -> str:
             node = node[k] if isinstance(node, list) and k < len(node) else None
         else:
             node = node.get(k) if isinstance(node, dict) else None
-    return _s(_d(node).get("restartPolicy"))
+    return as_str(as_dict(node).get("restartPolicy"))
 
 
 def _tarjan(adjacency: dict[str, list[str]]) -> list[list[str]]:
@@ -1011,37 +668,11 @@ def _tarjan(adjacency: dict[str, list[str]]) -> list[list[str]]:
     return sccs
 
 
-def _required_domain(tc: dict[str, Any]) -> str:
-    req = _s(_d(tc.get("pack")).get("required"))
-    return req or _s(tc.get("packDomain"))
-
-
-def _preferred_domain(tc: dict[str, Any]) -> str:
-    return _s(_d(tc.get("pack")).get("preferred"))
-
-
-def _referenced_domains(tc: dict[str, Any]) -> list[str] | None:
-    """``TopologyConstraint.ReferencedDomains`` (nil slice → JSON ``null``)."""
-    out: list[str] = []
-    req, pref = _required_domain(tc), _preferred_domain(tc)
-    if req:
-        out.append(req)
-    if pref and pref != req:
-        out.append(pref)
-    return out or None
-
-
 def _queue(obj: dict[str, Any]) -> str:
-    labels, ann = _smap(obj.get("labels")), _smap(obj.get("annotations"))
+    labels, ann = str_map(obj.get("labels")), str_map(obj.get("annotations"))
     if labels.get(KAI_QUEUE_KEY):
         return labels[KAI_QUEUE_KEY]
     return ann.get(KAI_QUEUE_KEY, "")
-
-
-def _fmt_path(p: Path) -> str:
-    from .._core._diagnostics import format_path
-
-    return format_path(p)
 
 
 def _go_duration_string(ns: int) -> str:

@@ -108,7 +108,7 @@ def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
         diags = _structural.validate(obj, schema, strict=True)
         if kind == "PodCliqueSet" and not diags:
             from .._grove._create import validate_pcs
-            from ._validate import grove_settings
+            from .._grove._settings import grove_settings
 
             diags = validate_pcs(obj, grove_settings(settings))
     else:
