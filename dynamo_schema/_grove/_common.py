@@ -8,8 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._core._access import as_dict, as_int, as_list, as_str
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error
+
+__all__ = [
+    "ANN_MNNVL_GROUP", "FIELD_IMMUTABLE", "TPL", "PcsView", "as_dict", "as_int", "as_list", "as_str", "duplicate",
+    "forbidden", "immutable", "invalid", "not_found", "preferred_domain", "required", "required_domain", "str_map",
+]
 
 ANN_MNNVL_GROUP = "grove.io/mnnvl-group"
 FIELD_IMMUTABLE = "field is immutable"
@@ -19,22 +25,6 @@ TPL: Path = ("spec", "template")
 
 
 # --------------------------------------------------------------------------------------- accessors
-def as_dict(v: Any) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
-
-
-def as_list(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
-def as_str(v: Any) -> str:
-    return v if isinstance(v, str) else ""
-
-
-def as_int(v: Any) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-
 def str_map(v: Any) -> dict[str, str]:
     """A ``map[string]string`` as Go decodes it (a non-string value reads as ``""``)."""
     return {str(k): (x if isinstance(x, str) else "") for k, x in as_dict(v).items()}

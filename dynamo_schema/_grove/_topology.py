@@ -279,6 +279,8 @@ def _constraint_msg(kind: str, name: str, old: dict[str, Any] | None, new: dict[
 
 
 def topology_update(ot: dict[str, Any], nt: dict[str, Any], base: Path) -> list[Diagnostic]:
+    """``validateTopologyConstraintImmutability`` of the PodCliqueSet template (``ot`` -> ``nt``, both
+    defaulted), its cliques and its scaling groups (matched by name)."""
     errs: list[Diagnostic] = []
     rule = "grove.topology-immutable"
     oc, nc = _tc(ot.get("topologyConstraint")), _tc(nt.get("topologyConstraint"))
@@ -289,21 +291,13 @@ def topology_update(ot: dict[str, Any], nt: dict[str, Any], base: Path) -> list[
                                f"topologyName cannot be changed from {go_quote(otn)} to {go_quote(ntn)}"))
     if otn == ntn and _constraint_changed(oc, nc) and not _allowed_migration(oc, nc):
         errs.append(forbidden(rule, base + ("topologyConstraint",), _constraint_msg("PodCliqueSet", "", oc, nc)))
-    old_cl = {c.get("name"): _tc(c.get("topologyConstraint")) for c in as_list(ot.get("cliques")) if isinstance(c, dict)}
-    for i, c in enumerate(as_list(nt.get("cliques"))):
-        if not isinstance(c, dict):
-            continue
-        o, n = old_cl.get(c.get("name")), _tc(c.get("topologyConstraint"))
-        if _constraint_changed(o, n) and not _allowed_migration(o, n):
-            errs.append(forbidden(rule, base + ("cliques", i, "topologyConstraint"),
-                                   _constraint_msg("PodClique", str(c.get("name") or ""), o, n)))
-    old_g = {g.get("name"): _tc(g.get("topologyConstraint"))
-             for g in as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)}
-    for i, g in enumerate(as_list(nt.get("podCliqueScalingGroups"))):
-        if not isinstance(g, dict):
-            continue
-        o, n = old_g.get(g.get("name")), _tc(g.get("topologyConstraint"))
-        if _constraint_changed(o, n) and not _allowed_migration(o, n):
-            errs.append(forbidden(rule, base + ("podCliqueScalingGroups", i, "topologyConstraint"),
-                                   _constraint_msg("PodCliqueScalingGroup", str(g.get("name") or ""), o, n)))
+    for field_, kind in (("cliques", "PodClique"), ("podCliqueScalingGroups", "PodCliqueScalingGroup")):
+        olds = {x.get("name"): _tc(x.get("topologyConstraint")) for x in as_list(ot.get(field_)) if isinstance(x, dict)}
+        for i, x in enumerate(as_list(nt.get(field_))):
+            if not isinstance(x, dict):
+                continue
+            o, n = olds.get(x.get("name")), _tc(x.get("topologyConstraint"))
+            if _constraint_changed(o, n) and not _allowed_migration(o, n):
+                errs.append(forbidden(rule, base + (field_, i, "topologyConstraint"),
+                                      _constraint_msg(kind, str(x.get("name") or ""), o, n)))
     return errs

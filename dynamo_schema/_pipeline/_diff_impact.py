@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .._core._access import as_dict, as_list
 from .._core._consts import LABEL_COMPONENT, LABEL_WORKER_HASH
 from .._core._diagnostics import Path, format_path
 
@@ -43,14 +44,6 @@ class ComponentImpact:
 
 
 # ------------------------------------------------------------------------------------------ helpers
-def as_dict(v: Any) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
-
-
-def as_list(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
 def meta_of(obj: Any) -> dict[str, Any]:
     return as_dict(as_dict(obj).get("metadata"))
 
