@@ -12,8 +12,8 @@ at ai-dynamo/grove ``fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24`` (grove.md §1):
 
 in upstream order, with upstream messages and field paths. Field errors carry the Kubernetes body
 ``<Type>: <value>: <detail>`` (:func:`dynamo_schema._k8s._gofmt.field_error`). The defaulting is
-``_grove/_defaults.py``, the topology and MNNVL rules ``_grove/_topology.py`` and ``_grove/_mnnvl.py``
-(shared with the update rules, ``_grove/_update.py``).
+``_grove/_defaults.py``, the scheduler-backend check ``_grove/_backend.py``, the topology and MNNVL
+rules ``_grove/_topology.py`` and ``_grove/_mnnvl.py`` (shared with the update rules, ``_grove/_update.py``).
 
 Cluster state the webhook reads is explicit input (:class:`GroveSettings`). Deterministic where Go
 is not: the webhook iterates Go maps for unknown ``startsAfter`` names and for the cycle search; here
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
-from .._k8s._gofmt import OMIT, field_error, go_json, go_quote
+from .._k8s._gofmt import OMIT, field_error, go_quote
 
 # k8s.io/apimachinery/pkg/util/validation: one copy of the validators and their exact texts (``_k8s``)
 from .._k8s._names import (
@@ -37,6 +37,7 @@ from .._k8s._names import (
     label_value_errors,
 )
 from .._k8s._objectmeta import qualified_name_errors
+from ._backend import backend_errors
 from ._common import (
     TPL,
     PcsView,
@@ -52,7 +53,7 @@ from ._common import (
 )
 from ._defaults import grove_defaults
 from ._mnnvl import mnnvl_create
-from ._settings import KAI_SCHEDULER, LPX_SCHEDULER, VOLCANO_SCHEDULER, GroveSettings
+from ._settings import GroveSettings
 from ._topology import topology_on_create
 
 __all__ = ["GroveSettings", "grove_defaults", "validate_pcs"]
@@ -60,8 +61,6 @@ __all__ = ["GroveSettings", "grove_defaults", "validate_pcs"]
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
 STARTUP_TYPES = ("CliqueStartupTypeAnyOrder", "CliqueStartupTypeExplicit", "CliqueStartupTypeInOrder")
 EXPLICIT = "CliqueStartupTypeExplicit"
-KAI_QUEUE_KEY = "kai.scheduler/queue"
-VOLCANO_QUEUE_KEY = "scheduling.grove.io/volcano-queue"
 SHARING_SCOPES = ("AllReplicas", "PerReplica")
 
 
@@ -161,7 +160,7 @@ class _Validator(PcsView):
         errs = topology_on_create(self, self.settings, self.warnings)
         errs += self.validate()
         errs += mnnvl_create(self, self.settings)
-        errs += self.backend()
+        errs += backend_errors(self, self.settings)
         return errs + self.warnings
 
     def validate(self) -> list[Diagnostic]:
@@ -501,95 +500,6 @@ class _Validator(PcsView):
                              "terminationDelay must be greater than 0")]
         return []
 
-    # -------------------------------------------------------------- scheduler backend
-    def backend(self) -> list[Diagnostic]:
-        cliques = self.cliques
-        sched = as_str(as_dict(as_dict(cliques[0].get("spec")).get("podSpec")).get("schedulerName")) if cliques else ""
-        backend = sched or self.settings.default_scheduler
-        if backend not in self.settings.enabled_schedulers:
-            detail = ("default scheduler backend is not configured" if not sched
-                      else f"schedulerName {go_quote(sched)} is not enabled in OperatorConfiguration")
-        elif backend == KAI_SCHEDULER:
-            detail = self._kai_queue_error()
-        elif backend == VOLCANO_SCHEDULER:
-            detail = self._no_topology_error(backend) or self._volcano_queue_error()
-        elif backend == LPX_SCHEDULER:
-            detail = self._no_topology_error(backend)
-        else:
-            detail = ""
-        if not detail:
-            return []
-        # upstream prints the whole Go PodCliqueSetSpec struct as JSON; here the (defaulted) input
-        # spec in source order, which can differ in key order and omitted zero values
-        return [Diagnostic("grove.backend", ("spec",), field_error("Invalid value", go_json(self.spec), detail,
-                                                                   render=str))]
-
-    def _kai_queue_error(self) -> str:
-        ns, name = as_str(self.meta.get("namespace")), self.name
-        pcs_q = _queue(self.meta)
-        if pcs_q:
-            for c in self.cliques:
-                q = _queue(c)
-                if q and q != pcs_q:
-                    return (f"KAI queue on PodCliqueSet {ns}/{name} is {go_quote(pcs_q)} but PodClique template "
-                            f"{go_quote(as_str(c.get('name')))} resolves to {go_quote(q)}")
-            return ""
-        queues = sorted({q for q in (_queue(c) for c in self.cliques) if q})
-        if not queues:
-            return f"no KAI queue is configured on PodCliqueSet {ns}/{name} or its PodClique templates"
-        if len(queues) == 1:
-            return ""
-        return f"conflicting KAI queues on PodCliqueSet {ns}/{name} PodClique templates: [{' '.join(queues)}]"
-
-    def _volcano_queue_error(self) -> str:
-        """``validateQueueAnnotations`` without the cluster lookup of the queue (not offline)."""
-        key = VOLCANO_QUEUE_KEY
-        pcs_q = str_map(self.meta.get("annotations")).get(key, "").strip()
-        if pcs_q:
-            msgs = dns1123_subdomain_errors(pcs_q)
-            if msgs:
-                return f"metadata.annotations[{key}]: " + "; ".join(msgs)
-        errs: list[str] = []
-        resolved = ""
-        for i, c in enumerate(self.cliques):
-            cq = str_map(c.get("annotations")).get(key, "").strip()
-            if cq:
-                msgs = dns1123_subdomain_errors(cq)
-                if msgs:
-                    errs.append(f"spec.template.cliques[{i}].annotations[{key}]: " + "; ".join(msgs))
-            if pcs_q and cq and pcs_q != cq:
-                errs.append(f"spec.template.cliques[{i}].annotations[{key}]: conflicting volcano queue annotations: "
-                            f"PodCliqueSet has {go_quote(pcs_q)}, PodClique has {go_quote(cq)}")
-                continue
-            queue = pcs_q or cq or "default"
-            if not resolved:
-                resolved = queue
-            elif resolved != queue:
-                errs.append(f"spec.template.cliques[{i}].annotations[{key}]: all PodCliques in a PodCliqueSet using "
-                            "volcano scheduler must resolve to the same queue")
-        if not errs:
-            return ""
-        return errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"
-
-    def _no_topology_error(self, backend: str) -> str:
-        if isinstance(self.tmpl.get("topologyConstraint"), dict):
-            return ("volcano scheduler backend does not support topologyConstraint on PodCliqueSet"
-                    if backend == "volcano" else _LPX_TOPOLOGY)
-        for c in self.cliques:
-            if isinstance(c.get("topologyConstraint"), dict):
-                return (f"volcano scheduler backend does not support topologyConstraint on PodClique "
-                        f"{go_quote(as_str(c.get('name')))}" if backend == "volcano" else _LPX_TOPOLOGY)
-        for g in self.groups:
-            if isinstance(g.get("topologyConstraint"), dict):
-                return (f"volcano scheduler backend does not support topologyConstraint on PodCliqueScalingGroup "
-                        f"{go_quote(as_str(g.get('name')))}" if backend == "volcano" else _LPX_TOPOLOGY)
-        return ""
-
-
-_LPX_TOPOLOGY = ("lpx-scheduler does not support Grove topology constraints; placement topology must be expressed "
-                 "through the LPX workload contract")
-
-
 # --------------------------------------------------------------------------------------- small pieces
 
 
@@ -666,13 +576,6 @@ def _tarjan(adjacency: dict[str, list[str]]) -> list[list[str]]:
         if c not in index:
             connect(c)
     return sccs
-
-
-def _queue(obj: dict[str, Any]) -> str:
-    labels, ann = str_map(obj.get("labels")), str_map(obj.get("annotations"))
-    if labels.get(KAI_QUEUE_KEY):
-        return labels[KAI_QUEUE_KEY]
-    return ann.get(KAI_QUEUE_KEY, "")
 
 
 def _go_duration_string(ns: int) -> str:
