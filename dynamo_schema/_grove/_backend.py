@@ -108,7 +108,7 @@ def _no_topology_error(v: PcsView, backend: str) -> str:
 
 
 _LPX_TOPOLOGY = ("lpx-scheduler does not support Grove topology constraints; placement topology must be expressed "
-             "through the LPX workload contract")
+                 "through the LPX workload contract")
 
 
 def _queue(obj: dict[str, Any]) -> str:

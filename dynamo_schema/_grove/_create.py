@@ -228,7 +228,7 @@ class _Validator(PcsView):
             reqs = as_list(as_dict(as_dict(as_dict(rct.get("templateSpec")).get("spec")).get("devices")).get("requests"))
             if not reqs:
                 errs.append(required(rule, fp + (i, "templateSpec", "spec", "devices", "requests"),
-                                      "at least one device request is required"))
+                                     "at least one device request is required"))
             names.append(name)
         return errs + _unique(rule, names, fp + ("name",))
 
@@ -247,7 +247,7 @@ class _Validator(PcsView):
             seen.add(name)
             if ns and name and name in templates:
                 errs.append(invalid(rule, fp + (i, "namespace"), ns,
-                                     "namespace must be empty when name matches an internal resourceClaimTemplate"))
+                                    "namespace must be empty when name matches an internal resourceClaimTemplate"))
             if scope not in SHARING_SCOPES:
                 # sets.UnsortedList of a two-element set: Go map order; printed sorted here
                 supported = ", ".join(go_quote(s) for s in SHARING_SCOPES)
@@ -324,13 +324,13 @@ class _Validator(PcsView):
                 resolved.append(r)
         if len(resolved) > 1:
             errs.append(invalid("grove.scheduler-name", sp, ", ".join(resolved),
-                                 "the schedulerName for all pods have to be the same"))
+                                "the schedulerName for all pods have to be the same"))
         # upstream indexes uniqueSchedulerNames[0] (a PCS without cliques would panic there)
         first = resolved[0] if resolved else self.settings.default_scheduler
         if first not in self.settings.enabled_schedulers:
             errs.append(invalid("grove.scheduler-enabled", sp, first,
-                                 "schedulerName must be an enabled scheduler backend; this scheduler is not "
-                                 "enabled in OperatorConfiguration"))
+                                "schedulerName must be an enabled scheduler backend; this scheduler is not "
+                                "enabled in OperatorConfiguration"))
         return errs
 
     def clique_template(self, c: dict[str, Any], fp: Path, in_groups: set[str]) -> list[Diagnostic]:
@@ -341,7 +341,7 @@ class _Validator(PcsView):
         else:
             if dns1123_subdomain_errors(name):
                 errs.append(invalid("grove.clique-name", fp + ("name",), name,
-                                     "invalid PodCliqueTemplateSpec name, must be a valid DNS subdomain"))
+                                    "invalid PodCliqueTemplateSpec name, must be a valid DNS subdomain"))
             if name not in in_groups:
                 msg = _pod_name_error(self.name, "", name)
                 if msg:
@@ -364,10 +364,10 @@ class _Validator(PcsView):
         else:
             if min_av <= 0:
                 errs.append(invalid("grove.clique-min-available", fp + ("minAvailable",), min_av,
-                                     "must be greater than 0"))
+                                    "must be greater than 0"))
             if min_av > replicas:
                 errs.append(invalid("grove.clique-min-available", fp + ("minAvailable",), min_av,
-                                     "minAvailable must not be greater than replicas"))
+                                    "minAvailable must not be greater than replicas"))
         deps = [as_str(d) for d in as_list(cs.get("startsAfter"))]
         if self.explicit() and deps:
             for dep in deps:
@@ -375,7 +375,7 @@ class _Validator(PcsView):
                     errs.append(required("grove.starts-after", fp + ("startsAfter",), "clique dependency must not be empty"))
                 if dep == name:
                     errs.append(invalid("grove.starts-after", fp + ("startsAfter",), dep,
-                                         "clique dependency cannot refer to itself"))
+                                        "clique dependency cannot refer to itself"))
             errs += _unique("grove.starts-after", deps, fp + ("startsAfter",))
         sc = cs.get("autoScalingConfig")
         if isinstance(sc, dict):
@@ -386,13 +386,13 @@ class _Validator(PcsView):
                 errs.append(required("grove.autoscaling", ap + ("minReplicas",), "field is required"))
             elif min_av is not None and min_r < min_av:
                 errs.append(invalid("grove.autoscaling", ap + ("minReplicas",), min_r,
-                                     "must be greater than or equal to podCliqueSpec.minAvailable"))
+                                    "must be greater than or equal to podCliqueSpec.minAvailable"))
             if min_r is not None and max_r < min_r:
                 errs.append(invalid("grove.autoscaling", ap + ("maxReplicas",), max_r,
-                                     "must be greater than or equal to podCliqueSpec.minReplicas"))
+                                    "must be greater than or equal to podCliqueSpec.minReplicas"))
             if max_r < replicas:
                 errs.append(invalid("grove.autoscaling", ap + ("maxReplicas",), max_r,
-                                     "must be greater than or equal to replicas"))
+                                    "must be greater than or equal to replicas"))
         errs += self.pod_spec(as_dict(cs.get("podSpec")), fp + ("podSpec",))
         return errs
 
@@ -405,7 +405,7 @@ class _Validator(PcsView):
         sp = fp + ("spec",)  # upstream adds a "spec" element to podSpec paths
         if ps.get("topologySpreadConstraints") is not None:
             errs.append(invalid("grove.pod-spec-forbidden", sp + ("topologySpreadConstraints",),
-                                 ps["topologySpreadConstraints"], "must not be set"))
+                                ps["topologySpreadConstraints"], "must not be set"))
         if as_str(ps.get("nodeName")):
             errs.append(invalid("grove.pod-spec-forbidden", sp + ("nodeName",), ps["nodeName"], "must not be set"))
         for key in ("containers", "initContainers"):
@@ -425,7 +425,7 @@ class _Validator(PcsView):
         unknown = [d for deps in adjacency.values() for d in deps if d not in known]
         if unknown:
             errs.append(invalid("grove.starts-after", fp + ("startsAfter",), ",".join(unknown),
-                                 "unknown clique names found, all clique dependencies must be defined as cliques"))
+                                "unknown clique names found, all clique dependencies must be defined as cliques"))
         cycles = _tarjan(adjacency)
         if cycles:
             errs.append(invalid("grove.starts-after-cycle", fp, cycles, "clique must not have circular dependencies"))
@@ -442,7 +442,7 @@ class _Validator(PcsView):
             gname = as_str(g.get("name"))
             if dns1123_subdomain_errors(gname):
                 errs.append(invalid("grove.scaling-group-name", gp + ("name",), gname,
-                                     "invalid PodCliqueScalingGroupConfig name, must be a valid DNS subdomain"))
+                                    "invalid PodCliqueScalingGroupConfig name, must be a valid DNS subdomain"))
             group_names.append(gname)
             members = [as_str(n) for n in as_list(g.get("cliqueNames"))]
             members_all += members
@@ -450,19 +450,19 @@ class _Validator(PcsView):
             replicas, min_av = as_int(g.get("replicas")), as_int(g.get("minAvailable"))
             if replicas is not None and replicas <= 0:
                 errs.append(invalid("grove.scaling-group-replicas", gp + ("replicas",), replicas,
-                                     "must be greater than 0"))
+                                    "must be greater than 0"))
             if min_av is not None and min_av <= 0:
                 errs.append(invalid("grove.scaling-group-min-available", gp + ("minAvailable",), min_av,
-                                     "must be greater than 0"))
+                                    "must be greater than 0"))
             if replicas is not None and min_av is not None and min_av > replicas:
                 errs.append(invalid("grove.scaling-group-min-available", gp + ("minAvailable",), min_av,
-                                     "minAvailable must not be greater than replicas"))
+                                    "minAvailable must not be greater than replicas"))
             sc = g.get("scaleConfig")
             if isinstance(sc, dict) and min_av is not None:
                 mr = as_int(sc.get("minReplicas"))
                 if mr is not None and mr < min_av:
                     errs.append(invalid("grove.scaling-group-scale-config", gp + ("scaleConfig", "minReplicas"), mr,
-                                         "scaleConfig.minReplicas must be greater than or equal to minAvailable"))
+                                        "scaleConfig.minReplicas must be greater than or equal to minAvailable"))
             errs += self.pcsg_resource_sharing(g, gp + ("resourceSharing",))
         errs += _unique("grove.scaling-group-name-duplicate", group_names, fp + ("name",))
         errs += _unique("grove.scaling-group-clique-overlap", members_all, fp + ("cliqueNames",))
@@ -470,8 +470,8 @@ class _Validator(PcsView):
         for c in self.cliques:
             if as_str(c.get("name")) in in_groups and as_dict(c.get("spec")).get("autoScalingConfig") is not None:
                 errs.append(invalid("grove.scaling-group-autoscaling", fp, as_str(c.get("name")),
-                                     "AutoScalingConfig is not allowed to be defined for PodClique that is part "
-                                     "of scaling group"))
+                                    "AutoScalingConfig is not allowed to be defined for PodClique that is part "
+                                    "of scaling group"))
         return errs
 
     def scaling_group_members(self, gname: str, all_cliques: list[str], members: list[str], fp: Path,
@@ -481,7 +481,7 @@ class _Validator(PcsView):
         unidentified = [m for m in unique_members if m not in all_cliques]
         if unidentified:
             errs.append(invalid("grove.scaling-group-cliques", fp, ",".join(unidentified),
-                                 "unidentified PodClique names found"))
+                                "unidentified PodClique names found"))
         for i, m in enumerate(members):
             msg = _pod_name_error(self.name, gname, m)
             if msg:
@@ -497,7 +497,7 @@ class _Validator(PcsView):
         ns = parse_go_duration(td) if isinstance(td, str) else None
         if ns is not None and ns <= 0:
             return [invalid("grove.termination-delay", fp, _go_duration_string(ns),
-                             "terminationDelay must be greater than 0")]
+                            "terminationDelay must be greater than 0")]
         return []
 
 # --------------------------------------------------------------------------------------- small pieces

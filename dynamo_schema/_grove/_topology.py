@@ -46,7 +46,7 @@ def topology_on_create(v: PcsView, settings: GroveSettings, warnings: list[Diagn
     constraints = _constraints(v)
     if not settings.tas_enabled:
         return [invalid("grove.topology-disabled", p, _referenced_domains(tc),
-                         "topology constraints are not allowed when Topology Aware Scheduling is disabled")
+                        "topology constraints are not allowed when Topology Aware Scheduling is disabled")
                 for tc, p in constraints]
     if not constraints:
         return []
@@ -58,7 +58,7 @@ def topology_on_create(v: PcsView, settings: GroveSettings, warnings: list[Diagn
         levels = settings.cluster_topologies.get(topo)
         if levels is None:
             return [invalid("grove.topology-binding", TPL + ("topologyConstraint", "topologyName"), topo,
-                             f"ClusterTopologyBinding {go_quote(topo)} not found")]
+                            f"ClusterTopologyBinding {go_quote(topo)} not found")]
         domains = [str(x) for x in levels]
     if domains is None:
         return []
@@ -92,12 +92,12 @@ def _resolve_topology_name(v: PcsView) -> tuple[str, list[Diagnostic]]:
         name = as_str(tc.get("topologyName"))
         if not name and (not can_inherit or not inherited):
             errs.append(required("grove.topology-name", p + ("topologyName",),
-                                  "topologyName is required when topologyConstraint is set and cannot be inherited"))
+                                 "topologyName is required when topologyConstraint is set and cannot be inherited"))
             return None
         if name and inherited and name != inherited:
             errs.append(invalid("grove.topology-name", p + ("topologyName",), name,
-                                 "all topologyConstraint.topologyName values within a PodCliqueSet must match in "
-                                 "the current implementation"))
+                                "all topologyConstraint.topologyName values within a PodCliqueSet must match in "
+                                "the current implementation"))
             return None
         return name or inherited
 
@@ -132,32 +132,32 @@ def _resolve_topology_name(v: PcsView) -> tuple[str, list[Diagnostic]]:
         msg = "all topologyConstraint.topologyName values within a PodCliqueSet must match in the current implementation"
         if isinstance(tc, dict) and as_str(tc.get("topologyName")):
             errs.append(invalid("grove.topology-name", TPL + ("topologyConstraint", "topologyName"),
-                                 tc["topologyName"], msg))
+                                tc["topologyName"], msg))
         for i, g in enumerate(v.groups):
             name = as_str(as_dict(g.get("topologyConstraint")).get("topologyName"))
             if name:
                 errs.append(invalid("grove.topology-name",
-                                     TPL + ("podCliqueScalingGroups", i, "topologyConstraint", "topologyName"),
-                                     name, msg))
+                                    TPL + ("podCliqueScalingGroups", i, "topologyConstraint", "topologyName"),
+                                    name, msg))
         for i, c in enumerate(v.cliques):
             name = as_str(as_dict(c.get("topologyConstraint")).get("topologyName"))
             if name:
                 errs.append(invalid("grove.topology-name",
-                                     TPL + ("cliques", i, "topologyConstraint", "topologyName"), name, msg))
+                                    TPL + ("cliques", i, "topologyConstraint", "topologyName"), name, msg))
     if errs:
         return "", errs
     return (observed[0] if observed else ""), []
 
 
 def _topology_domains_exist(constraints: list[tuple[dict[str, Any], Path]],
-                           domains: list[str]) -> list[Diagnostic]:
+                            domains: list[str]) -> list[Diagnostic]:
     errs: list[Diagnostic] = []
 
     def check(domain: str, p: Path) -> None:
         if domain and domain not in domains:
             errs.append(invalid("grove.topology-domain", p, domain,
-                                 f"topology domain '{domain}' does not exist in cluster topology "
-                                 f"[{' '.join(domains)}]"))
+                                f"topology domain '{domain}' does not exist in cluster topology "
+                                f"[{' '.join(domains)}]"))
 
     for tc, p in constraints:
         if as_str(tc.get("packDomain")):
@@ -194,7 +194,7 @@ def _topology_hierarchy(v: PcsView, domains: list[str]) -> list[Diagnostic]:
                     errs.append(invalid(rule, tp, preq, msg(preq, "PodCliqueSet", "", required_domain(ctc), kind, cname)))
                 if violates(ppref, preferred_domain(ctc)):
                     errs.append(invalid(rule, tp + ("pack", "preferred"), ppref,
-                                         msg(ppref, "PodCliqueSet", "", preferred_domain(ctc), kind, cname)))
+                                        msg(ppref, "PodCliqueSet", "", preferred_domain(ctc), kind, cname)))
     for i, g in enumerate(v.groups):
         gtc = g.get("topologyConstraint")
         if not isinstance(gtc, dict):
@@ -209,10 +209,10 @@ def _topology_hierarchy(v: PcsView, domains: list[str]) -> list[Diagnostic]:
                 continue
             if violates(greq, required_domain(ctc)):
                 errs.append(invalid(rule, gp, greq, msg(greq, "PodCliqueScalingGroup", gname,
-                                                         required_domain(ctc), "PodClique", cn)))
+                                                        required_domain(ctc), "PodClique", cn)))
             if violates(gpref, preferred_domain(ctc)):
                 errs.append(invalid(rule, gp + ("pack", "preferred"), gpref,
-                                     msg(gpref, "PodCliqueScalingGroup", gname, preferred_domain(ctc),
+                                    msg(gpref, "PodCliqueScalingGroup", gname, preferred_domain(ctc),
                                          "PodClique", cn)))
     return errs
 
@@ -288,7 +288,7 @@ def topology_update(ot: dict[str, Any], nt: dict[str, Any], base: Path) -> list[
     ntn = str((nc or {}).get("topologyName") or "")
     if otn != ntn:
         errs.append(forbidden(rule, base + ("topologyConstraint", "topologyName"),
-                               f"topologyName cannot be changed from {go_quote(otn)} to {go_quote(ntn)}"))
+                              f"topologyName cannot be changed from {go_quote(otn)} to {go_quote(ntn)}"))
     if otn == ntn and _constraint_changed(oc, nc) and not _allowed_migration(oc, nc):
         errs.append(forbidden(rule, base + ("topologyConstraint",), _constraint_msg("PodCliqueSet", "", oc, nc)))
     for field_, kind in (("cliques", "PodClique"), ("podCliqueScalingGroups", "PodCliqueScalingGroup")):

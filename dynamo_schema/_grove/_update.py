@@ -76,7 +76,7 @@ def update_refusals(old_pcs: dict[str, Any], new_pcs: dict[str, Any]) -> list[Di
         name = c.get("name")
         if name not in old_index:
             errs.append(forbidden("grove.clique-composition", cpath + ("name",),
-                                   f"not allowed to change clique composition, new clique name '{name}' is not allowed"))
+                                  f"not allowed to change clique composition, new clique name '{name}' is not allowed"))
             continue
         oi, oc = old_index[name]
         if ordered and i != oi:
@@ -109,15 +109,15 @@ def update_refusals(old_pcs: dict[str, Any], new_pcs: dict[str, Any]) -> list[Di
     new_groups = [g for g in as_list(nt.get("podCliqueScalingGroups")) if isinstance(g, dict)]
     if len(new_groups) != len(old_groups):
         errs.append(forbidden("grove.scaling-group-composition", gpath,
-                               "not allowed to add or remove PodCliqueScalingGroupConfigs"))
+                              "not allowed to add or remove PodCliqueScalingGroupConfigs"))
     else:
         old_by_name = {g.get("name"): g for g in old_groups}
         for g in new_groups:
             og = old_by_name.get(g.get("name"))
             if og is None:
                 errs.append(forbidden("grove.scaling-group-composition", gpath + ("name",),
-                                       "not allowed to change scaling group composition, new scaling group name "
-                                       f"'{g.get('name')}' is not allowed"))
+                                      "not allowed to change scaling group composition, new scaling group name "
+                                      f"'{g.get('name')}' is not allowed"))
                 continue
             for fname in ("cliqueNames", "minAvailable", "resourceSharing"):
                 if not _sem_equal(g.get(fname), og.get(fname)):
