@@ -7,7 +7,7 @@ updates a custom resource (three-way JSON merge patch: fields only the server wr
 mutating webhook runs, and the update is checked as the API server would (schema, CEL with ``oldSelf``,
 the webhook's UPDATE rules). Both sides are rendered for the same target (a running DGD keeps the
 pathway of its ``nvidia.com/workload-provider`` annotation) and the rendered objects are matched by
-``(apiVersion, kind, namespace, name)``. Then, per component:
+``(apiVersion, kind, namespace, name)``. Then, per component (``_pipeline/_diff_impact.py``):
 
 * a changed pod template (Deployment ``spec.template``, LeaderWorkerSet leader/worker templates, the
   Grove PodClique pod-template hash inputs: clique labels, annotations, ``podSpec`` and the PCS
