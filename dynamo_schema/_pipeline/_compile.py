@@ -71,8 +71,8 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
             diags = _structural.validate(obj, schema, strict=True)
             if kind == "PodCliqueSet" and not diags:
                 from .._admission import AdmissionSettings
-                from .._grove._webhook import validate_pcs
-                from ._validate import grove_settings
+                from .._grove._create import validate_pcs
+                from .._grove._settings import grove_settings
 
                 # what Grove's webhook would refuse, the cluster would too
                 diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))

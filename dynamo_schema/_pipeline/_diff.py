@@ -7,7 +7,7 @@ updates a custom resource (three-way JSON merge patch: fields only the server wr
 mutating webhook runs, and the update is checked as the API server would (schema, CEL with ``oldSelf``,
 the webhook's UPDATE rules). Both sides are rendered for the same target (a running DGD keeps the
 pathway of its ``nvidia.com/workload-provider`` annotation) and the rendered objects are matched by
-``(apiVersion, kind, namespace, name)``. Then, per component:
+``(apiVersion, kind, namespace, name)``. Then, per component (``_pipeline/_diff_impact.py``):
 
 * a changed pod template (Deployment ``spec.template``, LeaderWorkerSet leader/worker templates, the
   Grove PodClique pod-template hash inputs: clique labels, annotations, ``podSpec`` and the PCS
@@ -19,10 +19,8 @@ pathway of its ``nvidia.com/workload-provider`` annotation) and the rendered obj
 * a new ``spec.restart.id`` asks the operator to restart every component.
 
 A PodCliqueSet updated in place goes through Grove's validating webhook (``pcs.validating.webhooks.grove.io``,
-ai-dynamo/grove ``operator/internal/webhook/admission/pcs/validation/podcliqueset.go`` ``validateUpdate``
-and ``operator/internal/mnnvl/webhook.go`` ``ValidatePCSOnUpdate``): the immutable fields it refuses are
-reported with Grove's messages and paths (which, upstream, carry no list index for clique and scaling
-group fields).
+``dynamo_schema._grove._update``): the immutable fields it refuses are reported with Grove's messages and
+paths.
 
 Other documents in the files (ConfigMap, Secret…) are compared as they are.
 """
@@ -32,31 +30,31 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, TextIO
+from typing import Any, TextIO
 
-from .._core._consts import ANN_ENABLE_GROVE, ANN_WORKLOAD_PROVIDER, LABEL_COMPONENT, LABEL_WORKER_HASH
-from .._core._diagnostics import Diagnostic, Path, format_path
-from .._k8s._gofmt import OMIT, field_error, go_quote
+from .._core._diagnostics import Diagnostic
+from .._grove._update import WEBHOOK as GROVE_WEBHOOK
+from ._diff_impact import (
+    IMPACT_ADDED,
+    IMPACT_NO_RESTART,
+    IMPACT_NONE,
+    IMPACT_ON_DELETE,
+    IMPACT_REMOVED,
+    IMPACT_REPLACED,
+    IMPACT_ROLLING,
+    ComponentImpact,
+    ObjKey,
+    changed_paths,
+    component_impacts,
+    field_texts,
+    meta_of,
+    object_key,
+    restart_request,
+)
+from ._reconcile import operator_target
 
 NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
-GROVE_WEBHOOK = "pcs.validating.webhooks.grove.io"
-ANN_MNNVL_GROUP = "grove.io/mnnvl-group"
-FIELD_IMMUTABLE = "field is immutable"
-MAX_FIELDS = 12
 TARGETS = ("kubernetes", "grove", "dcd")
-
-ObjKey = tuple[str, str, str, str]
-
-# impacts, from the least to the most disruptive
-IMPACT_NONE = "unchanged"
-IMPACT_NO_RESTART = "no-restart"
-IMPACT_ON_DELETE = "restart-on-delete"
-IMPACT_ROLLING = "rolling-restart"
-IMPACT_REPLACED = "replaced"
-IMPACT_ADDED = "added"
-IMPACT_REMOVED = "removed"
-RESTARTING = (IMPACT_ROLLING, IMPACT_REPLACED, IMPACT_ADDED, IMPACT_REMOVED)
-
 
 # ------------------------------------------------------------------------------------------ results
 @dataclass
@@ -74,22 +72,6 @@ class ObjectChange:
     def to_dict(self) -> dict[str, Any]:
         return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace,
                 "name": self.name, "change": self.change, "fields": list(self.fields), "diff": self.diff}
-
-
-@dataclass
-class ComponentImpact:
-    """What the update does to one component's pods."""
-
-    name: str
-    impact: str
-    reasons: list[str] = field(default_factory=list)
-
-    @property
-    def restarts(self) -> bool:
-        return self.impact in RESTARTING
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "impact": self.impact, "restart": self.restarts, "reasons": list(self.reasons)}
 
 
 @dataclass
@@ -161,107 +143,9 @@ def _diag_dict(d: Diagnostic) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------ helpers
-def _as_dict(v: Any) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
-
-
-def _as_list(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
-def _meta(obj: Any) -> dict[str, Any]:
-    return _as_dict(_as_dict(obj).get("metadata"))
-
-
-def _labels(obj: Any) -> dict[str, Any]:
-    return _as_dict(_meta(obj).get("labels"))
-
-
-def object_key(obj: dict[str, Any], namespace: str = "") -> ObjKey:
-    meta = _meta(obj)
-    return (str(obj.get("apiVersion", "")), str(obj.get("kind", "")),
-            str(meta.get("namespace") or namespace or ""), str(meta.get("name") or meta.get("generateName") or ""))
-
-
 def _key_text(key: ObjKey) -> str:
     api, kind, ns, name = key
     return f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
-
-
-def _empty(v: Any) -> bool:
-    return v is None or v == [] or v == {} or v == ""
-
-
-def _sem_equal(a: Any, b: Any) -> bool:
-    """apimachinery ``Semantic.DeepEqual`` on decoded JSON: nil and empty slices/maps are equal."""
-    if isinstance(a, dict) or isinstance(b, dict):
-        if a is None or b is None:
-            return _empty(a) and _empty(b)
-        if not isinstance(a, dict) or not isinstance(b, dict):
-            return False
-        keys = set(a) | set(b)
-        return all(_sem_equal(a.get(k), b.get(k)) for k in keys)
-    if isinstance(a, list) or isinstance(b, list):
-        if a is None or b is None:
-            return _empty(a) and _empty(b)
-        if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
-            return False
-        return all(_sem_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    return bool(a == b)
-
-
-def changed_paths(old: Any, new: Any, path: Path = (), out: list[Path] | None = None,
-                  limit: int = 200) -> list[Path]:
-    """Leaf paths where ``old`` and ``new`` differ (lists of named maps are paired by ``name``)."""
-    out = [] if out is None else out
-    if len(out) >= limit:
-        return out
-    if isinstance(old, dict) and isinstance(new, dict):
-        for k in list(old) + [k for k in new if k not in old]:
-            if k not in new or k not in old:
-                out.append(path + (k,))
-            elif old[k] != new[k]:
-                changed_paths(old[k], new[k], path + (k,), out, limit)
-        return out
-    if isinstance(old, list) and isinstance(new, list):
-        named = all(isinstance(x, dict) and isinstance(x.get("name"), str) for x in old + new)
-        if named and old and new:
-            onames = [x["name"] for x in old]
-            nnames = [x["name"] for x in new]
-            if len(set(onames)) == len(onames) and len(set(nnames)) == len(nnames):
-                if onames != nnames and sorted(onames) != sorted(nnames):
-                    out.append(path)
-                    return out
-                omap = {x["name"]: x for x in old}
-                for i, x in enumerate(new):
-                    if omap.get(x["name"]) != x:
-                        changed_paths(omap.get(x["name"]), x, path + (i,), out, limit)
-                if onames != nnames and len(out) < limit:
-                    out.append(path)  # reordered
-                return out
-        if len(old) == len(new):
-            for i, (a, b) in enumerate(zip(old, new)):
-                if a != b:
-                    changed_paths(a, b, path + (i,), out, limit)
-            return out
-        out.append(path)
-        return out
-    if old != new:
-        out.append(path)
-    return out
-
-
-def _fields(paths: list[Path], limit: int = MAX_FIELDS) -> list[str]:
-    texts = [format_path(p) or "(whole object)" for p in paths]
-    seen: list[str] = []
-    for t in texts:
-        if t not in seen:
-            seen.append(t)
-    if len(seen) > limit:
-        return seen[:limit] + [f"… {len(seen) - limit} more"]
-    return seen
 
 
 def _yaml(obj: dict[str, Any]) -> str:
@@ -281,256 +165,7 @@ def unified(old: dict[str, Any] | None, new: dict[str, Any] | None, key: ObjKey,
     return text
 
 
-# --------------------------------------------------------------------------- Grove in-place update
-def _immutable(rule: str, path: Path, new_value: Any) -> Diagnostic:
-    return Diagnostic(rule, path, field_error("Invalid value", new_value, FIELD_IMMUTABLE))
-
-
-def _forbidden(rule: str, path: Path, detail: str) -> Diagnostic:
-    return Diagnostic(rule, path, field_error("Forbidden", OMIT, detail))
-
-
-def grove_default(pcs: dict[str, Any]) -> dict[str, Any]:
-    """The PodCliqueSet as Grove's webhooks see it (CRD defaults and the defaulting webhook)."""
-    from .._grove._webhook import grove_defaults
-
-    return grove_defaults(pcs)
-
-
-def _required_domain(tc: dict[str, Any] | None) -> str:
-    if tc is None:
-        return ""
-    pack = _as_dict(tc.get("pack"))
-    if pack.get("required"):
-        return str(pack["required"])
-    return str(tc.get("packDomain") or "")
-
-
-def _preferred_domain(tc: dict[str, Any] | None) -> str:
-    if tc is None:
-        return ""
-    return str(_as_dict(tc.get("pack")).get("preferred") or "")
-
-
-def _tc(v: Any) -> dict[str, Any] | None:
-    return v if isinstance(v, dict) else None
-
-
-def _constraint_changed(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
-    if old is None and new is None:
-        return False
-    if old is None or new is None:
-        return True
-    return (str(old.get("topologyName") or "") != str(new.get("topologyName") or "")
-            or str(old.get("packDomain") or "") != str(new.get("packDomain") or "")
-            or _required_domain(old) != _required_domain(new)
-            or _preferred_domain(old) != _preferred_domain(new))
-
-
-def _migration_attempt(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
-    return (old is not None and new is not None and bool(old.get("packDomain")) and not new.get("packDomain")
-            and isinstance(new.get("pack"), dict) and bool(new["pack"].get("required")))
-
-
-def _allowed_migration(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
-    if not _migration_attempt(old, new):
-        return False
-    assert old is not None and new is not None
-    return (str(old.get("topologyName") or "") == str(new.get("topologyName") or "")
-            and _required_domain(new) == str(old.get("packDomain") or "")
-            and _preferred_domain(new) == _preferred_domain(old))
-
-
-def _constraint_msg(kind: str, name: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
-    ident = f" '{name}'" if name else ""
-    if old is None:
-        return f"{kind}{ident} topology constraint cannot be added after creation"
-    if new is None:
-        return f"{kind}{ident} topology constraint cannot be removed after creation"
-    otn, ntn = str(old.get("topologyName") or ""), str(new.get("topologyName") or "")
-    if otn != ntn:
-        return f"{kind}{ident} topology constraint topologyName cannot be changed from '{otn}' to '{ntn}'"
-    if _migration_attempt(old, new):
-        return (f"{kind}{ident} deprecated packDomain migration can only move packDomain to pack.required without "
-                f"changing the required or preferred topology domain (old required={go_quote(str(old.get('packDomain') or ''))} "
-                f"preferred={go_quote(_preferred_domain(old))}, new required={go_quote(_required_domain(new))} "
-                f"preferred={go_quote(_preferred_domain(new))})")
-    return (f"{kind}{ident} topology constraint cannot be changed from required={go_quote(_required_domain(old))} "
-            f"preferred={go_quote(_preferred_domain(old))} to required={go_quote(_required_domain(new))} "
-            f"preferred={go_quote(_preferred_domain(new))}")
-
-
-def _annotations_immutability(old: Any, new: Any, base: Path) -> list[Diagnostic]:
-    """``kubeutils.ValidateAnnotationsImmutability`` for ``grove.io/mnnvl-group``."""
-    o, n = _as_dict(old), _as_dict(new)
-    key = ANN_MNNVL_GROUP
-    path = base + (key,)
-    out: list[Diagnostic] = []
-    if key not in o and key in n:
-        out.append(_forbidden("grove.mnnvl-immutable", path, f"annotation {key} cannot be added after creation"))
-    if key in o and key not in n:
-        out.append(_forbidden("grove.mnnvl-immutable", path, f"annotation {key} cannot be removed after creation"))
-    if key in o and key in n and o[key] != n[key]:
-        ov, nv = str(o[key]), str(n[key])
-        out.append(Diagnostic("grove.mnnvl-immutable", path,
-                              field_error("Invalid value", nv, f"annotation {key} is immutable and cannot be "
-                                          f"changed from {go_quote(ov)} to {go_quote(nv)}")))
-    return out
-
-
-def _mnnvl_update(old: dict[str, Any], new: dict[str, Any]) -> list[Diagnostic]:
-    out = _annotations_immutability(_meta(old).get("annotations"), _meta(new).get("annotations"),
-                                    ("metadata", "annotations"))
-    ot = _as_dict(_as_dict(old.get("spec")).get("template"))
-    nt = _as_dict(_as_dict(new.get("spec")).get("template"))
-    old_cliques = {c.get("name"): c for c in _as_list(ot.get("cliques")) if isinstance(c, dict)}
-    for i, c in enumerate(_as_list(nt.get("cliques"))):
-        if isinstance(c, dict) and c.get("name") in old_cliques:
-            out += _annotations_immutability(old_cliques[c.get("name")].get("annotations"), c.get("annotations"),
-                                             ("spec", "template", "cliques", i, "annotations"))
-    old_groups = {g.get("name"): g for g in _as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)}
-    for i, g in enumerate(_as_list(nt.get("podCliqueScalingGroups"))):
-        if isinstance(g, dict) and g.get("name") in old_groups:
-            out += _annotations_immutability(old_groups[g.get("name")].get("annotations"), g.get("annotations"),
-                                             ("spec", "template", "podCliqueScalingGroups", i, "annotations"))
-    return out
-
-
-def grove_update_refusals(old_pcs: dict[str, Any], new_pcs: dict[str, Any]) -> list[Diagnostic]:
-    """What Grove's validating webhook refuses when ``old_pcs`` is updated in place to ``new_pcs``.
-
-    Both are defaulted first (:func:`grove_default`). As upstream, the MNNVL annotation checks run
-    with the create-time checks and, when those report anything, the update rules are not reached.
-    """
-    old = grove_default(old_pcs)
-    new = grove_default(new_pcs)
-    mnnvl = _mnnvl_update(old, new)
-    if mnnvl:
-        return mnnvl
-    errs: list[Diagnostic] = []
-    base: Path = ("spec", "template")
-    ot = _as_dict(_as_dict(old.get("spec")).get("template"))
-    nt = _as_dict(_as_dict(new.get("spec")).get("template"))
-
-    # cliques (validatePodCliqueUpdate)
-    cpath = base + ("cliques",)
-    old_cliques = [c for c in _as_list(ot.get("cliques")) if isinstance(c, dict)]
-    new_cliques = [c for c in _as_list(nt.get("cliques")) if isinstance(c, dict)]
-    if len(new_cliques) != len(old_cliques):
-        errs.append(_forbidden("grove.clique-composition", cpath, "not allowed to change clique composition"))
-    old_index = {c.get("name"): (i, c) for i, c in enumerate(old_cliques)}
-    startup = nt.get("cliqueStartupType")
-    ordered = startup in ("CliqueStartupTypeInOrder", "CliqueStartupTypeExplicit")
-    for i, c in enumerate(new_cliques):
-        name = c.get("name")
-        if name not in old_index:
-            errs.append(_forbidden("grove.clique-composition", cpath + ("name",),
-                                   f"not allowed to change clique composition, new clique name '{name}' is not allowed"))
-            continue
-        oi, oc = old_index[name]
-        if ordered and i != oi:
-            errs.append(Diagnostic("grove.clique-order", cpath,
-                                   field_error("Invalid value", name, "clique order cannot be changed when StartupType is "
-                                               f"InOrder or Explicit. Expected '{oc.get('name')}' at position {i}, "
-                                               f"got '{name}'")))
-        ns_, os_ = _as_dict(c.get("spec")), _as_dict(oc.get("spec"))
-        spath = cpath + ("spec",)
-        for fname in ("roleName", "minAvailable", "startsAfter"):
-            nv, ov = ns_.get(fname), os_.get(fname)
-            if fname == "roleName":
-                nv, ov = str(nv or ""), str(ov or "")
-            if not _sem_equal(nv, ov):
-                errs.append(_immutable("grove.immutable-field", spath + (fname,), nv))
-        nsched = str(_as_dict(ns_.get("podSpec")).get("schedulerName") or "")
-        osched = str(_as_dict(os_.get("podSpec")).get("schedulerName") or "")
-        if nsched != osched:
-            errs.append(_immutable("grove.immutable-field", spath + ("podSpec", "schedulerName"), nsched))
-        if not _sem_equal(c.get("resourceSharing"), oc.get("resourceSharing")):
-            errs.append(_immutable("grove.immutable-field", cpath + (i, "resourceSharing"), c.get("resourceSharing")))
-
-    # cliqueStartupType
-    if not _sem_equal(nt.get("cliqueStartupType"), ot.get("cliqueStartupType")):
-        errs.append(_immutable("grove.immutable-field", base + ("cliqueStartupType",), nt.get("cliqueStartupType")))
-
-    # scaling groups (validatePodCliqueScalingGroupConfigsUpdate)
-    gpath = base + ("podCliqueScalingGroups",)
-    old_groups = [g for g in _as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)]
-    new_groups = [g for g in _as_list(nt.get("podCliqueScalingGroups")) if isinstance(g, dict)]
-    if len(new_groups) != len(old_groups):
-        errs.append(_forbidden("grove.scaling-group-composition", gpath,
-                               "not allowed to add or remove PodCliqueScalingGroupConfigs"))
-    else:
-        old_by_name = {g.get("name"): g for g in old_groups}
-        for g in new_groups:
-            og = old_by_name.get(g.get("name"))
-            if og is None:
-                errs.append(_forbidden("grove.scaling-group-composition", gpath + ("name",),
-                                       "not allowed to change scaling group composition, new scaling group name "
-                                       f"'{g.get('name')}' is not allowed"))
-                continue
-            for fname in ("cliqueNames", "minAvailable", "resourceSharing"):
-                if not _sem_equal(g.get(fname), og.get(fname)):
-                    errs.append(_immutable("grove.immutable-field", gpath + (fname,), g.get(fname)))
-
-    # topology constraints (validateTopologyConstraintImmutability, no legacy repair)
-    errs += _topology_update(ot, nt, base)
-
-    for fname in ("resourceClaimTemplates", "resourceSharing"):
-        if not _sem_equal(nt.get(fname), ot.get(fname)):
-            errs.append(_immutable("grove.immutable-field", base + (fname,), nt.get(fname)))
-    return errs
-
-
-def _topology_update(ot: dict[str, Any], nt: dict[str, Any], base: Path) -> list[Diagnostic]:
-    errs: list[Diagnostic] = []
-    rule = "grove.topology-immutable"
-    oc, nc = _tc(ot.get("topologyConstraint")), _tc(nt.get("topologyConstraint"))
-    otn = str((oc or {}).get("topologyName") or "")
-    ntn = str((nc or {}).get("topologyName") or "")
-    if otn != ntn:
-        errs.append(_forbidden(rule, base + ("topologyConstraint", "topologyName"),
-                               f"topologyName cannot be changed from {go_quote(otn)} to {go_quote(ntn)}"))
-    if otn == ntn and _constraint_changed(oc, nc) and not _allowed_migration(oc, nc):
-        errs.append(_forbidden(rule, base + ("topologyConstraint",), _constraint_msg("PodCliqueSet", "", oc, nc)))
-    old_cl = {c.get("name"): _tc(c.get("topologyConstraint")) for c in _as_list(ot.get("cliques")) if isinstance(c, dict)}
-    for i, c in enumerate(_as_list(nt.get("cliques"))):
-        if not isinstance(c, dict):
-            continue
-        o, n = old_cl.get(c.get("name")), _tc(c.get("topologyConstraint"))
-        if _constraint_changed(o, n) and not _allowed_migration(o, n):
-            errs.append(_forbidden(rule, base + ("cliques", i, "topologyConstraint"),
-                                   _constraint_msg("PodClique", str(c.get("name") or ""), o, n)))
-    old_g = {g.get("name"): _tc(g.get("topologyConstraint"))
-             for g in _as_list(ot.get("podCliqueScalingGroups")) if isinstance(g, dict)}
-    for i, g in enumerate(_as_list(nt.get("podCliqueScalingGroups"))):
-        if not isinstance(g, dict):
-            continue
-        o, n = old_g.get(g.get("name")), _tc(g.get("topologyConstraint"))
-        if _constraint_changed(o, n) and not _allowed_migration(o, n):
-            errs.append(_forbidden(rule, base + ("podCliqueScalingGroups", i, "topologyConstraint"),
-                                   _constraint_msg("PodCliqueScalingGroup", str(g.get("name") or ""), o, n)))
-    return errs
-
-
 # ------------------------------------------------------------------------------- admission, render
-def _default_target(obj: dict[str, Any]) -> str:
-    """The pathway of a stored DGD: its ``nvidia.com/workload-provider`` annotation (set on CREATE and
-    immutable afterwards), else the ``nvidia.com/enable-grove`` rule of ``render``."""
-    ann = _as_dict(_meta(obj).get("annotations"))
-    provider = str(ann.get(ANN_WORKLOAD_PROVIDER) or "")
-    if provider in ("grove", "component"):
-        return "grove" if provider == "grove" else "kubernetes"
-    return "kubernetes" if str(ann.get(ANN_ENABLE_GROVE, "")).lower() == "false" else "grove"
-
-
-def _to_v1beta1(obj: dict[str, Any]) -> dict[str, Any]:
-    if obj.get("apiVersion") == "nvidia.com/v1alpha1":
-        from .._convert._v1alpha1 import to_v1beta1
-
-        return dict(to_v1beta1(obj))
-    return obj
-
-
 def _admit(obj: dict[str, Any], settings: Any, old: dict[str, Any] | None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
     from ._validate import ValidateOptions, check_nvidia
 
@@ -547,10 +182,11 @@ def _render(stored: dict[str, Any], raw: dict[str, Any], target: str | None, nam
 
         objs = render_object(raw, target=target, namespace=namespace, operator_version=operator_version,
                              settings=settings, validate_output=False)
-        dgd = objs[0] if objs else {}
-        return objs, target or _default_target(dgd)
+        # the DGD rendered among the DGDR's resources, for the pathway it was rendered with
+        dgd = next((o for o in objs if o.get("kind") == "DynamoGraphDeployment"), {})
+        return objs, target or operator_target(dgd)
     if kind == "DynamoGraphDeployment":
-        target = target or _default_target(stored)
+        target = target or operator_target(stored)
     else:
         target = target or "kubernetes"
     from .._render import RenderOptions
@@ -570,176 +206,11 @@ def _describe(exc: BaseException) -> str:
     return text
 
 
-# ---------------------------------------------------------------------------------- components
-@dataclass
-class _Workload:
-    key: ObjKey
-    component: str
-    where: str  # object text, or object text + clique
-    template: Any  # what the pod-template hash depends on
-    replicas: Any
-    worker_hash: str
-    grove_on_delete: bool = False
-    group: str = ""  # PCS clique: name of its scaling group
-
-
-def _component_of(labels: dict[str, Any]) -> str:
-    v = labels.get(LABEL_COMPONENT)
-    return str(v) if isinstance(v, str) else ""
-
-
-def _workloads(objs: Iterable[dict[str, Any]], namespace: str) -> list[_Workload]:
-    out: list[_Workload] = []
-    for obj in objs:
-        if not isinstance(obj, dict):
-            continue
-        key = object_key(obj, namespace)
-        kind = key[1]
-        spec = _as_dict(obj.get("spec"))
-        text = f"{kind}/{key[3]}"
-        if kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"):
-            tmpl = spec.get("template")
-            comp = _component_of(_labels(obj)) or _component_of(_labels(tmpl))
-            if comp:
-                out.append(_Workload(key, comp, text, tmpl, spec.get("replicas"),
-                                     str(_labels(obj).get(LABEL_WORKER_HASH) or _labels(tmpl).get(LABEL_WORKER_HASH) or "")))
-        elif kind == "LeaderWorkerSet":
-            lwt = _as_dict(spec.get("leaderWorkerTemplate"))
-            comp = _component_of(_labels(obj)) or _component_of(_labels(lwt.get("workerTemplate"))) \
-                or _component_of(_labels(lwt.get("leaderTemplate")))
-            if comp:
-                tmpl = {k: lwt.get(k) for k in ("leaderTemplate", "workerTemplate", "size") if k in lwt}
-                out.append(_Workload(key, comp, text, tmpl, spec.get("replicas"),
-                                     str(_labels(obj).get(LABEL_WORKER_HASH) or "")))
-        elif kind == "PodCliqueSet":
-            tmpl_spec = _as_dict(spec.get("template"))
-            prio = tmpl_spec.get("priorityClassName")
-            on_delete = _as_dict(spec.get("updateStrategy")).get("type") == "OnDelete"
-            group_of: dict[str, tuple[str, Any]] = {}
-            for g in _as_list(tmpl_spec.get("podCliqueScalingGroups")):
-                for cn in _as_list(_as_dict(g).get("cliqueNames")):
-                    group_of[str(cn)] = (str(_as_dict(g).get("name") or ""), _as_dict(g).get("replicas"))
-            for c in _as_list(tmpl_spec.get("cliques")):
-                c = _as_dict(c)
-                labels = _as_dict(c.get("labels"))
-                comp = _component_of(labels)
-                if not comp:
-                    continue
-                cspec = _as_dict(c.get("spec"))
-                hashed = {"labels": c.get("labels"), "annotations": c.get("annotations"),
-                          "podSpec": cspec.get("podSpec"), "priorityClassName": prio}
-                gname, greplicas = group_of.get(str(c.get("name") or ""), ("", None))
-                replicas = {"clique": cspec.get("replicas"), "scalingGroup": greplicas, "podCliqueSet": spec.get("replicas")}
-                out.append(_Workload(key, comp, f"{text} clique {c.get('name')}", hashed, replicas,
-                                     str(labels.get(LABEL_WORKER_HASH) or ""), on_delete, gname))
-        elif kind == "DynamoComponentDeployment":
-            comp = _component_of(_labels(obj)) or str(spec.get("name") or "")
-            if comp:
-                tmpl = {k: v for k, v in spec.items() if k not in ("replicas", "scalingAdapter")}
-                out.append(_Workload(key, comp, text, tmpl, spec.get("replicas"),
-                                     str(_labels(obj).get(LABEL_WORKER_HASH) or "")))
-    return out
-
-
-_LEVEL = {"clique": "clique", "scalingGroup": "scaling group", "podCliqueSet": "PodCliqueSet"}
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "unset"
-    return json.dumps(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else str(v)
-
-
-def component_impacts(old_objs: list[dict[str, Any]], new_objs: list[dict[str, Any]], namespace: str,
-                      grove_refused: bool = False) -> list[ComponentImpact]:
-    """Per component: do its pods restart, and why."""
-    old_w = _workloads(old_objs, namespace)
-    new_w = _workloads(new_objs, namespace)
-    # When a component has Deployments/LWS/PCS, its DCD is only the operator's intermediate object.
-    def primary(ws: list[_Workload]) -> dict[str, list[_Workload]]:
-        by: dict[str, list[_Workload]] = {}
-        for w in ws:
-            by.setdefault(w.component, []).append(w)
-        for comp, lst in by.items():
-            if any(w.key[1] != "DynamoComponentDeployment" for w in lst):
-                by[comp] = [w for w in lst if w.key[1] != "DynamoComponentDeployment"]
-        return by
-
-    old_by, new_by = primary(old_w), primary(new_w)
-    names = list(dict.fromkeys([w.component for w in new_w] + [w.component for w in old_w]))
-    out: list[ComponentImpact] = []
-    for comp in names:
-        olds, news = old_by.get(comp, []), new_by.get(comp, [])
-        if not olds:
-            out.append(ComponentImpact(comp, IMPACT_ADDED, ["new component: " + ", ".join(w.where for w in news)]))
-            continue
-        if not news:
-            out.append(ComponentImpact(comp, IMPACT_REMOVED, ["component removed: its pods are deleted ("
-                                                              + ", ".join(w.where for w in olds) + ")"]))
-            continue
-        okeys = {(w.key, w.where): w for w in olds}
-        nkeys = {(w.key, w.where): w for w in news}
-        reasons: list[str] = []
-        impact = IMPACT_NONE
-        if set(okeys) != set(nkeys):
-            ohash = sorted({w.worker_hash for w in olds if w.worker_hash})
-            nhash = sorted({w.worker_hash for w in news if w.worker_hash})
-            gone = [w.where for k, w in okeys.items() if k not in nkeys]
-            new = [w.where for k, w in nkeys.items() if k not in okeys]
-            if ohash != nhash and (ohash or nhash):
-                reasons.append(f"worker hash {','.join(ohash) or 'unset'} → {','.join(nhash) or 'unset'}")
-            if new and gone:
-                reasons.append(f"{', '.join(new)} replaces {', '.join(gone)}: new pods are created, the old ones removed")
-            elif new:
-                reasons.append(f"new {', '.join(new)}")
-            elif gone:
-                reasons.append(f"{', '.join(gone)} removed")
-            impact = IMPACT_REPLACED
-        else:
-            ohash = sorted({w.worker_hash for w in olds if w.worker_hash})
-            nhash = sorted({w.worker_hash for w in news if w.worker_hash})
-            if ohash != nhash:
-                reasons.append(f"worker hash {','.join(ohash) or 'unset'} → {','.join(nhash) or 'unset'}")
-        for k, nw in nkeys.items():
-            ow = okeys.get(k)
-            if ow is None:
-                continue
-            if ow.template != nw.template:
-                paths = changed_paths(ow.template, nw.template)
-                label = "pod template" if nw.key[1] != "DynamoComponentDeployment" else "component spec"
-                reasons.append(f"{nw.where}: {label} changed ({', '.join(_fields(paths, 6))})")
-                level = IMPACT_ON_DELETE if nw.grove_on_delete else IMPACT_ROLLING
-                if nw.grove_on_delete:
-                    reasons.append("PodCliqueSet updateStrategy OnDelete: pods are replaced only when deleted")
-                impact = _worse(impact, level)
-            if ow.replicas != nw.replicas:
-                if isinstance(ow.replicas, dict) and isinstance(nw.replicas, dict):
-                    for level in nw.replicas:
-                        a, b = ow.replicas.get(level), nw.replicas.get(level)
-                        if a != b:
-                            reasons.append(f"{nw.where}: {_LEVEL.get(level, level)} replicas {_fmt(a)} → {_fmt(b)}")
-                else:
-                    reasons.append(f"{nw.where}: replicas {_fmt(ow.replicas)} → {_fmt(nw.replicas)}")
-                impact = _worse(impact, IMPACT_NO_RESTART)
-        if grove_refused and any(w.key[1] == "PodCliqueSet" for w in news):
-            reasons.append("the in-place PodCliqueSet update is refused by Grove; deleting and recreating the "
-                           "PodCliqueSet to apply it restarts every pod")
-        out.append(ComponentImpact(comp, impact, reasons))
-    return out
-
-
-_ORDER = [IMPACT_NONE, IMPACT_NO_RESTART, IMPACT_ON_DELETE, IMPACT_ROLLING, IMPACT_REPLACED, IMPACT_ADDED, IMPACT_REMOVED]
-
-
-def _worse(a: str, b: str) -> str:
-    return a if _ORDER.index(a) >= _ORDER.index(b) else b
-
-
 # ------------------------------------------------------------------------------------ main entry
 def _ident(obj: dict[str, Any] | None) -> tuple[str, str]:
     if not isinstance(obj, dict):
         return "", ""
-    meta = _meta(obj)
+    meta = meta_of(obj)
     return str(obj.get("kind", "")), str(meta.get("name") or obj.get("name") or "")
 
 
@@ -758,7 +229,7 @@ def diff_objects(old_objs: list[dict[str, Any]], new_objs: list[dict[str, Any]],
         if before is not None and after is not None and before == after:
             continue
         change = "added" if before is None else "removed" if after is None else "changed"
-        fields = _fields(changed_paths(before, after)) if change == "changed" else []
+        fields = field_texts(changed_paths(before, after)) if change == "changed" else []
         out.append(ObjectChange(key[0], key[1], key[2], key[3], change, unified(before, after, key, context), fields))
     return out
 
@@ -825,7 +296,7 @@ def diff_documents(old: dict[str, Any] | None, new: dict[str, Any] | None, *, ta
     old_objs: list[dict[str, Any]] = []
     new_objs: list[dict[str, Any]] = []
     if target is None and old_stored is not None and old_stored.get("kind") == "DynamoGraphDeployment":
-        target = _default_target(old_stored)  # a running deployment keeps its pathway
+        target = operator_target(old_stored)  # a running deployment keeps its pathway
     used: str | None = target
     for side, stored, raw, sink in (("old", old_stored, old_d, old_objs), ("new", new_stored, new_d, new_objs)):
         if raw is None:
@@ -847,44 +318,22 @@ def diff_documents(old: dict[str, Any] | None, new: dict[str, Any] | None, *, ta
     report.objects = diff_objects(old_objs, new_objs, namespace, context)
 
     # Grove in-place update of PodCliqueSets that exist on both sides
+    from .._grove._update import update_refusals
+
     old_pcs = {object_key(o, namespace): o for o in old_objs if o.get("kind") == "PodCliqueSet"}
     for n in new_objs:
         if n.get("kind") != "PodCliqueSet":
             continue
         o = old_pcs.get(object_key(n, namespace))
         if o is not None and o != n:
-            label = f"PodCliqueSet/{_meta(n).get('name', '')}"
+            label = f"PodCliqueSet/{meta_of(n).get('name', '')}"
             report.refusals += [Diagnostic(d.rule, d.path, d.message, d.severity, file=label)
-                                for d in grove_update_refusals(o, n)]
+                                for d in update_refusals(o, n)]
     if old_objs or new_objs:
         report.components = component_impacts(old_objs, new_objs, namespace, bool(report.refusals))
         if old_stored is not None and new_stored is not None:
-            _restart_request(report.components, old_stored, new_stored)
+            restart_request(report.components, old_stored, new_stored)
     return report
-
-
-def _restart_request(components: list[ComponentImpact], old: dict[str, Any], new: dict[str, Any]) -> None:
-    """A new ``spec.restart.id`` asks the operator to restart the DGD's components (dgd-dcd-model.md §5.6:
-    strategy ``Sequential`` by default, in ``order`` or alphabetical component order; ``Parallel``)."""
-    if new.get("kind") != "DynamoGraphDeployment":
-        return
-    oid = _as_dict(_as_dict(old.get("spec")).get("restart")).get("id")
-    restart = _as_dict(_as_dict(new.get("spec")).get("restart"))
-    nid = restart.get("id")
-    if not nid or nid == oid:
-        return
-    strategy = _as_dict(restart.get("strategy"))
-    kind = str(strategy.get("type") or "Sequential")
-    names = [str(_as_dict(c).get("name")) for c in _as_list(_as_dict(new.get("spec")).get("components"))]
-    order = [str(x) for x in _as_list(strategy.get("order"))] or sorted(names)
-    for c in components:
-        if c.name not in names or c.impact in (IMPACT_ADDED, IMPACT_REMOVED):
-            continue
-        where = ""
-        if kind == "Sequential" and c.name in order:
-            where = f", step {order.index(c.name) + 1} of {len(order)}"
-        c.reasons.append(f"spec.restart.id {_fmt(oid)} → {_fmt(nid)}: the operator restarts it ({kind}{where})")
-        c.impact = _worse(c.impact, IMPACT_ROLLING)
 
 
 # --------------------------------------------------------------------------------------- command
@@ -898,7 +347,7 @@ def _pair_documents(old_docs: list[Any], new_docs: list[Any]) -> list[tuple[Any,
             kind = "nvidia.com/" + kind  # v1alpha1 and v1beta1 are the same object
         else:
             kind = str(data.get("apiVersion", "")).split("/")[0] + "/" + kind
-        meta = _meta(data)
+        meta = meta_of(data)
         return kind, str(meta.get("namespace") or ""), str(meta.get("name") or "")
 
     olds: dict[tuple[str, str, str], Any] = {}

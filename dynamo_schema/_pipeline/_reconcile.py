@@ -107,8 +107,8 @@ def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
     if schema is not None:
         diags = _structural.validate(obj, schema, strict=True)
         if kind == "PodCliqueSet" and not diags:
-            from .._grove._webhook import validate_pcs
-            from ._validate import grove_settings
+            from .._grove._create import validate_pcs
+            from .._grove._settings import grove_settings
 
             diags = validate_pcs(obj, grove_settings(settings))
     else:

@@ -202,17 +202,11 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
 
     diags += _cel.validate_cel(pruned, schema, old=options.old, structural=structural, status_subresource=True)
     if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
-        from .._grove._webhook import validate_pcs
+        from .._grove._create import validate_pcs
+        from .._grove._settings import grove_settings
 
         diags += validate_pcs(pruned, grove_settings(_settings(options)))
     return diags
-
-
-def grove_settings(settings: Any) -> Any:
-    """Grove's admission settings from ours (one input: TAS gate and the ClusterTopologyBindings)."""
-    from .._grove._webhook import GroveSettings
-
-    return GroveSettings(tas_enabled=bool(settings.grove_tas_enabled), cluster_topologies=settings.cluster_topologies)
 
 
 def apply_over(live: Any, last: Any, new: Any) -> Any:

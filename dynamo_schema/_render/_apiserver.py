@@ -101,7 +101,7 @@ def apply_server_defaults(obj: dict[str, Any]) -> dict[str, Any]:
         lwt.setdefault("size", 1)
     elif kind == "PodCliqueSet":
         # Grove's CRD defaults and defaulting webhook (the same step its validating webhook sees)
-        from .._grove._webhook import grove_defaults
+        from .._grove._defaults import grove_defaults
 
         return grove_defaults(obj)
     elif kind == "Service":

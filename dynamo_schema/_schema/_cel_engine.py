@@ -221,26 +221,24 @@ def _sum(items: list[Any]) -> Any:
     return total
 
 
-def _min(items: list[Any]) -> Any:
+def _extreme(items: list[Any], name: str) -> Any:
+    """``list.min()`` / ``list.max()``: the first smallest / largest element."""
     if not items:
-        raise CelRuntimeError("min called on empty list")
+        raise CelRuntimeError(f"{name} called on empty list")
     _cmp_key(items)
     out = items[0]
     for x in items[1:]:
-        if x < out:
+        if (x < out) if name == "min" else (x > out):
             out = x
     return out
+
+
+def _min(items: list[Any]) -> Any:
+    return _extreme(items, "min")
 
 
 def _max(items: list[Any]) -> Any:
-    if not items:
-        raise CelRuntimeError("max called on empty list")
-    _cmp_key(items)
-    out = items[0]
-    for x in items[1:]:
-        if x > out:
-            out = x
-    return out
+    return _extreme(items, "max")
 
 
 def _list_index_of(items: list[Any], x: Any) -> int:

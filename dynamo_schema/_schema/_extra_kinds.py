@@ -92,16 +92,12 @@ def dynamo_model_rules(model: dict[str, Any], old: dict[str, Any] | None = None)
                                       'Invalid value: "<redacted>": must start with "s3://", "hf://", or "file:///"'))
     if old is not None:
         before = _spec(old)
-        if spec.get("baseModelName", "") != before.get("baseModelName", ""):
-            out.append(Diagnostic("dynamomodel.base-model-name-immutable", ("spec", "baseModelName"),
-                                  "Changing spec.baseModelName will break endpoint discovery", severity="warning"))
-            out.append(Diagnostic("dynamomodel.base-model-name-immutable", ("spec", "baseModelName"),
-                                  f"Invalid value: {_quote(spec.get('baseModelName'))}: is immutable and cannot "
-                                  "be changed after creation"))
-        if spec.get("modelType", "") != before.get("modelType", ""):
-            out.append(Diagnostic("dynamomodel.model-type-immutable", ("spec", "modelType"),
-                                  "Changing spec.modelType may cause unexpected behavior", severity="warning"))
-            out.append(Diagnostic("dynamomodel.model-type-immutable", ("spec", "modelType"),
-                                  f"Invalid value: {_quote(spec.get('modelType'))}: is immutable and cannot be "
-                                  "changed after creation"))
+        for name, rule, warning in (
+            ("baseModelName", "dynamomodel.base-model-name-immutable", "will break endpoint discovery"),
+            ("modelType", "dynamomodel.model-type-immutable", "may cause unexpected behavior"),
+        ):
+            if spec.get(name, "") != before.get(name, ""):
+                out.append(Diagnostic(rule, ("spec", name), f"Changing spec.{name} {warning}", severity="warning"))
+                out.append(Diagnostic(rule, ("spec", name), f"Invalid value: {_quote(spec.get(name))}: is immutable "
+                                      "and cannot be changed after creation"))
     return out

@@ -1,4 +1,4 @@
-"""``diff OLD NEW`` (dynamo_schema._pipeline._diff).
+"""``diff OLD NEW`` (dynamo_schema._pipeline._diff; Grove's update webhook: dynamo_schema._grove._update).
 
 Expected values come from upstream behaviour, not from this code's output:
 * Grove update rules and messages: ai-dynamo/grove@fcc3b3bb
@@ -29,6 +29,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dynamo_schema._grove._update import update_refusals as grove_update_refusals
 from dynamo_schema._pipeline import _diff
 from dynamo_schema._pipeline._diff import (
     IMPACT_NO_RESTART,
@@ -36,7 +37,6 @@ from dynamo_schema._pipeline._diff import (
     IMPACT_REPLACED,
     IMPACT_ROLLING,
     diff_documents,
-    grove_update_refusals,
     run_diff,
 )
 from dynamo_schema._pipeline._validate import apply_over

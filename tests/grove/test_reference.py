@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dynamo_schema._grove._webhook import GroveSettings, validate_pcs
+from dynamo_schema._grove._create import GroveSettings, validate_pcs
 
 SHARED = (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
 SAMPLES = SHARED / "reference" / "grove" / "samples"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dynamo_schema._grove._webhook import GroveSettings, validate_pcs
+from dynamo_schema._grove._create import GroveSettings, validate_pcs
 
 DOMAINS = ["region", "zone", "rack", "host", "numa"]
 TAS = GroveSettings(tas_enabled=True, cluster_topologies={"test-topology": DOMAINS})

@@ -1,0 +1,140 @@
+"""What the API server does to a custom resource before it validates it: explicit nulls pruned
+(``PruneNonNullableNullsWithoutDefaults``) and the schema ``default`` values applied
+(``structuraldefaulting.Default``)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .._core._diagnostics import Diagnostic, Path
+from ._fielderrors import Run, null_note
+from ._nodes import Node, compile_schema, has_below
+
+__all__ = ["apply_defaults", "apply_schema_defaults", "prune_nulls"]
+
+
+# ------------------------------------------------------------------------------------ null pruning
+def prune_nulls(data: Any, schema: dict[str, Any], *, root_path: Path = ()) -> tuple[Any, list[Diagnostic]]:
+    """Drop explicit nulls the API server prunes (``PruneNonNullableNullsWithoutDefaults``).
+
+    A null on a non-nullable property (or additional property) without a default is removed; a null
+    on one *with* a default is replaced by a copy of the default (the API server defaults it). Array
+    items are left alone (a null item is a type error). Returns ``(new_data, notes)``; ``data`` is
+    not modified.
+    """
+    node = compile_schema(schema)
+    notes: list[Diagnostic] = []
+    run = Run(True)
+    new = _prune(data, node, tuple(root_path), run)
+    notes = run.diags
+    return new, notes
+
+
+def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
+    if node is None:
+        return data
+    if isinstance(data, dict):
+        out: dict[str, Any] = {}
+        changed = False
+        for k, v in data.items():
+            if v is not None and not isinstance(v, (dict, list)):  # a scalar: nothing to prune below
+                out[k] = v
+                continue
+            sub = node.prop(k) if node.props_raw is not None else None
+            if sub is None:
+                sub = node.additional()
+            if v is None and sub is not None and not sub.nullable:
+                null_note(run, path + (k,), sub)
+                changed = True
+                if sub.has_default:
+                    out[k] = copy.deepcopy(sub.default)
+                continue
+            nk: Any = _prune(v, sub, path + (k,), run) if sub is not None else v
+            if nk is not v:
+                changed = True
+            out[k] = nk
+        return out if changed else data
+    if isinstance(data, list):
+        item = node.items()
+        if item is None:
+            return data
+        new_items = []
+        changed = False
+        for i, v in enumerate(data):
+            if v is None and item.has_default and not item.nullable:
+                null_note(run, path + (i,), item)
+                nv: Any = copy.deepcopy(item.default)
+            elif not isinstance(v, (dict, list)):  # a scalar (or a null left for the type check)
+                nv = v
+            else:
+                nv = _prune(v, item, path + (i,), run)
+            if nv is not v:
+                changed = True
+            new_items.append(nv)
+        return new_items if changed else data
+    return data
+
+
+# ------------------------------------------------------------------ defaulting (structuraldefaulting.Default)
+
+
+def apply_schema_defaults(data: Any, schema: dict[str, Any]) -> Any:
+    """A copy of ``data`` with the schema ``default`` values applied, as the API server does before
+    validation (missing properties, and nulls on non-nullable properties / items). Input untouched."""
+    return apply_defaults(data, compile_schema(schema))
+
+
+def apply_defaults(x: Any, node: Node | None) -> Any:
+    if node is None:
+        return x
+    if not has_below(node, "default"):  # nothing to default here or below: the data as it is
+        return x
+    if isinstance(x, dict):
+        out = dict(x)
+        for k, sub in _defaulted_props(node):
+            if k not in out or (out[k] is None and not sub.nullable):
+                out[k] = copy.deepcopy(sub.default)
+        for k, v in out.items():
+            child = node.prop(k) if node.props_raw is not None else None
+            if child is None:
+                child = node.additional()
+                if child is not None and v is None and child.has_default and not child.nullable:
+                    out[k] = v = copy.deepcopy(child.default)
+            if child is not None and isinstance(v, (dict, list)):
+                out[k] = apply_defaults(v, child)
+        return out
+    if isinstance(x, list):
+        item = node.items()
+        if item is None:
+            return x
+        res = []
+        for v in x:
+            if v is None and item.has_default and not item.nullable:
+                v = copy.deepcopy(item.default)
+            res.append(apply_defaults(v, item) if isinstance(v, (dict, list)) else v)
+        return res
+    return x
+
+
+_DEFAULTED: dict[int, tuple[Node, tuple[tuple[str, Node], ...]]] = {}
+
+
+def _defaulted_props(node: Node) -> tuple[tuple[str, Node], ...]:
+    """The properties of ``node`` that have a ``default``, in schema order (computed once per node:
+    most object nodes have none, and walking every property of every object was a hot spot)."""
+    hit = _DEFAULTED.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = tuple((k, sub) for k, sub in _iter_props(node) if sub.has_default)
+    _DEFAULTED[id(node)] = (node, found)
+    return found
+
+
+def _iter_props(node: Node) -> list[tuple[str, Node]]:
+    out = []
+    for k in node.properties:
+        sub = node.prop(k)
+        if sub is not None:
+            out.append((k, sub))
+    return out
