@@ -5,28 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+# the safe accessors: one copy in _core, re-exported for the rules
+from .._core._access import as_dict as as_dict
+from .._core._access import as_int as as_int
+from .._core._access import as_list as as_list
+from .._core._access import as_str as as_str
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error, go_quote
-
-# --------------------------------------------------------------------------- safe accessors
-
-
-def as_dict(v: Any) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
-
-
-def as_list(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
-def as_str(v: Any) -> str:
-    return v if isinstance(v, str) else ""
-
-
-def as_int(v: Any) -> int | None:
-    if isinstance(v, bool) or not isinstance(v, int):
-        return None
-    return v
 
 
 def get(d: Any, *keys: str) -> Any:
