@@ -77,7 +77,7 @@ def validate_object_meta(meta: Any, path: tuple[Any, ...] = ("metadata",)) -> li
     """Errors of a resource root's ``metadata`` (a mapping; type errors are the schema's). Field paths are
     the server's: label, annotation and finalizer errors name the map or list (``metadata.labels``), the
     offending key or value is in the message, as kube-apiserver reports them (checked against
-    kubectl-validate, tests/structural/test_objectmeta.py)."""
+    kubectl-validate, tests/k8s/test_objectmeta.py)."""
     from ._names import dns1123_label_errors, label_value_errors
 
     if not isinstance(meta, dict):

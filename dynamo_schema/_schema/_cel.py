@@ -5,7 +5,7 @@ libraries as a shim), imported only when a document reaches a rule without a fas
 rule strings of the DGD / DCD CRDs (v1beta1 and v1alpha1) also have a hand-written Python translation
 (``_cel_rules.py``), keyed by the exact rule text: a fast path that keeps the engine out of the one-file
 ``validate`` run, proven equal to the engine (results and error texts) by a Hypothesis test
-(tests/structural/test_cel_engine.py). Without the engine (Python 3.10: no wheels) only the fast path
+(tests/schema/test_cel_engine.py). Without the engine (Python 3.10: no wheels) only the fast path
 runs and any other rule is reported as ``cel.untranslated``. The walk follows the schema alongside the
 data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator does
 (``schema/cel/validation.go``):

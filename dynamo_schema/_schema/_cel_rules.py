@@ -1,7 +1,7 @@
 """The hand-written fast path of the CRDs' CEL rules: a Python translation of every distinct rule text
 of the DGD / DCD CRDs (v1beta1 and v1alpha1), keyed by the exact (whitespace-normalised) rule text,
 each a function ``(self, oldSelf) -> bool`` that raises :class:`CelError` where CEL reports a runtime
-error. Proven equal to the engine (results and error texts) by tests/structural/test_cel_engine.py;
+error. Proven equal to the engine (results and error texts) by tests/schema/test_cel_engine.py;
 evaluated by ``_cel.py``."""
 
 from __future__ import annotations

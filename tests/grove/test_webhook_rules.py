@@ -7,7 +7,7 @@ paths and messages are written out from the Go source (``podcliqueset.go``, ``ut
 apimachinery v0.35 ``field.Error.ErrorBody`` prints them (numbers bare, strings quoted, other values
 as JSON). Validator texts (names, labels, env names) are apimachinery's ``RegexError`` with its
 ``',  or '`` spacing, the same texts kube-apiserver prints (kubectl-validate's answers in
-tests/structural/test_objectmeta.py): Grove validates with apimachinery's validators.
+tests/k8s/test_objectmeta.py): Grove validates with apimachinery's validators.
 """
 
 from __future__ import annotations
@@ -290,7 +290,7 @@ def test_every_rule_has_a_case() -> None:
 
     grove = Path(__file__).resolve().parents[2] / "dynamo_schema" / "_grove"
     src = "".join((grove / name).read_text() for name in ("_create.py", "_topology.py", "_mnnvl.py"))
-    # the update rules of the two modules shared with the update webhook: tests/diff
+    # the update rules of the two modules shared with the update webhook: tests/pipeline/test_diff.py
     rules = set(re.findall(r'"(grove\.[a-z-]+)"', src)) - {"grove.topology-immutable", "grove.mnnvl-immutable"}
     covered = {c[0] for c in CASES} | {r for c in CASES for r, _, _ in c[3]} | {
         "grove.starts-after-cycle", "grove.scheduler-enabled", "grove.backend", "grove.topology-name",

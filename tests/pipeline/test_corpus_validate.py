@@ -18,7 +18,7 @@ import pytest
 from dynamo_schema._io._load import load_text
 from dynamo_schema._pipeline._validate import NVIDIA_KINDS, ValidateOptions, validate_document
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1beta1").resolve()
 
 KNOWN_REFUSALS = {
