@@ -53,7 +53,7 @@ def test_tas_sample_rejected_with_helm_defaults() -> None:
 
 
 # Documents the operator really refuses (or that need a feature we do not render), see
-# tests/test_corpus_validate.py and docs/decisions.md; every other corpus DGD must render.
+# tests/pipeline/test_corpus_validate.py and docs/decisions.md; every other corpus DGD must render.
 REFUSED = {
     "examples__backends__trtllm__deploy__snapshot-restore.yaml": "needs the checkpoint gate",
     "examples__power-aware-budget__dgd.yaml": "main containers without image",
@@ -62,7 +62,7 @@ REFUSED = {
 
 
 def _dgds() -> list[tuple[str, dict[str, Any]]]:
-    from tests.test_corpus_validate import fill_placeholders
+    from tests.pipeline.test_corpus_validate import fill_placeholders
 
     out = []
     for path in _files(CORPUS):
