@@ -160,53 +160,6 @@ def _kv(item: dict, fields: tuple) -> tuple:
     return tuple(json.dumps(item[f], sort_keys=True) for f in fields)
 
 
-def _remainder(src: Any, proj: Any) -> Any:
-    """The leaves of ``src`` a projection loses (``_MISSING`` when nothing is lost)."""
-    if src == proj:
-        return _MISSING
-    if isinstance(src, dict) and isinstance(proj, dict):
-        out = {}
-        for k, v in src.items():
-            if k not in proj:
-                out[k] = _dc(v)
-            else:
-                r = _remainder(v, proj[k])
-                if r is not _MISSING:
-                    out[k] = r
-        return out if out else _MISSING
-    fields = _list_key(src, proj) if isinstance(src, list) and isinstance(proj, list) and src else None
-    if fields is not None:
-        by_key = {_kv(x, fields): x for x in proj}
-        src_keys = {_kv(x, fields) for x in src}
-        items = []
-        for x in src:
-            p = by_key.get(_kv(x, fields))
-            if p is None:
-                items.append(_dc(x))
-                continue
-            r = _remainder(x, p)
-            if r is not _MISSING:
-                r = dict(r)
-                for f in fields:
-                    r[f] = x[f]
-                items.append(r)
-        order_src = [_kv(x, fields) for x in src if _kv(x, fields) in by_key]
-        order_proj = [_kv(x, fields) for x in proj if _kv(x, fields) in src_keys]
-        if order_src != order_proj:
-            # keep every key, in order, so the order can be restored
-            done = {_kv(i, fields): i for i in items}
-            items = [done.get(_kv(x, fields), {f: x[f] for f in fields}) for x in src]
-        return items if items else _MISSING
-    return _dc(src)
-
-
-class _Missing:
-    pass
-
-
-_MISSING: Any = _Missing()
-
-
 def _fill(live: dict, rem: dict) -> None:
     """Restore preserved leaves only where the live object has nothing (live always wins)."""
     for k, v in rem.items():
@@ -628,29 +581,6 @@ def _semantic_main(svc: dict) -> dict:
     return main
 
 
-def _origin_save(svc: dict) -> dict:
-    """Upstream ``saveSharedMainContainerOrigins``: where each split field came from."""
-    out: dict = {}
-    main = (svc.get("extraPodSpec") or {}).get("mainContainer")
-    if not isinstance(main, dict):
-        return out
-    origins: dict = {}
-    for field, (dedicated, in_main) in _SPLIT_FIELDS.items():
-        if _empty(main.get(in_main)) and _empty(svc.get(dedicated)):
-            continue
-        entry: dict = {}
-        if dedicated in svc:
-            entry["dedicated"] = _dc(svc[dedicated])
-        if in_main in main:
-            entry["main"] = _dc(main[in_main])
-        origins[field] = entry
-    if origins:
-        out["mainContainerOrigins"] = origins
-    if "name" in main:
-        out["extraPodSpec"] = {"mainContainer": {"name": main["name"]}}
-    return out
-
-
 def _is_cache_mount(flat: Any, name: Any, path: Any) -> bool:
     return any(
         isinstance(m, dict) and m.get("useAsCompilationCache") and _same_mount(m, {"name": name, "mountPoint": path})
@@ -804,41 +734,6 @@ def _strip_origin(rem: dict) -> dict:
     return rem
 
 
-def _svc_save(svc: dict, name: str | None, include_origin_splits: bool = True) -> dict:
-    """Alpha-only leaves of ``svc`` (what alpha -> beta -> alpha loses) + main-container origins.
-
-    Origins are recorded for alpha-first objects, or when something else must be saved, or when
-    the main container itself holds a split field (upstream ``IncludeOriginSplits`` rule).
-    """
-    back = _comp_to_svc(_svc_to_comp(name, svc), svc.get("frontendSidecar"))
-    rem = _remainder(svc, back)
-    out = dict(rem) if rem is not _MISSING and isinstance(rem, dict) else {}
-    out = _strip_origin(out)
-    main = (svc.get("extraPodSpec") or {}).get("mainContainer")
-    needs = isinstance(main, dict) and (bool(main.get("name")) or any(not _empty(main.get(f)) for f in _SPLIT_FIELDS))
-    if _shm_needs_preservation(svc.get("sharedMemory")):
-        out["sharedMemory"] = _dc(svc["sharedMemory"])
-    if _resources_need_preservation(svc.get("resources")):
-        out["resources"] = _dc(svc["resources"])
-    if _cache_mount_count(svc.get("volumeMounts")) > 1:
-        # upstream volumeMountsRoundTripThroughHub: the hub holds one compilationCache only
-        out["volumeMounts"] = _dc(svc["volumeMounts"])
-    has_save = bool(out) or svc.get("frontendSidecar") is not None or svc.get("envFromSecret") is not None
-    origin = _origin_save(svc) if (include_origin_splits or has_save or needs) else {}
-    for k, v in origin.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            merged = _dc(out[k])
-            _fill(merged, v)
-            out[k] = merged
-        else:
-            out[k] = v
-    if svc.get("frontendSidecar") is not None:
-        out["frontendSidecar"] = _dc(svc["frontendSidecar"])
-    if svc.get("envFromSecret") is not None:
-        out["envFromSecret"] = svc["envFromSecret"]
-    return out
-
-
 def _resources_need_preservation(res: Any) -> bool:
     """Upstream ``resourcesNeedPreservation``: the flat resources do not survive the native list
     round trip (``gpuType`` equal to the default key, empty items, ``resources: {}``)."""
@@ -932,13 +827,6 @@ def _main_of(comp: dict) -> dict | None:
         if isinstance(c, dict) and c.get("name") == MAIN:
             return c
     return None
-
-
-def _has_cache_mount(main: dict | None, cc: dict) -> bool:
-    return any(
-        m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath")
-        for m in (main or {}).get("volumeMounts") or []
-    )
 
 
 _NO_CACHE_MOUNT = "compilationCacheMountAbsent"
@@ -1740,13 +1628,6 @@ def _spoke_annotation(save: dict, empty_service_name: bool) -> str:
     if empty_service_name:
         env["rawJSON"] = [{"path": _PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, "nil": True}]
     return go_json(env)
-
-
-_SPOKE_FIELDS = frozenset(
-    ("subComponentType", "dynamoNamespace", "autoscaling", "ingress", "annotations", "labels", "envFromSecret",
-     "resources", "volumeMounts", "sharedMemory", "extraPodMetadata", "extraPodSpec", "scalingAdapter",
-     "frontendSidecar", "gpuMemoryService", "failover", "envs", "livenessProbe", "readinessProbe")
-)
 
 
 def _read_spoke(meta: dict) -> tuple[dict | None, bool]:
