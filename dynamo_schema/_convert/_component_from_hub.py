@@ -1,0 +1,121 @@
+"""The shared component spec v1beta1 -> v1alpha1 (no preservation): ``components`` entry -> ``services`` entry."""
+
+from __future__ import annotations
+
+from ._fields import (
+    FRONTEND_SIDECAR,
+    GMS_FEATURES,
+    GMS_TO_ALPHA,
+    MAIN,
+    cache_mount,
+    copy_direct,
+    qty_zero,
+    resources_from_native,
+    with_mode,
+)
+from ._json import dc, empty, no_none, set_nonempty
+
+
+def comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
+    """v1beta1 shared spec -> v1alpha1 shared spec (no preservation)."""
+    s: dict = {}
+    ctype = comp.get("type")
+    if ctype in ("prefill", "decode"):
+        s["componentType"] = "worker"
+        s["subComponentType"] = ctype
+    else:
+        set_nonempty(s, "componentType", ctype)
+    copy_direct(comp, s)
+    if "sharedMemorySize" in comp and comp["sharedMemorySize"] is not None:
+        size = comp["sharedMemorySize"]
+        if qty_zero(size):
+            s["sharedMemory"] = {"disabled": True, "size": size}
+        else:
+            s["sharedMemory"] = {"size": size}
+    exp = comp.get("experimental") or {}
+    for key in GMS_FEATURES:
+        if isinstance(exp.get(key), dict):
+            s[key] = with_mode({"enabled": True, **exp[key]}, GMS_TO_ALPHA)
+    if isinstance(exp.get("checkpoint"), dict):
+        s["checkpoint"] = dc(exp["checkpoint"])
+    if "scalingAdapter" in comp and comp["scalingAdapter"] is not None:
+        s["scalingAdapter"] = {"enabled": True}
+    _decompose_pod_template(comp, s, restored_fs)
+    cc = comp.get("compilationCache")
+    if isinstance(cc, dict):
+        vms = list(s.get("volumeMounts") or [])
+        for i, vm in enumerate(vms):
+            if vm.get("name") == cc.get("pvcName") and vm.get("mountPoint") == cc.get("mountPath"):
+                vms[i] = {**vm, "useAsCompilationCache": True}
+                break
+        else:
+            vms.append(cache_mount(cc))
+        s["volumeMounts"] = vms
+    return s
+
+
+def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> None:
+    pt = comp.get("podTemplate")
+    fs_name = comp.get("frontendSidecar")
+    if not isinstance(pt, dict):
+        if fs_name == FRONTEND_SIDECAR and restored_fs is not None:
+            s["frontendSidecar"] = dc(restored_fs)
+        return
+    meta = pt.get("metadata") or {}
+    if meta.get("annotations") or meta.get("labels"):
+        epm: dict = {}
+        set_nonempty(epm, "annotations", dc(meta.get("annotations")))
+        set_nonempty(epm, "labels", dc(meta.get("labels")))
+        s["extraPodMetadata"] = epm
+    spec = pt.get("spec") or {}
+    main: dict | None = None
+    other: list = []
+    for ctr in spec.get("containers") or []:
+        if isinstance(ctr, dict) and ctr.get("name") == MAIN and main is None:
+            main = dc(ctr)
+            continue
+        other.append(dc(ctr))
+    if fs_name is not None and fs_name == FRONTEND_SIDECAR and restored_fs is not None:
+        found = next((c for c in other if c.get("name") == fs_name), None)
+        if found is not None:
+            fs = dc(restored_fs)
+            for k in ("image", "args", "envs", "envFromSecret"):
+                fs.pop(k, None)
+            set_nonempty(fs, "image", found.get("image"))
+            set_nonempty(fs, "args", dc(found.get("args")))
+            set_nonempty(fs, "envs", dc(found.get("env")))
+            ef = found.get("envFrom") or []
+            if len(ef) == 1 and isinstance(ef[0], dict) and set(ef[0]) == {"secretRef"}:
+                fs["envFromSecret"] = ef[0]["secretRef"].get("name")
+            s["frontendSidecar"] = fs
+            other = [c for c in other if c.get("name") != fs_name]
+        else:
+            s["frontendSidecar"] = dc(restored_fs)
+    if main is not None:
+        res = resources_from_native(main.pop("resources", None))
+        if res:
+            s["resources"] = res
+        vms = main.pop("volumeMounts", None) or []
+        if vms:
+            flat = list(s.get("volumeMounts") or [])
+            for vm in vms:
+                entry = no_none(name=vm.get("name"), mountPoint=vm.get("mountPath"))
+                if entry not in flat:
+                    flat.append(entry)
+            s["volumeMounts"] = flat
+        env = main.pop("env", None)
+        if env:
+            s["envs"] = env
+        for probe in ("livenessProbe", "readinessProbe"):
+            if main.get(probe) is not None:
+                s[probe] = main.pop(probe)
+        main.pop("name", None)
+        main = {k: v for k, v in main.items() if not (empty(v) and v is not False)} or None
+    pod_spec = {k: dc(v) for k, v in spec.items() if k != "containers"}
+    if other:
+        pod_spec["containers"] = other
+    if pod_spec or main:
+        eps: dict = dict(pod_spec)
+        if main:
+            eps["mainContainer"] = main
+        s["extraPodSpec"] = eps
