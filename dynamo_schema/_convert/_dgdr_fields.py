@@ -7,6 +7,8 @@ from ._json import is_number
 PROFILER = "profiler"
 OPT_TYPES = ("latency", "throughput")
 SPOKE_DGDR_KEYS = ("enableGpuDiscovery", "profilingConfig", "deploymentOverrides")
+# v1alpha1 ``profilingConfig.config.deployment.modelCache`` key -> v1beta1 ``modelCache`` key
+MODEL_CACHE_KEYS = (("pvcName", "pvcName"), ("modelPathInPvc", "pvcModelPath"), ("pvcMountPath", "pvcMountPath"))
 
 
 def strip_typed_profiling_config(blob: dict | None) -> dict | None:
@@ -66,3 +68,12 @@ def migrate_unnamed_profiler(containers: list) -> None:
         if isinstance(c, dict) and not c.get("name"):
             c["name"] = PROFILER
             return
+
+
+def profiler_container(containers: list) -> dict:
+    """The ``profiler`` container of ``containers``, appended when there is none."""
+    idx = profiler_index(containers)
+    if idx < 0:
+        containers.append({"name": PROFILER})
+        idx = len(containers) - 1
+    return containers[idx]

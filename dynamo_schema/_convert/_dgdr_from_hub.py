@@ -5,6 +5,7 @@ from __future__ import annotations
 from .._core._consts import V1ALPHA1 as ALPHA
 from ._annotations import DGDR_SCRUB, DGDR_SPEC_ANNOTATION
 from ._dgdr_fields import (
+    MODEL_CACHE_KEYS,
     PROFILER,
     SPOKE_DGDR_KEYS,
     migrate_unnamed_profiler,
@@ -48,75 +49,102 @@ def dgdr_to_alpha(obj: dict) -> dict:
     if isinstance(mocker, dict) and mocker.get("enabled"):
         dst["useMocker"] = True
     pc: dict = {}
-    blob: dict | None = None
     rpc = (restored or {}).get("profilingConfig") or {}
+    blob = _profiling_blob(src, rpc)
+    if blob is not None:
+        pc["config"] = blob
+    if src.get("image"):
+        pc["profilerImage"] = src["image"]
+    if restored:
+        _restore_alpha_only(restored, rpc, dst, pc)
+    _job_to_pod_fields(src, pc)
+    dst["profilingConfig"] = pc
+    save = _save_hub_only(src, mocker)
+    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
+
+
+def _profiling_blob(src: dict, rpc: dict) -> dict | None:
+    """``profilingConfig.config``: the saved blob without its typed leaves, then the typed v1beta1
+    fields written back into it (SLA and workload, model cache, planner)."""
+    blob: dict | None = None
     if isinstance(rpc.get("config"), dict):
         blob = strip_typed_profiling_config(rpc["config"])
     if src.get("sla") is not None or src.get("workload") is not None:
-        nxt = blob if blob is not None else {}
-        had = isinstance(nxt.get("sla"), dict)
-        sla = dict(nxt.get("sla") or {}) if had else {}
-        wrote = False
-        for key in ("ttft", "itl", "optimizationType"):
-            if (src.get("sla") or {}).get(key) is not None:
-                sla[key] = src["sla"][key]
-                wrote = True
-        for key in ("isl", "osl"):
-            if (src.get("workload") or {}).get(key) is not None:
-                sla[key] = src["workload"][key]
-                wrote = True
-        if wrote or had:
-            nxt["sla"] = sla
-            blob = nxt
+        blob = _blob_sla(src, blob)
     if isinstance(src.get("modelCache"), dict):
-        nxt = blob if blob is not None else {}
-        mc = {}
-        for a, b in (
-            ("pvcName", "pvcName"),
-            ("pvcModelPath", "modelPathInPvc"),
-            ("pvcMountPath", "pvcMountPath"),
-        ):
-            if src["modelCache"].get(a):
-                mc[b] = src["modelCache"][a]
-        if mc:
-            dep = dict(nxt.get("deployment") or {}) if isinstance(nxt.get("deployment"), dict) else {}
-            dep["modelCache"] = mc
-            nxt["deployment"] = dep
-            blob = nxt
+        blob = _blob_model_cache(src["modelCache"], blob)
     planner = (src.get("features") or {}).get("planner")
     if isinstance(planner, dict) and planner:
         nxt = blob if blob is not None else {}
         nxt["planner"] = dc(planner)
         blob = nxt
-    if blob is not None:
-        pc["config"] = blob
-    if src.get("image"):
-        pc["profilerImage"] = src["image"]
-    # alpha-only fields restored
-    if restored:
-        if restored.get("enableGpuDiscovery") is not None:
-            dst["enableGpuDiscovery"] = restored["enableGpuDiscovery"]
-        if rpc.get("configMapRef") is not None:
-            pc["configMapRef"] = dc(rpc["configMapRef"])
-        if rpc.get("outputPVC"):
-            pc["outputPVC"] = rpc["outputPVC"]
-        if isinstance(restored.get("deploymentOverrides"), dict):
-            dst["deploymentOverrides"] = dc(restored["deploymentOverrides"])
-    # overrides.profilingJob -> profilingConfig pod fields
+    return blob
+
+
+def _blob_sla(src: dict, blob: dict | None) -> dict | None:
+    nxt = blob if blob is not None else {}
+    had = isinstance(nxt.get("sla"), dict)
+    sla = dict(nxt.get("sla") or {}) if had else {}
+    wrote = False
+    for key in ("ttft", "itl", "optimizationType"):
+        if (src.get("sla") or {}).get(key) is not None:
+            sla[key] = src["sla"][key]
+            wrote = True
+    for key in ("isl", "osl"):
+        if (src.get("workload") or {}).get(key) is not None:
+            sla[key] = src["workload"][key]
+            wrote = True
+    if not (wrote or had):
+        return blob
+    nxt["sla"] = sla
+    return nxt
+
+
+def _blob_model_cache(model_cache: dict, blob: dict | None) -> dict | None:
+    nxt = blob if blob is not None else {}
+    mc = {}
+    for alpha_key, beta_key in MODEL_CACHE_KEYS:
+        if model_cache.get(beta_key):
+            mc[alpha_key] = model_cache[beta_key]
+    if not mc:
+        return blob
+    dep = dict(nxt.get("deployment") or {}) if isinstance(nxt.get("deployment"), dict) else {}
+    dep["modelCache"] = mc
+    nxt["deployment"] = dep
+    return nxt
+
+
+def _restore_alpha_only(restored: dict, rpc: dict, dst: dict, pc: dict) -> None:
+    """The v1alpha1-only fields restored from a spoke payload."""
+    if restored.get("enableGpuDiscovery") is not None:
+        dst["enableGpuDiscovery"] = restored["enableGpuDiscovery"]
+    if rpc.get("configMapRef") is not None:
+        pc["configMapRef"] = dc(rpc["configMapRef"])
+    if rpc.get("outputPVC"):
+        pc["outputPVC"] = rpc["outputPVC"]
+    if isinstance(restored.get("deploymentOverrides"), dict):
+        dst["deploymentOverrides"] = dc(restored["deploymentOverrides"])
+
+
+def _job_to_pod_fields(src: dict, pc: dict) -> None:
+    """``overrides.profilingJob`` -> ``profilingConfig`` pod fields."""
     job = (src.get("overrides") or {}).get("profilingJob")
-    if isinstance(job, dict):
-        pod = (job.get("template") or {}).get("spec") or {}
-        containers = dc(pod.get("containers") or [])
-        migrate_unnamed_profiler(containers)
-        idx = profiler_index(containers)
-        if idx >= 0 and containers[idx].get("resources"):
-            pc["resources"] = dc(containers[idx]["resources"])
-        if pod.get("tolerations"):
-            pc["tolerations"] = dc(pod["tolerations"])
-        if pod.get("nodeSelector"):
-            pc["nodeSelector"] = dc(pod["nodeSelector"])
-    dst["profilingConfig"] = pc
-    # hub-only fields saved
+    if not isinstance(job, dict):
+        return
+    pod = (job.get("template") or {}).get("spec") or {}
+    containers = dc(pod.get("containers") or [])
+    migrate_unnamed_profiler(containers)
+    idx = profiler_index(containers)
+    if idx >= 0 and containers[idx].get("resources"):
+        pc["resources"] = dc(containers[idx]["resources"])
+    if pod.get("tolerations"):
+        pc["tolerations"] = dc(pod["tolerations"])
+    if pod.get("nodeSelector"):
+        pc["nodeSelector"] = dc(pod["nodeSelector"])
+
+
+def _save_hub_only(src: dict, mocker: object) -> dict:
+    """The hub-only fields, saved for the way back."""
     save: dict = {}
     if src.get("hardware") is not None:
         save["hardware"] = dc(src["hardware"])
@@ -140,4 +168,4 @@ def dgdr_to_alpha(obj: dict) -> dict:
         save["features"] = {"mocker": {"enabled": False}}
     if src.get("searchStrategy"):
         save["searchStrategy"] = src["searchStrategy"]
-    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
+    return save

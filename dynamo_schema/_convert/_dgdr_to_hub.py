@@ -5,10 +5,11 @@ from __future__ import annotations
 from .._core._consts import V1BETA1 as BETA
 from ._annotations import DGDR_SCRUB, DGDR_SPEC_ANNOTATION
 from ._dgdr_fields import (
+    MODEL_CACHE_KEYS,
     OPT_TYPES,
-    PROFILER,
     SPOKE_DGDR_KEYS,
     migrate_unnamed_profiler,
+    profiler_container,
     profiler_index,
     strip_typed_profiling_config,
 )
@@ -22,6 +23,26 @@ def dgdr_to_beta(obj: dict) -> dict:
     src = obj.get("spec") or {}
     dst: dict = {}
     save: dict = {}
+    _top_fields(src, dst)
+    pc = src.get("profilingConfig") or {}
+    blob = pc.get("config")
+    if isinstance(blob, dict):
+        _typed_from_blob(blob, dst)
+        rem = {} if not blob else strip_typed_profiling_config(blob)
+        if rem or not blob:
+            save.setdefault("profilingConfig", {})["config"] = rem
+    if pc.get("profilerImage"):
+        dst["image"] = pc["profilerImage"]
+    _pod_fields_to_job(pc, dst)
+    _save_alpha_only(src, pc, save)
+    if restored:
+        _restore_hub_only(restored, dst)
+    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
+
+
+def _top_fields(src: dict, dst: dict) -> None:
+    """The fields both versions hold at the top of the spec (``deploymentOverrides.workersImage`` is
+    the image until a profiler image replaces it)."""
     if src.get("model") is not None:
         dst["model"] = src["model"]
     if src.get("runtimeVersionOverride"):
@@ -34,54 +55,48 @@ def dgdr_to_beta(obj: dict) -> dict:
         dst["image"] = dep["workersImage"]
     if src.get("useMocker"):
         dst.setdefault("features", {})["mocker"] = {"enabled": True}
-    pc = src.get("profilingConfig") or {}
-    blob = pc.get("config")
-    if isinstance(blob, dict):
-        sla = blob.get("sla")
-        if isinstance(sla, dict):
-            d_sla = dst.setdefault("sla", {})
-            for key in ("ttft", "itl"):
-                if is_number(sla.get(key)):
-                    d_sla[key] = sla[key]
-            if sla.get("optimizationType") in OPT_TYPES:
-                d_sla["optimizationType"] = sla["optimizationType"]
-            for key in ("isl", "osl"):
-                if is_number(sla.get(key)):
-                    dst.setdefault("workload", {})[key] = int(sla[key])
-        mc = (blob.get("deployment") or {}).get("modelCache") if isinstance(blob.get("deployment"), dict) else None
-        if isinstance(mc, dict):
-            d_mc: dict = {}
-            for a, b in (
-                ("pvcName", "pvcName"),
-                ("modelPathInPvc", "pvcModelPath"),
-                ("pvcMountPath", "pvcMountPath"),
-            ):
-                if isinstance(mc.get(a), str) and mc[a]:
-                    d_mc[b] = mc[a]
-            dst["modelCache"] = d_mc
-        if isinstance(blob.get("planner"), dict) and blob["planner"]:
-            dst.setdefault("features", {})["planner"] = dc(blob["planner"])
-        rem = {} if not blob else strip_typed_profiling_config(blob)
-        if rem or not blob:
-            save.setdefault("profilingConfig", {})["config"] = rem
-    if pc.get("profilerImage"):
-        dst["image"] = pc["profilerImage"]
-    # profilingConfig pod fields -> overrides.profilingJob
-    if pc.get("resources") is not None or pc.get("tolerations") or pc.get("nodeSelector"):
-        job = dst.setdefault("overrides", {}).setdefault("profilingJob", {"template": {"spec": {}}})
-        pod = job["template"]["spec"]
-        if pc.get("resources") is not None:
-            containers = pod.setdefault("containers", [])
-            idx = profiler_index(containers)
-            if idx < 0:
-                containers.append({"name": PROFILER})
-                idx = len(containers) - 1
-            containers[idx]["resources"] = dc(pc["resources"])
-        if pc.get("tolerations"):
-            pod["tolerations"] = dc(pc["tolerations"])
-        if pc.get("nodeSelector"):
-            pod["nodeSelector"] = dc(pc["nodeSelector"])
-    # alpha-only fields
+
+
+def _typed_from_blob(blob: dict, dst: dict) -> None:
+    """``profilingConfig.config`` leaves with a typed v1beta1 home: SLA, workload, model cache, planner."""
+    sla = blob.get("sla")
+    if isinstance(sla, dict):
+        d_sla = dst.setdefault("sla", {})
+        for key in ("ttft", "itl"):
+            if is_number(sla.get(key)):
+                d_sla[key] = sla[key]
+        if sla.get("optimizationType") in OPT_TYPES:
+            d_sla["optimizationType"] = sla["optimizationType"]
+        for key in ("isl", "osl"):
+            if is_number(sla.get(key)):
+                dst.setdefault("workload", {})[key] = int(sla[key])
+    mc = (blob.get("deployment") or {}).get("modelCache") if isinstance(blob.get("deployment"), dict) else None
+    if isinstance(mc, dict):
+        d_mc: dict = {}
+        for a, b in MODEL_CACHE_KEYS:
+            if isinstance(mc.get(a), str) and mc[a]:
+                d_mc[b] = mc[a]
+        dst["modelCache"] = d_mc
+    if isinstance(blob.get("planner"), dict) and blob["planner"]:
+        dst.setdefault("features", {})["planner"] = dc(blob["planner"])
+
+
+def _pod_fields_to_job(pc: dict, dst: dict) -> None:
+    """``profilingConfig`` pod fields -> ``overrides.profilingJob``."""
+    if not (pc.get("resources") is not None or pc.get("tolerations") or pc.get("nodeSelector")):
+        return
+    job = dst.setdefault("overrides", {}).setdefault("profilingJob", {"template": {"spec": {}}})
+    pod = job["template"]["spec"]
+    if pc.get("resources") is not None:
+        profiler_container(pod.setdefault("containers", []))["resources"] = dc(pc["resources"])
+    if pc.get("tolerations"):
+        pod["tolerations"] = dc(pc["tolerations"])
+    if pc.get("nodeSelector"):
+        pod["nodeSelector"] = dc(pc["nodeSelector"])
+
+
+def _save_alpha_only(src: dict, pc: dict, save: dict) -> None:
+    """The v1alpha1-only fields, saved for the way back."""
     if src.get("enableGpuDiscovery") is not None:
         save["enableGpuDiscovery"] = src["enableGpuDiscovery"]
     if pc.get("configMapRef") is not None:
@@ -96,34 +111,39 @@ def dgdr_to_beta(obj: dict) -> dict:
         }
         if kept:
             save["deploymentOverrides"] = kept
-    # hub-only fields restored from a hub payload
-    if restored:
-        if restored.get("hardware") is not None:
-            dst["hardware"] = dc(restored["hardware"])
-        rw = restored.get("workload") or {}
-        for key in ("concurrency", "requestRate"):
-            if rw.get(key) is not None:
-                dst.setdefault("workload", {})[key] = rw[key]
-        if (restored.get("sla") or {}).get("e2eLatency") is not None:
-            dst.setdefault("sla", {})["e2eLatency"] = restored["sla"]["e2eLatency"]
-        ro = restored.get("overrides") or {}
-        if ro:
-            overrides = dst.setdefault("overrides", {})
-            if ro.get("dgd") is not None:
-                overrides["dgd"] = dc(ro["dgd"])
-            if isinstance(ro.get("profilingJob"), dict):
-                if "profilingJob" not in overrides:
-                    overrides["profilingJob"] = dc(ro["profilingJob"])
-                else:
-                    overrides["profilingJob"] = _merge_hub_only_job(overrides["profilingJob"], ro["profilingJob"])
-            if not overrides:
-                dst.pop("overrides")
-        mocker = (restored.get("features") or {}).get("mocker")
-        if isinstance(mocker, dict) and not mocker.get("enabled"):
-            dst.setdefault("features", {}).setdefault("mocker", {"enabled": False})
-        if restored.get("searchStrategy"):
-            dst["searchStrategy"] = restored["searchStrategy"]
-    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
+
+
+def _restore_hub_only(restored: dict, dst: dict) -> None:
+    """The hub-only fields restored from a hub payload."""
+    if restored.get("hardware") is not None:
+        dst["hardware"] = dc(restored["hardware"])
+    rw = restored.get("workload") or {}
+    for key in ("concurrency", "requestRate"):
+        if rw.get(key) is not None:
+            dst.setdefault("workload", {})[key] = rw[key]
+    if (restored.get("sla") or {}).get("e2eLatency") is not None:
+        dst.setdefault("sla", {})["e2eLatency"] = restored["sla"]["e2eLatency"]
+    ro = restored.get("overrides") or {}
+    if ro:
+        _restore_overrides(ro, dst)
+    mocker = (restored.get("features") or {}).get("mocker")
+    if isinstance(mocker, dict) and not mocker.get("enabled"):
+        dst.setdefault("features", {}).setdefault("mocker", {"enabled": False})
+    if restored.get("searchStrategy"):
+        dst["searchStrategy"] = restored["searchStrategy"]
+
+
+def _restore_overrides(ro: dict, dst: dict) -> None:
+    overrides = dst.setdefault("overrides", {})
+    if ro.get("dgd") is not None:
+        overrides["dgd"] = dc(ro["dgd"])
+    if isinstance(ro.get("profilingJob"), dict):
+        if "profilingJob" not in overrides:
+            overrides["profilingJob"] = dc(ro["profilingJob"])
+        else:
+            overrides["profilingJob"] = _merge_hub_only_job(overrides["profilingJob"], ro["profilingJob"])
+    if not overrides:
+        dst.pop("overrides")
 
 
 def _merge_hub_only_job(live: dict, restored: dict) -> dict:
@@ -137,11 +157,7 @@ def _merge_hub_only_job(live: dict, restored: dict) -> dict:
     ocontainers = opod.get("containers") or []
     migrate_unnamed_profiler(ocontainers)
     if resources:
-        j = profiler_index(ocontainers)
-        if j < 0:
-            ocontainers.append({"name": PROFILER})
-            j = len(ocontainers) - 1
-        ocontainers[j]["resources"] = dc(resources)
+        profiler_container(ocontainers)["resources"] = dc(resources)
     if ocontainers:
         opod["containers"] = ocontainers
     if pod.get("tolerations"):
