@@ -55,6 +55,8 @@ def comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
 
 
 def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> None:
+    """``podTemplate`` -> ``extraPodMetadata``, the flat main-container fields, ``extraPodSpec``
+    (the inline PodSpec and ``mainContainer``) and the ``frontendSidecar`` spec."""
     pt = comp.get("podTemplate")
     fs_name = comp.get("frontendSidecar")
     if not isinstance(pt, dict):
@@ -76,41 +78,9 @@ def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> No
             continue
         other.append(dc(ctr))
     if fs_name is not None and fs_name == FRONTEND_SIDECAR and restored_fs is not None:
-        found = next((c for c in other if c.get("name") == fs_name), None)
-        if found is not None:
-            fs = dc(restored_fs)
-            for k in ("image", "args", "envs", "envFromSecret"):
-                fs.pop(k, None)
-            set_nonempty(fs, "image", found.get("image"))
-            set_nonempty(fs, "args", dc(found.get("args")))
-            set_nonempty(fs, "envs", dc(found.get("env")))
-            ef = found.get("envFrom") or []
-            if len(ef) == 1 and isinstance(ef[0], dict) and set(ef[0]) == {"secretRef"}:
-                fs["envFromSecret"] = ef[0]["secretRef"].get("name")
-            s["frontendSidecar"] = fs
-            other = [c for c in other if c.get("name") != fs_name]
-        else:
-            s["frontendSidecar"] = dc(restored_fs)
+        other = _frontend_sidecar(s, other, fs_name, restored_fs)
     if main is not None:
-        res = resources_from_native(main.pop("resources", None))
-        if res:
-            s["resources"] = res
-        vms = main.pop("volumeMounts", None) or []
-        if vms:
-            flat = list(s.get("volumeMounts") or [])
-            for vm in vms:
-                entry = no_none(name=vm.get("name"), mountPoint=vm.get("mountPath"))
-                if entry not in flat:
-                    flat.append(entry)
-            s["volumeMounts"] = flat
-        env = main.pop("env", None)
-        if env:
-            s["envs"] = env
-        for probe in ("livenessProbe", "readinessProbe"):
-            if main.get(probe) is not None:
-                s[probe] = main.pop(probe)
-        main.pop("name", None)
-        main = {k: v for k, v in main.items() if not (empty(v) and v is not False)} or None
+        main = _flatten_main(s, main)
     pod_spec = {k: dc(v) for k, v in spec.items() if k != "containers"}
     if other:
         pod_spec["containers"] = other
@@ -119,3 +89,47 @@ def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> No
         if main:
             eps["mainContainer"] = main
         s["extraPodSpec"] = eps
+
+
+def _frontend_sidecar(s: dict, other: list, fs_name: str, restored_fs: dict) -> list:
+    """The saved ``frontendSidecar`` spec with the live sidecar container's image, args, env and
+    secret; returns the other containers without that sidecar."""
+    found = next((c for c in other if c.get("name") == fs_name), None)
+    if found is None:
+        s["frontendSidecar"] = dc(restored_fs)
+        return other
+    fs = dc(restored_fs)
+    for k in ("image", "args", "envs", "envFromSecret"):
+        fs.pop(k, None)
+    set_nonempty(fs, "image", found.get("image"))
+    set_nonempty(fs, "args", dc(found.get("args")))
+    set_nonempty(fs, "envs", dc(found.get("env")))
+    ef = found.get("envFrom") or []
+    if len(ef) == 1 and isinstance(ef[0], dict) and set(ef[0]) == {"secretRef"}:
+        fs["envFromSecret"] = ef[0]["secretRef"].get("name")
+    s["frontendSidecar"] = fs
+    return [c for c in other if c.get("name") != fs_name]
+
+
+def _flatten_main(s: dict, main: dict) -> dict | None:
+    """Move the main container's resources, volume mounts, env and probes to their dedicated
+    v1alpha1 fields; the rest (non-empty) stays as ``extraPodSpec.mainContainer``."""
+    res = resources_from_native(main.pop("resources", None))
+    if res:
+        s["resources"] = res
+    vms = main.pop("volumeMounts", None) or []
+    if vms:
+        flat = list(s.get("volumeMounts") or [])
+        for vm in vms:
+            entry = no_none(name=vm.get("name"), mountPoint=vm.get("mountPath"))
+            if entry not in flat:
+                flat.append(entry)
+        s["volumeMounts"] = flat
+    env = main.pop("env", None)
+    if env:
+        s["envs"] = env
+    for probe in ("livenessProbe", "readinessProbe"):
+        if main.get(probe) is not None:
+            s[probe] = main.pop(probe)
+    main.pop("name", None)
+    return {k: v for k, v in main.items() if not (empty(v) and v is not False)} or None

@@ -33,42 +33,11 @@ def dgd_to_alpha(obj: dict) -> dict:
     comps = src.get("components")
     saved_services = (restored or {}).get("services") or {}
     if isinstance(comps, list) and comps:
-        names = [c.get("name") for c in comps if isinstance(c, dict)]
-        preserve_order = names != sorted(n or "" for n in names)
-        services: dict = {}
-        saved_comps = []
-        for comp in comps:
-            name = comp.get("name")
-            if name in services:
-                raise ConversionError(f'component "{name}": duplicate component name "{name}" in spec.components')
-            sv = saved_services.get(name) if isinstance(saved_services, dict) else None
-            if isinstance(sv, dict):
-                sv = spoke_to_internal(sv)
-            svc = comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
-            if isinstance(sv, dict):
-                svc_restore(svc, sv, comp)
-                if sv.get("serviceName") and not svc.get("serviceName"):
-                    svc["serviceName"] = sv["serviceName"]
-            services[name] = svc
-            cs = hub_save(comp, svc)
-            # upstream SaveHubOrigin: a hub-first component with a podTemplate is marked, so the
-            # way back knows not to record v1alpha1 field origins
-            hub_origin = save_hub_origin and comp.get("podTemplate") is not None
-            if cs or preserve_order or hub_origin:
-                saved_comps.append({"name": name if name is not None else "", **cs})
-        spec["services"] = services
+        spec["services"], saved_comps = _services(comps, saved_services, save_hub_origin)
         if saved_comps:
             save["components"] = saved_comps
     if isinstance(restored, dict):
-        if not spec.get("pvcs") and restored.get("pvcs"):
-            # Go writes the value-typed PVC.size as "0" when unset
-            spec["pvcs"] = [
-                {k: v for k, v in p.items() if not (k == "size" and v == "0")} if isinstance(p, dict) else p
-                for p in drop_nulls(restored["pvcs"])
-            ]
-        for name, sv in saved_services.items():
-            if sv is None and name not in (spec.get("services") or {}):
-                spec.setdefault("services", {})[name] = None
+        _restore_graph_fields(spec, restored, saved_services)
     saved_status = read_payload(obj.get("metadata") or {}, DGD_STATUS_ANNOTATION)
 
     def status(st: Any) -> Any:
@@ -80,3 +49,51 @@ def dgd_to_alpha(obj: dict) -> dict:
             DGD_SPEC_ANNOTATION: hub_annotation(save, "HubDGDSpec"),
         }
     return finish_conversion(obj, out, meta, spec, status, DGD_SPEC_ANNOTATION, None)
+
+
+def _services(comps: list, saved_services: Any, save_hub_origin: bool) -> tuple[dict, list]:
+    """``spec.components`` -> ``spec.services`` and the components' hub saves (``marshalDGDHubSpec``:
+    every entry when the hub order is unsorted, else the non-zero and hub-origin ones)."""
+    names = [c.get("name") for c in comps if isinstance(c, dict)]
+    preserve_order = names != sorted(n or "" for n in names)
+    services: dict = {}
+    saved_comps = []
+    for comp in comps:
+        name = comp.get("name")
+        if name in services:
+            raise ConversionError(f'component "{name}": duplicate component name "{name}" in spec.components')
+        sv = saved_services.get(name) if isinstance(saved_services, dict) else None
+        svc = _service(comp, sv)
+        services[name] = svc
+        cs = hub_save(comp, svc)
+        # upstream SaveHubOrigin: a hub-first component with a podTemplate is marked, so the
+        # way back knows not to record v1alpha1 field origins
+        hub_origin = save_hub_origin and comp.get("podTemplate") is not None
+        if cs or preserve_order or hub_origin:
+            saved_comps.append({"name": name if name is not None else "", **cs})
+    return services, saved_comps
+
+
+def _service(comp: dict, sv: Any) -> dict:
+    """One component as a v1alpha1 service, its spoke save (``sv``, if any) restored."""
+    if isinstance(sv, dict):
+        sv = spoke_to_internal(sv)
+    svc = comp_to_svc(comp, (sv or {}).get("frontendSidecar") if isinstance(sv, dict) else None)
+    if isinstance(sv, dict):
+        svc_restore(svc, sv, comp)
+        if sv.get("serviceName") and not svc.get("serviceName"):
+            svc["serviceName"] = sv["serviceName"]
+    return svc
+
+
+def _restore_graph_fields(spec: dict, restored: dict, saved_services: Any) -> None:
+    """The graph-level v1alpha1 fields of the spoke save: ``pvcs`` and the nil services."""
+    if not spec.get("pvcs") and restored.get("pvcs"):
+        # Go writes the value-typed PVC.size as "0" when unset
+        spec["pvcs"] = [
+            {k: v for k, v in p.items() if not (k == "size" and v == "0")} if isinstance(p, dict) else p
+            for p in drop_nulls(restored["pvcs"])
+        ]
+    for name, sv in saved_services.items():
+        if sv is None and name not in (spec.get("services") or {}):
+            spec.setdefault("services", {})[name] = None

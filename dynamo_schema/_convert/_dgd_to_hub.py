@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._core._consts import V1BETA1 as BETA
 from ._annotations import (
     DGD_SCRUB,
@@ -31,33 +33,19 @@ def dgd_to_beta(obj: dict) -> dict:
         save["pvcs"] = dc(src["pvcs"])
     services = src.get("services")
     if isinstance(services, dict) and services:
-        restored_comps = {c.get("name"): c for c in (restored or {}).get("components") or [] if isinstance(c, dict)}
-        names = sorted(services)
-        order = [str(c.get("name")) for c in (restored or {}).get("components") or [] if isinstance(c, dict)]
-        if order and order != sorted(order):
-            names = [n for n in order if n in services] + [n for n in sorted(services) if n not in order]
+        saved_comps = [c for c in (restored or {}).get("components") or [] if isinstance(c, dict)]
+        restored_comps = {c.get("name"): c for c in saved_comps}
         comps = []
         saved_services: dict = {}
-        for name in names:
+        for name in _component_order(services, saved_comps):
             svc = services[name]
             if svc is None:
                 saved_services[name] = None
                 continue
-            comp = svc_to_comp(name, svc)
-            rc = restored_comps.get(name)
-            if isinstance(rc, dict) and upstream_hub:
-                hub_restore(comp, rc, svc)
-            elif rc:
-                comp_restore(comp, rc)
-            comp = {"name": name, **{k: v for k, v in comp.items() if k != "name"}}
-            sv = upstream_spoke_save(svc, restored is None)
-            if svc.get("serviceName") and svc.get("serviceName") != name:
-                sv["serviceName"] = svc["serviceName"]
-            else:
-                sv.pop("serviceName", None)
+            comps.append(_component(name, svc, restored_comps.get(name), upstream_hub))
+            sv = _spoke_save(name, svc, restored is None)
             if sv:
                 saved_services[name] = sv
-            comps.append(comp)
         spec["components"] = comps
         if saved_services:
             save["services"] = saved_services
@@ -65,3 +53,32 @@ def dgd_to_beta(obj: dict) -> dict:
         meta["annotations"] = {**(meta.get("annotations") or {}), DGD_SPEC_ANNOTATION: dgd_spoke_annotation(save)}
     write_raw(meta, DGD_STATUS_ANNOTATION, status_save(obj.get("status")))
     return finish_conversion(obj, out, meta, spec, status_to_beta, DGD_SPEC_ANNOTATION, None)
+
+
+def _component_order(services: dict, saved_comps: list) -> list:
+    """Sorted by name, unless the hub save holds an unsorted order (its names first, then the rest)."""
+    names = sorted(services)
+    order = [str(c.get("name")) for c in saved_comps]
+    if order and order != sorted(order):
+        names = [n for n in order if n in services] + [n for n in sorted(services) if n not in order]
+    return names
+
+
+def _component(name: str, svc: dict, rc: Any, upstream_hub: bool) -> dict:
+    """One service as a v1beta1 component (``name`` first), its hub save (``rc``, if any) restored."""
+    comp = svc_to_comp(name, svc)
+    if isinstance(rc, dict) and upstream_hub:
+        hub_restore(comp, rc, svc)
+    elif rc:
+        comp_restore(comp, rc)
+    return {"name": name, **{k: v for k, v in comp.items() if k != "name"}}
+
+
+def _spoke_save(name: str, svc: dict, include_origin_splits: bool) -> dict:
+    """The service's spoke save, with ``serviceName`` when it differs from the map key."""
+    sv = upstream_spoke_save(svc, include_origin_splits)
+    if svc.get("serviceName") and svc.get("serviceName") != name:
+        sv["serviceName"] = svc["serviceName"]
+    else:
+        sv.pop("serviceName", None)
+    return sv
