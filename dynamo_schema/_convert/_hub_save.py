@@ -37,33 +37,16 @@ def _sparse_hub_pod_template(src: dict, projected: dict | None, fs_name: str) ->
     needs_meta = not deep_empty(meta)
     needs_gen_main = projected is not None and MAIN not in src_names and find_ctr(proj_ctrs, MAIN) is not None
     needs_empty = projected is None and deep_empty(src)
-    proj_names = [c.get("name") for c in proj_ctrs]
-    if MAIN not in src_names:
-        proj_names = [n for n in proj_names if n != MAIN]
-    needs_order = projected is not None and src_names != proj_names
-    needs_fs = bool(fs_name) and fs_name in src_names
-    fields_need = bool(src_ctrs) if projected is None else not sem_eq(src_ctrs, proj_ctrs)
-    if not (needs_meta or needs_gen_main or needs_empty or needs_order or needs_fs or fields_need):
+    needs_order = projected is not None and src_names != _projected_names(src_names, proj_ctrs)
+    if not (
+        needs_meta
+        or needs_gen_main
+        or needs_empty
+        or needs_order
+        or _containers_need_save(src_ctrs, proj_ctrs, projected is None, fs_name)
+    ):
         return None
-    saved: list = []
-    for sc in src_ctrs:
-        name = sc.get("name")
-        kept: dict = {"name": name}
-        pc = find_ctr(proj_ctrs, name)
-        if pc is not None:
-            if name != MAIN:
-                if not sem_eq(sc, pc):
-                    kept = dc(sc)
-                    for k in ("image", "args", "env"):
-                        kept.pop(k, None)
-                    if sem_eq(sc.get("envFrom"), pc.get("envFrom")):
-                        kept.pop("envFrom", None)
-            elif sc.get("volumeMounts"):
-                kept["volumeMounts"] = _sparse_hub_mounts(sc["volumeMounts"], pc.get("volumeMounts") or [])
-        elif not only_name(sc):
-            kept = dc(sc)
-        if needs_order or name == fs_name or _generated_main_key_needs_save(sc, pc) or not only_name(kept):
-            saved.append(kept)
+    saved = _sparse_containers(src_ctrs, proj_ctrs, needs_order, fs_name)
     if not needs_meta and not saved and not needs_gen_main and not needs_empty:
         return None
     out: dict = {}
@@ -71,6 +54,52 @@ def _sparse_hub_pod_template(src: dict, projected: dict | None, fs_name: str) ->
         out["metadata"] = meta
     out["spec"] = {"containers": saved} if saved else {}
     return out
+
+
+def _projected_names(src_names: list, proj_ctrs: list) -> list:
+    """The projection's container names, without a generated ``main`` the hub template lacks."""
+    proj_names = [c.get("name") for c in proj_ctrs]
+    if MAIN not in src_names:
+        proj_names = [n for n in proj_names if n != MAIN]
+    return proj_names
+
+
+def _containers_need_save(src_ctrs: list, proj_ctrs: list, no_projection: bool, fs_name: str) -> bool:
+    """The frontend sidecar is there, or the containers differ from their projection."""
+    if fs_name and fs_name in [c.get("name") for c in src_ctrs]:
+        return True
+    return bool(src_ctrs) if no_projection else not sem_eq(src_ctrs, proj_ctrs)
+
+
+def _sparse_containers(src_ctrs: list, proj_ctrs: list, needs_order: bool, fs_name: str) -> list:
+    """The containers of the sparse template: every one when the order must be kept, the frontend
+    sidecar, a generated main key, and each one with hub-only content."""
+    saved: list = []
+    for sc in src_ctrs:
+        name = sc.get("name")
+        pc = find_ctr(proj_ctrs, name)
+        kept = _sparse_container(sc, pc)
+        if needs_order or name == fs_name or _generated_main_key_needs_save(sc, pc) or not only_name(kept):
+            saved.append(kept)
+    return saved
+
+
+def _sparse_container(sc: dict, pc: dict | None) -> dict:
+    """What of the hub container ``sc`` its v1alpha1 projection ``pc`` does not say."""
+    name = sc.get("name")
+    if pc is None:
+        return {"name": name} if only_name(sc) else dc(sc)
+    kept: dict = {"name": name}
+    if name != MAIN:
+        if not sem_eq(sc, pc):
+            kept = dc(sc)
+            for k in ("image", "args", "env"):
+                kept.pop(k, None)
+            if sem_eq(sc.get("envFrom"), pc.get("envFrom")):
+                kept.pop("envFrom", None)
+    elif sc.get("volumeMounts"):
+        kept["volumeMounts"] = _sparse_hub_mounts(sc["volumeMounts"], pc.get("volumeMounts") or [])
+    return kept
 
 
 def hub_save(comp: dict, svc: dict) -> dict:

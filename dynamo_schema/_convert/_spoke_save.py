@@ -68,6 +68,23 @@ def upstream_spoke_save(svc: dict, include_origin_splits: bool) -> dict:
             save[key] = dc(svc[key])
     if svc.get("envFromSecret") is not None:
         save["envFromSecret"] = svc["envFromSecret"]
+    _save_whole_structs(svc, save)
+    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
+        v = svc.get(key)
+        if isinstance(v, dict) and not v.get("enabled"):
+            save[key] = dc(v)
+        if key == "scalingAdapter" and svc.get("frontendSidecar") is not None:
+            save["frontendSidecar"] = dc(svc["frontendSidecar"])
+    if include_origin_splits or save or _origins_need_save(svc):
+        main = (svc.get("extraPodSpec") or {}).get("mainContainer")
+        if isinstance(main, dict):
+            _save_origin_splits(svc, main, save)
+    return save
+
+
+def _save_whole_structs(svc: dict, save: dict) -> None:
+    """The structs v1beta1 cannot say back whole (``resourcesNeedPreservation``, more than one cache
+    mount, ``sharedMemoryNeedsPreservation``, empty pod metadata, ``extraPodSpecNeedsPreservation``)."""
     if resources_need_preservation(svc.get("resources")):
         save["resources"] = dc(svc["resources"])
     if svc.get("volumeMounts") and cache_mount_count(svc.get("volumeMounts")) > 1:
@@ -79,35 +96,36 @@ def upstream_spoke_save(svc: dict, include_origin_splits: bool) -> dict:
         save["extraPodMetadata"] = dc(epm)
     if _eps_needs_preservation(svc.get("extraPodSpec")) or _frontend_sidecar_conflict(svc):
         save["extraPodSpec"] = dc(svc["extraPodSpec"])
-    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
-        v = svc.get(key)
-        if isinstance(v, dict) and not v.get("enabled"):
-            save[key] = dc(v)
-        if key == "scalingAdapter" and svc.get("frontendSidecar") is not None:
-            save["frontendSidecar"] = dc(svc["frontendSidecar"])
-    if include_origin_splits or save or _origins_need_save(svc):
-        main = (svc.get("extraPodSpec") or {}).get("mainContainer")
-        if isinstance(main, dict):
-            if main.get("name"):
-                _ensure_main(save)["name"] = main["name"]
-            pairs = (("envs", "env"), ("envFromSecret", "envFrom"), ("resources", "resources"),
-                     ("volumeMounts", "volumeMounts"), ("livenessProbe", "livenessProbe"),
-                     ("readinessProbe", "readinessProbe"))
-            for dedicated, in_main in pairs:
-                if dedicated in ("envs", "volumeMounts"):
-                    hit = bool(svc.get(dedicated)) or bool(main.get(in_main))
-                elif dedicated == "resources":
-                    hit = svc.get(dedicated) is not None or not empty(main.get(in_main))
-                else:
-                    hit = svc.get(dedicated) is not None or not empty(main.get(in_main))
-                if not hit:
-                    continue
-                if svc.get(dedicated) is not None:
-                    save[dedicated] = dc(svc[dedicated])
-                else:
-                    save.pop(dedicated, None)
-                if main.get(in_main) is not None:
-                    _ensure_main(save)[in_main] = dc(main[in_main])
-                else:
-                    _ensure_main(save).pop(in_main, None)
-    return save
+
+
+# dedicated v1alpha1 field -> its ``extraPodSpec.mainContainer`` spelling
+_ORIGIN_PAIRS = (
+    ("envs", "env"),
+    ("envFromSecret", "envFrom"),
+    ("resources", "resources"),
+    ("volumeMounts", "volumeMounts"),
+    ("livenessProbe", "livenessProbe"),
+    ("readinessProbe", "readinessProbe"),
+)
+
+
+def _save_origin_splits(svc: dict, main: dict, save: dict) -> None:
+    """``saveSharedMainContainerOrigins``: each field set in the dedicated slot or in the main
+    container, saved as both spellings hold it."""
+    if main.get("name"):
+        _ensure_main(save)["name"] = main["name"]
+    for dedicated, in_main in _ORIGIN_PAIRS:
+        if dedicated in ("envs", "volumeMounts"):
+            hit = bool(svc.get(dedicated)) or bool(main.get(in_main))
+        else:
+            hit = svc.get(dedicated) is not None or not empty(main.get(in_main))
+        if not hit:
+            continue
+        if svc.get(dedicated) is not None:
+            save[dedicated] = dc(svc[dedicated])
+        else:
+            save.pop(dedicated, None)
+        if main.get(in_main) is not None:
+            _ensure_main(save)[in_main] = dc(main[in_main])
+        else:
+            _ensure_main(save).pop(in_main, None)
