@@ -20,7 +20,9 @@ def is_dgd_conversion_annotation(key: str) -> bool:
     return key.startswith(_DGD_PREFIX)
 
 
-def read_payload(meta: dict, key: str) -> dict | None:
+def read_envelope(meta: dict, key: str) -> tuple[dict, dict] | None:
+    """The decoded annotation ``key`` and its spec (the ``spec`` of the version envelope, or the
+    whole object when it has none); None when absent or not a JSON object."""
     raw = (meta.get("annotations") or {}).get(key)
     if not isinstance(raw, str) or not raw:
         return None
@@ -31,7 +33,12 @@ def read_payload(meta: dict, key: str) -> dict | None:
     if not isinstance(data, dict):
         return None
     spec = data.get("spec") if "spec" in data else data
-    return spec if isinstance(spec, dict) else None
+    return (data, spec) if isinstance(spec, dict) else None
+
+
+def read_payload(meta: dict, key: str) -> dict | None:
+    envelope = read_envelope(meta, key)
+    return envelope[1] if envelope is not None else None
 
 
 def write_payload(meta: dict, key: str, spec: dict) -> None:

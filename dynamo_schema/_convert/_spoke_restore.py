@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH
+from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, read_envelope
 from ._component_to_hub import dedicated_main, merge_main
 from ._fields import (
     cache_mount,
@@ -80,53 +80,8 @@ def _origin_restore(live: dict, saved: dict, hub_main: dict | None = None) -> No
     """Upstream ``restoreMainContainerFieldOrigins``: re-split a field only if it is unchanged."""
     origins = saved.get("mainContainerOrigins") or {}
     for field, entry in origins.items():
-        if field not in _SPLIT_FIELDS or not isinstance(entry, dict):
-            continue
-        dedicated, in_main = _SPLIT_FIELDS[field]
-        view: dict = {}
-        if "dedicated" in entry:
-            view[dedicated] = entry["dedicated"]
-        if "main" in entry:
-            view["extraPodSpec"] = {"mainContainer": {in_main: entry["main"]}}
-        live_value, saved_value = _semantic_main(live).get(field), _semantic_main(view).get(field)
-        live_value_full = live_value
-        if field == "volumeMounts":
-            # upstream volumeMountOriginsMatchNative over withoutCompilationCacheMounts: only
-            # name + mountPath are comparable, and cache mounts are matched by compilationCache
-            live_value = _non_cache_paths(live_value, live.get("volumeMounts"))
-            saved_value = _non_cache_paths(saved_value, entry.get("dedicated"))
-        if live_value != saved_value:
-            continue
-        value = entry.get("dedicated")
-        if field == "volumeMounts":
-            value = _merge_mount_origins(value or [], live.get("volumeMounts") or [], entry.get("main") or [])
-        if value or "dedicated" in entry:
-            live[dedicated] = dc(value)
-        else:
-            live.pop(dedicated, None)
-        eps = live.setdefault("extraPodSpec", {})
-        mc = eps.setdefault("mainContainer", {})
-        if "main" in entry and field == "volumeMounts" and isinstance(entry["main"], list):
-            # only name + mountPath were compared: the live mount keeps its other leaves (a Go
-            # save drops a false readOnly)
-            live_mounts = {(m.get("name"), m.get("mountPath")): m for m in live_value_full or []
-                           if isinstance(m, dict)}
-            for m in (hub_main or {}).get("volumeMounts") or []:
-                if isinstance(m, dict):
-                    key = (m.get("name"), m.get("mountPath"))
-                    live_mounts[key] = {**live_mounts.get(key, {}), **m}
-            mc[in_main] = [
-                dc({**m, **live_mounts.get((m.get("name"), m.get("mountPath")), {})}) if isinstance(m, dict) else m
-                for m in entry["main"]
-            ]
-        elif "main" in entry:
-            mc[in_main] = dc(entry["main"])
-        else:
-            mc.pop(in_main, None)
-        if not mc:
-            eps.pop("mainContainer")
-        if not eps:
-            live.pop("extraPodSpec")
+        if field in _SPLIT_FIELDS and isinstance(entry, dict):
+            _restore_field_origin(live, field, entry, hub_main)
     main_saved = (saved.get("extraPodSpec") or {}).get("mainContainer") or {}
     if "name" in main_saved:
         eps = live.setdefault("extraPodSpec", {})
@@ -136,6 +91,59 @@ def _origin_restore(live: dict, saved: dict, hub_main: dict | None = None) -> No
                 "name": main_saved["name"],
                 **{k: v for k, v in mc.items() if k != "name"},
             }
+
+
+def _restore_field_origin(live: dict, field: str, entry: dict, hub_main: dict | None) -> None:
+    """One field of ``restoreMainContainerFieldOrigins``: back to its dedicated slot and/or the main
+    container, when the live value still equals the saved one."""
+    dedicated, in_main = _SPLIT_FIELDS[field]
+    view: dict = {}
+    if "dedicated" in entry:
+        view[dedicated] = entry["dedicated"]
+    if "main" in entry:
+        view["extraPodSpec"] = {"mainContainer": {in_main: entry["main"]}}
+    live_value, saved_value = _semantic_main(live).get(field), _semantic_main(view).get(field)
+    live_value_full = live_value
+    if field == "volumeMounts":
+        # upstream volumeMountOriginsMatchNative over withoutCompilationCacheMounts: only
+        # name + mountPath are comparable, and cache mounts are matched by compilationCache
+        live_value = _non_cache_paths(live_value, live.get("volumeMounts"))
+        saved_value = _non_cache_paths(saved_value, entry.get("dedicated"))
+    if live_value != saved_value:
+        return
+    value = entry.get("dedicated")
+    if field == "volumeMounts":
+        value = _merge_mount_origins(value or [], live.get("volumeMounts") or [], entry.get("main") or [])
+    if value or "dedicated" in entry:
+        live[dedicated] = dc(value)
+    else:
+        live.pop(dedicated, None)
+    eps = live.setdefault("extraPodSpec", {})
+    mc = eps.setdefault("mainContainer", {})
+    if "main" in entry and field == "volumeMounts" and isinstance(entry["main"], list):
+        mc[in_main] = _main_mounts(entry["main"], live_value_full, hub_main)
+    elif "main" in entry:
+        mc[in_main] = dc(entry["main"])
+    else:
+        mc.pop(in_main, None)
+    if not mc:
+        eps.pop("mainContainer")
+    if not eps:
+        live.pop("extraPodSpec")
+
+
+def _main_mounts(saved_main: list, live_mounts_full: Any, hub_main: dict | None) -> list:
+    """The saved main-container mounts; only name + mountPath were compared, so each keeps the
+    live mount's other leaves (a Go save drops a false readOnly)."""
+    live_mounts = {(m.get("name"), m.get("mountPath")): m for m in live_mounts_full or [] if isinstance(m, dict)}
+    for m in (hub_main or {}).get("volumeMounts") or []:
+        if isinstance(m, dict):
+            key = (m.get("name"), m.get("mountPath"))
+            live_mounts[key] = {**live_mounts.get(key, {}), **m}
+    return [
+        dc({**m, **live_mounts.get((m.get("name"), m.get("mountPath")), {})}) if isinstance(m, dict) else m
+        for m in saved_main
+    ]
 
 
 _ORIGIN_FIELDS = (
@@ -250,18 +258,10 @@ def svc_restore(live: dict, saved: dict, comp: dict) -> None:
 def read_spoke(meta: dict) -> tuple[dict | None, bool]:
     """The DCD spoke payload as this module's internal save (``service`` leaves, origins) plus the
     empty-serviceName marker; reads upstream's typed envelope and this module's older shape."""
-    raw = (meta.get("annotations") or {}).get(DCD_SPEC_ANNOTATION)
-    if not isinstance(raw, str) or not raw:
+    envelope = read_envelope(meta, DCD_SPEC_ANNOTATION)
+    if envelope is None:
         return None, False
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None, False
-    if not isinstance(data, dict):
-        return None, False
-    spec = data.get("spec") if "spec" in data else data
-    if not isinstance(spec, dict):
-        return None, False
+    data, spec = envelope
     if "service" in spec or "emptyServiceName" in spec:  # this module's earlier payload
         sv = spec.get("service")
         return (sv if isinstance(sv, dict) else None), bool(spec.get("emptyServiceName"))
@@ -299,28 +299,39 @@ def spoke_to_internal(spec: dict) -> dict:
     eps = spec.get("extraPodSpec")
     main = eps.get("mainContainer") if isinstance(eps, dict) else None
     if isinstance(main, dict):
-        origins: dict = {}
-        for field, (dedicated, in_main) in _SPLIT_FIELDS.items():
-            entry: dict = {}
-            if dedicated in spec:
-                entry["dedicated"] = dc(spec[dedicated])
-            if not empty(main.get(in_main)):
-                entry["main"] = dc(main[in_main])
-            if entry:
-                origins[field] = entry
+        origins = _spoke_origins(spec, main)
         if origins:
             out["mainContainerOrigins"] = origins
     if isinstance(eps, dict):
-        rest = {k: dc(v) for k, v in eps.items() if k != "mainContainer"}
-        for key in ("containers", "initContainers"):
-            # Go writes the value-typed Container.resources as {} for every container
-            for c in rest.get(key) or []:
-                if isinstance(c, dict) and c.get("resources") == {}:
-                    del c["resources"]
-        if isinstance(main, dict):
-            mc = {k: dc(v) for k, v in main.items()
-                  if k != "envFrom" and not (k in ("resources", "name") and not v)}
-            if mc or not rest:
-                rest["mainContainer"] = mc
-        out["extraPodSpec"] = rest
+        out["extraPodSpec"] = _spoke_extra_pod_spec(eps, main)
     return out
+
+
+def _spoke_origins(spec: dict, main: dict) -> dict:
+    """The typed save's split fields as ``mainContainerOrigins`` (dedicated and main spellings)."""
+    origins: dict = {}
+    for field, (dedicated, in_main) in _SPLIT_FIELDS.items():
+        entry: dict = {}
+        if dedicated in spec:
+            entry["dedicated"] = dc(spec[dedicated])
+        if not empty(main.get(in_main)):
+            entry["main"] = dc(main[in_main])
+        if entry:
+            origins[field] = entry
+    return origins
+
+
+def _spoke_extra_pod_spec(eps: dict, main: Any) -> dict:
+    """The typed save's ``extraPodSpec`` without Go's zero values (``resources: {}``, an empty name)
+    and the ``envFrom`` restored from ``envFromSecret``."""
+    rest = {k: dc(v) for k, v in eps.items() if k != "mainContainer"}
+    for key in ("containers", "initContainers"):
+        # Go writes the value-typed Container.resources as {} for every container
+        for c in rest.get(key) or []:
+            if isinstance(c, dict) and c.get("resources") == {}:
+                del c["resources"]
+    if isinstance(main, dict):
+        mc = {k: dc(v) for k, v in main.items() if k != "envFrom" and not (k in ("resources", "name") and not v)}
+        if mc or not rest:
+            rest["mainContainer"] = mc
+    return rest
