@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .._k8s._golayout import encode as go_encode
+from ._json import JSONObject
 
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
 DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
@@ -20,7 +21,7 @@ def is_dgd_conversion_annotation(key: str) -> bool:
     return key.startswith(_DGD_PREFIX)
 
 
-def read_envelope(meta: dict, key: str) -> tuple[dict, dict] | None:
+def read_envelope(meta: JSONObject, key: str) -> tuple[JSONObject, JSONObject] | None:
     """The decoded annotation ``key`` and its spec (the ``spec`` of the version envelope, or the
     whole object when it has none); None when absent or not a JSON object."""
     raw = (meta.get("annotations") or {}).get(key)
@@ -36,18 +37,18 @@ def read_envelope(meta: dict, key: str) -> tuple[dict, dict] | None:
     return (data, spec) if isinstance(spec, dict) else None
 
 
-def read_payload(meta: dict, key: str) -> dict | None:
+def read_payload(meta: JSONObject, key: str) -> JSONObject | None:
     envelope = read_envelope(meta, key)
     return envelope[1] if envelope is not None else None
 
 
-def write_payload(meta: dict, key: str, spec: dict) -> None:
+def write_payload(meta: JSONObject, key: str, spec: JSONObject) -> None:
     anns = dict(meta.get("annotations") or {})
     anns[key] = json.dumps({"version": 1, "spec": spec}, separators=(",", ":"), sort_keys=True)
     meta["annotations"] = anns
 
 
-def scrub_annotations(meta: dict, keys: tuple) -> None:
+def scrub_annotations(meta: JSONObject, keys: tuple[str, ...]) -> None:
     anns = meta.get("annotations")
     if not isinstance(anns, dict):
         return
@@ -58,13 +59,13 @@ def scrub_annotations(meta: dict, keys: tuple) -> None:
         meta.pop("annotations", None)
 
 
-def hub_annotation(spec: dict, layout: str) -> str:
+def hub_annotation(spec: JSONObject, layout: str) -> str:
     from .._k8s._gofmt import go_json
 
     return go_json({"version": 1, "spec": go_encode(spec, layout)})
 
 
-def read_hub_payload(meta: dict, key: str) -> tuple[dict | None, bool]:
+def read_hub_payload(meta: JSONObject, key: str) -> tuple[JSONObject | None, bool]:
     """The hub save and whether it is upstream's typed shape (``{"version":1,"spec":...}`` with the
     version first, as ``marshalPreservedSpec`` writes it) rather than this module's earlier one."""
     payload = read_payload(meta, key)
@@ -77,11 +78,11 @@ def read_hub_payload(meta: dict, key: str) -> tuple[dict | None, bool]:
     return payload, upstream
 
 
-def is_hub_payload(payload: dict) -> bool:
+def is_hub_payload(payload: JSONObject) -> bool:
     return "components" in payload or "component" in payload
 
 
-def write_raw(meta: dict, key: str, data: dict) -> None:
+def write_raw(meta: JSONObject, key: str, data: JSONObject) -> None:
     """A status payload: upstream's typed status struct (``setJSONAnnOnObj``), no version envelope."""
     if data:
         from .._k8s._gofmt import go_json
@@ -96,13 +97,14 @@ def write_raw(meta: dict, key: str, data: dict) -> None:
 PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH = "serviceName"
 
 
-def _go_alpha_spec(save: dict) -> dict:
+def _go_alpha_spec(save: JSONObject) -> JSONObject:
     """``json.Marshal`` of a sparse v1alpha1 ``DynamoComponentDeploymentSpec``
     (``backendFramework`` first, then the inline shared spec)."""
-    return go_encode(save, "AlphaDCDSpec")
+    encoded: JSONObject = go_encode(save, "AlphaDCDSpec")
+    return encoded
 
 
-def dgd_spoke_annotation(save: dict) -> str:
+def dgd_spoke_annotation(save: JSONObject) -> str:
     """``marshalDGDSpokeSpec``: a sparse v1alpha1 ``DynamoGraphDeploymentSpec`` (``pvcs``, then the
     ``services`` map with sorted keys; a nil service is ``null``) in the version envelope."""
     from .._k8s._gofmt import go_json
@@ -111,11 +113,11 @@ def dgd_spoke_annotation(save: dict) -> str:
     return go_json({"version": 1, "spec": go_encode(spec, "AlphaDGDSpec")})
 
 
-def spoke_annotation(save: dict, empty_service_name: bool) -> str:
+def spoke_annotation(save: JSONObject, empty_service_name: bool) -> str:
     """``marshalDCDSpokeSpec``: the envelope upstream writes into ``nvidia.com/dcd-spec``."""
     from .._k8s._gofmt import go_json
 
-    env: dict = {"version": 1, "spec": _go_alpha_spec(save)}
+    env: JSONObject = {"version": 1, "spec": _go_alpha_spec(save)}
     if empty_service_name:
         env["rawJSON"] = [{"path": PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, "nil": True}]
     return go_json(env)

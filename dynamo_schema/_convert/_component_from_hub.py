@@ -13,12 +13,12 @@ from ._fields import (
     resources_from_native,
     with_mode,
 )
-from ._json import dc, empty, no_none, set_nonempty
+from ._json import JSONArray, JSONObject, dc, empty, no_none, set_nonempty
 
 
-def comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
+def comp_to_svc(comp: JSONObject, restored_fs: JSONObject | None = None) -> JSONObject:
     """v1beta1 shared spec -> v1alpha1 shared spec (no preservation)."""
-    s: dict = {}
+    s: JSONObject = {}
     ctype = comp.get("type")
     if ctype in ("prefill", "decode"):
         s["componentType"] = "worker"
@@ -54,7 +54,7 @@ def comp_to_svc(comp: dict, restored_fs: dict | None = None) -> dict:
     return s
 
 
-def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> None:
+def _decompose_pod_template(comp: JSONObject, s: JSONObject, restored_fs: JSONObject | None) -> None:
     """``podTemplate`` -> ``extraPodMetadata``, the flat main-container fields, ``extraPodSpec``
     (the inline PodSpec and ``mainContainer``) and the ``frontendSidecar`` spec."""
     pt = comp.get("podTemplate")
@@ -65,13 +65,13 @@ def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> No
         return
     meta = pt.get("metadata") or {}
     if meta.get("annotations") or meta.get("labels"):
-        epm: dict = {}
+        epm: JSONObject = {}
         set_nonempty(epm, "annotations", dc(meta.get("annotations")))
         set_nonempty(epm, "labels", dc(meta.get("labels")))
         s["extraPodMetadata"] = epm
     spec = pt.get("spec") or {}
-    main: dict | None = None
-    other: list = []
+    main: JSONObject | None = None
+    other: JSONArray = []
     for ctr in spec.get("containers") or []:
         if isinstance(ctr, dict) and ctr.get("name") == MAIN and main is None:
             main = dc(ctr)
@@ -85,13 +85,13 @@ def _decompose_pod_template(comp: dict, s: dict, restored_fs: dict | None) -> No
     if other:
         pod_spec["containers"] = other
     if pod_spec or main:
-        eps: dict = dict(pod_spec)
+        eps: JSONObject = dict(pod_spec)
         if main:
             eps["mainContainer"] = main
         s["extraPodSpec"] = eps
 
 
-def _frontend_sidecar(s: dict, other: list, fs_name: str, restored_fs: dict) -> list:
+def _frontend_sidecar(s: JSONObject, other: JSONArray, fs_name: str, restored_fs: JSONObject) -> JSONArray:
     """The saved ``frontendSidecar`` spec with the live sidecar container's image, args, env and
     secret; returns the other containers without that sidecar."""
     found = next((c for c in other if c.get("name") == fs_name), None)
@@ -111,7 +111,7 @@ def _frontend_sidecar(s: dict, other: list, fs_name: str, restored_fs: dict) -> 
     return [c for c in other if c.get("name") != fs_name]
 
 
-def _flatten_main(s: dict, main: dict) -> dict | None:
+def _flatten_main(s: JSONObject, main: JSONObject) -> JSONObject | None:
     """Move the main container's resources, volume mounts, env and probes to their dedicated
     v1alpha1 fields; the rest (non-empty) stays as ``extraPodSpec.mainContainer``."""
     res = resources_from_native(main.pop("resources", None))

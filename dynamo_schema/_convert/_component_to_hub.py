@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._fields import (
     FRONTEND_SIDECAR,
     GMS_FEATURES,
@@ -12,12 +14,12 @@ from ._fields import (
     resources_to_native,
     with_mode,
 )
-from ._json import dc, empty, no_none, set_nonempty
+from ._json import JSONArray, JSONObject, dc, empty, no_none, set_nonempty
 
 
-def _merge_envs(common: list, specific: list) -> list:
-    out: list = []
-    seen: dict = {}
+def _merge_envs(common: JSONArray, specific: JSONArray) -> JSONArray:
+    out: JSONArray = []
+    seen: dict[Any, int] = {}
     for e in list(common or []) + list(specific or []):
         name = e.get("name") if isinstance(e, dict) else None
         if name in seen:
@@ -28,7 +30,7 @@ def _merge_envs(common: list, specific: list) -> list:
     return out
 
 
-def merge_main(base: dict, main: dict) -> dict:
+def merge_main(base: JSONObject, main: JSONObject) -> JSONObject:
     """mergo.Merge(base, main, WithOverride) + the additive env / volumeMounts rules."""
     out = dict(base)
     for k, v in main.items():
@@ -56,7 +58,7 @@ def merge_main(base: dict, main: dict) -> dict:
     return out
 
 
-def _deep_override(dst: dict, src: dict) -> None:
+def _deep_override(dst: JSONObject, src: JSONObject) -> None:
     for k, v in src.items():
         if isinstance(v, dict) and isinstance(dst.get(k), dict):
             _deep_override(dst[k], v)
@@ -64,8 +66,8 @@ def _deep_override(dst: dict, src: dict) -> None:
             dst[k] = dc(v)
 
 
-def dedicated_main(svc: dict) -> dict:
-    c: dict = {"name": MAIN}
+def dedicated_main(svc: JSONObject) -> JSONObject:
+    c: JSONObject = {"name": MAIN}
     if svc.get("resources") is not None:
         res = resources_to_native(svc["resources"])
         if res:
@@ -84,7 +86,7 @@ def dedicated_main(svc: dict) -> dict:
     return c
 
 
-def _has_pod_content(svc: dict) -> bool:
+def _has_pod_content(svc: JSONObject) -> bool:
     eps = svc.get("extraPodSpec")
     return bool(
         svc.get("resources") is not None
@@ -99,20 +101,20 @@ def _has_pod_content(svc: dict) -> bool:
     )
 
 
-def build_pod_template(svc: dict, force: bool = False) -> dict | None:
+def build_pod_template(svc: JSONObject, force: bool = False) -> JSONObject | None:
     if not force and not _has_pod_content(svc):
         return None
-    pt: dict = {}
+    pt: JSONObject = {}
     epm = svc.get("extraPodMetadata")
     if isinstance(epm, dict):
-        meta: dict = {}
+        meta: JSONObject = {}
         set_nonempty(meta, "annotations", dc(epm.get("annotations")))
         set_nonempty(meta, "labels", dc(epm.get("labels")))
         if meta:
             pt["metadata"] = meta
     eps = svc.get("extraPodSpec") or {}
     # upstream ExtraPodSpec inlines corev1.PodSpec next to mainContainer
-    spec: dict = {k: dc(v) for k, v in eps.items() if k != "mainContainer"}
+    spec: JSONObject = {k: dc(v) for k, v in eps.items() if k != "mainContainer"}
     main = dedicated_main(svc)
     if isinstance(eps.get("mainContainer"), dict):
         main = merge_main(main, eps["mainContainer"])
@@ -121,7 +123,7 @@ def build_pod_template(svc: dict, force: bool = False) -> dict | None:
     spec["containers"] = containers
     fs = svc.get("frontendSidecar")
     if isinstance(fs, dict) and not any(c.get("name") == FRONTEND_SIDECAR for c in containers):
-        ctr: dict = {"name": FRONTEND_SIDECAR}
+        ctr: JSONObject = {"name": FRONTEND_SIDECAR}
         set_nonempty(ctr, "image", fs.get("image"))
         set_nonempty(ctr, "args", dc(fs.get("args")))
         set_nonempty(ctr, "env", dc(fs.get("envs")))
@@ -132,9 +134,9 @@ def build_pod_template(svc: dict, force: bool = False) -> dict | None:
     return pt
 
 
-def svc_to_comp(name: str | None, svc: dict) -> dict:
+def svc_to_comp(name: str | None, svc: JSONObject) -> JSONObject:
     """v1alpha1 shared spec -> v1beta1 shared spec (no preservation)."""
-    c: dict = {}
+    c: JSONObject = {}
     cname = name if name is not None else svc.get("serviceName")
     set_nonempty(c, "name", cname)
     ctype = svc.get("componentType")
@@ -151,7 +153,7 @@ def svc_to_comp(name: str | None, svc: dict) -> dict:
             c["sharedMemorySize"] = dc(sm["size"])
     for vm in svc.get("volumeMounts") or []:
         if vm.get("useAsCompilationCache"):
-            cc: dict = {}
+            cc: JSONObject = {}
             set_nonempty(cc, "pvcName", vm.get("name"))
             set_nonempty(cc, "mountPath", vm.get("mountPoint"))
             c["compilationCache"] = cc
@@ -159,7 +161,7 @@ def svc_to_comp(name: str | None, svc: dict) -> dict:
     sa = svc.get("scalingAdapter")
     if isinstance(sa, dict) and sa.get("enabled"):
         c["scalingAdapter"] = {}
-    exp: dict = {}
+    exp: JSONObject = {}
     for key in GMS_FEATURES:
         v = svc.get(key)
         if isinstance(v, dict) and v.get("enabled"):

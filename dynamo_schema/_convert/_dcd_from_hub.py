@@ -10,11 +10,12 @@ from ._component_from_hub import comp_to_svc
 from ._envelope import finish_conversion, open_conversion
 from ._fields import DCD_ONLY, dcd_only
 from ._hub_save import hub_save
+from ._json import JSONObject
 from ._spoke_restore import read_spoke, svc_restore
 from ._status import dcd_status_to_alpha
 
 
-def dcd_to_alpha(obj: dict) -> dict:
+def dcd_to_alpha(obj: JSONObject) -> JSONObject:
     src_meta = obj.get("metadata")
     sv, empty_name = read_spoke(src_meta if isinstance(src_meta, dict) else {})
     out, meta, _payload = open_conversion(obj, ALPHA, DCD_SPEC_ANNOTATION, DCD_SCRUB)
@@ -36,7 +37,7 @@ def dcd_to_alpha(obj: dict) -> dict:
     if cs or (not comp.get("name") and (src_meta or {}).get("name")) or (
         save_hub_origin and comp.get("podTemplate") is not None
     ):
-        hub: dict = {"name": comp.get("name") or "", **cs}
+        hub: JSONObject = {"name": comp.get("name") or "", **cs}
         meta["annotations"] = {**(meta.get("annotations") or {}), DCD_SPEC_ANNOTATION: hub_annotation(hub, "HubDCDSpec")}
 
     def status(st: Any) -> Any:

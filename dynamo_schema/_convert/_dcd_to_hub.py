@@ -15,11 +15,12 @@ from ._component_to_hub import svc_to_comp
 from ._envelope import finish_conversion, open_conversion
 from ._fields import DCD_ONLY, dcd_only
 from ._hub_restore import comp_restore, hub_restore
+from ._json import JSONObject
 from ._spoke_save import upstream_spoke_save
 from ._status import dcd_status_save, dcd_status_to_beta
 
 
-def dcd_to_beta(obj: dict) -> dict:
+def dcd_to_beta(obj: JSONObject) -> JSONObject:
     out, meta, payload = open_conversion(obj, BETA, DCD_SPEC_ANNOTATION, DCD_SCRUB)
     src = obj.get("spec") or {}
     name = src.get("serviceName") or meta.get("name")

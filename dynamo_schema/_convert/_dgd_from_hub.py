@@ -16,12 +16,12 @@ from ._annotations import (
 from ._component_from_hub import comp_to_svc
 from ._envelope import ConversionError, finish_conversion, open_conversion, top_spec
 from ._hub_save import hub_save
-from ._json import drop_nulls
+from ._json import JSONArray, JSONObject, drop_nulls
 from ._spoke_restore import spoke_to_internal, svc_restore
 from ._status import status_restore, status_to_alpha
 
 
-def dgd_to_alpha(obj: dict) -> dict:
+def dgd_to_alpha(obj: JSONObject) -> JSONObject:
     src_anns = (obj.get("metadata") or {}).get("annotations") or {}
     # upstream SaveHubOrigin = !hasDGDSpokeAnnotations
     save_hub_origin = DGD_SPEC_ANNOTATION not in src_anns and DGD_STATUS_ANNOTATION not in src_anns
@@ -29,7 +29,7 @@ def dgd_to_alpha(obj: dict) -> dict:
     restored = payload if payload is not None and not is_hub_payload(payload) else None
     src = obj.get("spec") or {}
     spec = top_spec(src, ("components",), ("env", "envs"), ("clusterTopologyName", "topologyProfile"))
-    save: dict = {}
+    save: JSONObject = {}
     comps = src.get("components")
     saved_services = (restored or {}).get("services") or {}
     if isinstance(comps, list) and comps:
@@ -51,12 +51,12 @@ def dgd_to_alpha(obj: dict) -> dict:
     return finish_conversion(obj, out, meta, spec, status, DGD_SPEC_ANNOTATION, None)
 
 
-def _services(comps: list, saved_services: Any, save_hub_origin: bool) -> tuple[dict, list]:
+def _services(comps: JSONArray, saved_services: Any, save_hub_origin: bool) -> tuple[JSONObject, JSONArray]:
     """``spec.components`` -> ``spec.services`` and the components' hub saves (``marshalDGDHubSpec``:
     every entry when the hub order is unsorted, else the non-zero and hub-origin ones)."""
     names = [c.get("name") for c in comps if isinstance(c, dict)]
     preserve_order = names != sorted(n or "" for n in names)
-    services: dict = {}
+    services: JSONObject = {}
     saved_comps = []
     for comp in comps:
         name = comp.get("name")
@@ -74,7 +74,7 @@ def _services(comps: list, saved_services: Any, save_hub_origin: bool) -> tuple[
     return services, saved_comps
 
 
-def _service(comp: dict, sv: Any) -> dict:
+def _service(comp: JSONObject, sv: Any) -> JSONObject:
     """One component as a v1alpha1 service, its spoke save (``sv``, if any) restored."""
     if isinstance(sv, dict):
         sv = spoke_to_internal(sv)
@@ -86,7 +86,7 @@ def _service(comp: dict, sv: Any) -> dict:
     return svc
 
 
-def _restore_graph_fields(spec: dict, restored: dict, saved_services: Any) -> None:
+def _restore_graph_fields(spec: JSONObject, restored: JSONObject, saved_services: Any) -> None:
     """The graph-level v1alpha1 fields of the spoke save: ``pvcs`` and the nil services."""
     if not spec.get("pvcs") and restored.get("pvcs"):
         # Go writes the value-typed PVC.size as "0" when unset

@@ -17,18 +17,18 @@ from ._annotations import (
 from ._component_to_hub import svc_to_comp
 from ._envelope import finish_conversion, open_conversion, top_spec
 from ._hub_restore import comp_restore, hub_restore
-from ._json import dc
+from ._json import JSONObject, dc
 from ._spoke_save import upstream_spoke_save
 from ._status import status_save, status_to_beta
 
 
-def dgd_to_beta(obj: dict) -> dict:
+def dgd_to_beta(obj: JSONObject) -> JSONObject:
     _, upstream_hub = read_hub_payload(obj.get("metadata") or {}, DGD_SPEC_ANNOTATION)
     out, meta, payload = open_conversion(obj, BETA, DGD_SPEC_ANNOTATION, DGD_SCRUB)
     restored = payload if payload is not None and is_hub_payload(payload) else None
     src = obj.get("spec") or {}
     spec = top_spec(src, ("services", "pvcs"), ("envs", "env"), ("topologyProfile", "clusterTopologyName"))
-    save: dict = {}
+    save: JSONObject = {}
     if src.get("pvcs"):
         save["pvcs"] = dc(src["pvcs"])
     services = src.get("services")
@@ -36,7 +36,7 @@ def dgd_to_beta(obj: dict) -> dict:
         saved_comps = [c for c in (restored or {}).get("components") or [] if isinstance(c, dict)]
         restored_comps = {c.get("name"): c for c in saved_comps}
         comps = []
-        saved_services: dict = {}
+        saved_services: JSONObject = {}
         for name in _component_order(services, saved_comps):
             svc = services[name]
             if svc is None:
@@ -55,7 +55,7 @@ def dgd_to_beta(obj: dict) -> dict:
     return finish_conversion(obj, out, meta, spec, status_to_beta, DGD_SPEC_ANNOTATION, None)
 
 
-def _component_order(services: dict, saved_comps: list) -> list:
+def _component_order(services: JSONObject, saved_comps: list[JSONObject]) -> list[str]:
     """Sorted by name, unless the hub save holds an unsorted order (its names first, then the rest)."""
     names = sorted(services)
     order = [str(c.get("name")) for c in saved_comps]
@@ -64,7 +64,7 @@ def _component_order(services: dict, saved_comps: list) -> list:
     return names
 
 
-def _component(name: str, svc: dict, rc: Any, upstream_hub: bool) -> dict:
+def _component(name: str, svc: JSONObject, rc: Any, upstream_hub: bool) -> JSONObject:
     """One service as a v1beta1 component (``name`` first), its hub save (``rc``, if any) restored."""
     comp = svc_to_comp(name, svc)
     if isinstance(rc, dict) and upstream_hub:
@@ -74,7 +74,7 @@ def _component(name: str, svc: dict, rc: Any, upstream_hub: bool) -> dict:
     return {"name": name, **{k: v for k, v in comp.items() if k != "name"}}
 
 
-def _spoke_save(name: str, svc: dict, include_origin_splits: bool) -> dict:
+def _spoke_save(name: str, svc: JSONObject, include_origin_splits: bool) -> JSONObject:
     """The service's spoke save, with ``serviceName`` when it differs from the map key."""
     sv = upstream_spoke_save(svc, include_origin_splits)
     if svc.get("serviceName") and svc.get("serviceName") != name:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._json import is_number
+from ._json import JSONArray, JSONObject, is_number
 
 PROFILER = "profiler"
 OPT_TYPES = ("latency", "throughput")
@@ -11,7 +11,7 @@ SPOKE_DGDR_KEYS = ("enableGpuDiscovery", "profilingConfig", "deploymentOverrides
 MODEL_CACHE_KEYS = (("pvcName", "pvcName"), ("modelPathInPvc", "pvcModelPath"), ("pvcMountPath", "pvcMountPath"))
 
 
-def strip_typed_profiling_config(blob: dict | None) -> dict | None:
+def strip_typed_profiling_config(blob: JSONObject | None) -> JSONObject | None:
     """Upstream ``stripDGDRTypedProfilingConfig``: the blob minus leaves projected to typed fields."""
     if blob is None:
         return None
@@ -54,14 +54,14 @@ def strip_typed_profiling_config(blob: dict | None) -> dict | None:
     return out
 
 
-def profiler_index(containers: list) -> int:
+def profiler_index(containers: JSONArray) -> int:
     for i, c in enumerate(containers):
         if isinstance(c, dict) and c.get("name") == PROFILER:
             return i
     return -1
 
 
-def migrate_unnamed_profiler(containers: list) -> None:
+def migrate_unnamed_profiler(containers: JSONArray) -> None:
     if profiler_index(containers) >= 0:
         return
     for c in containers:
@@ -70,7 +70,7 @@ def migrate_unnamed_profiler(containers: list) -> None:
             return
 
 
-def profiler_container(containers: list) -> dict:
+def profiler_container(containers: list[JSONObject]) -> JSONObject:
     """The ``profiler`` container of ``containers``, appended when there is none."""
     idx = profiler_index(containers)
     if idx < 0:

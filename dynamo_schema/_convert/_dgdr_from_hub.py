@@ -13,10 +13,10 @@ from ._dgdr_fields import (
     strip_typed_profiling_config,
 )
 from ._envelope import finish_conversion, open_conversion
-from ._json import dc, is_zero
+from ._json import JSONObject, dc, is_zero
 
 
-def _hub_only_profiling_job(job: dict | None) -> dict | None:
+def _hub_only_profiling_job(job: JSONObject | None) -> JSONObject | None:
     """Upstream ``dgdrHubOnlyProfilingJob``: the job minus what v1alpha1 profilingConfig holds."""
     if not isinstance(job, dict):
         return None
@@ -35,11 +35,11 @@ def _hub_only_profiling_job(job: dict | None) -> dict | None:
     return None if is_zero(save) else save
 
 
-def dgdr_to_alpha(obj: dict) -> dict:
+def dgdr_to_alpha(obj: JSONObject) -> JSONObject:
     out, meta, payload = open_conversion(obj, ALPHA, DGDR_SPEC_ANNOTATION, DGDR_SCRUB)
     restored = payload if payload is not None and any(k in payload for k in SPOKE_DGDR_KEYS) else None
     src = obj.get("spec") or {}
-    dst: dict = {"model": src.get("model", "")}
+    dst: JSONObject = {"model": src.get("model", "")}
     if src.get("runtimeVersionOverride"):
         dst["runtimeVersionOverride"] = src["runtimeVersionOverride"]
     dst["autoApply"] = src["autoApply"] if src.get("autoApply") is not None else True
@@ -48,7 +48,7 @@ def dgdr_to_alpha(obj: dict) -> dict:
     mocker = (src.get("features") or {}).get("mocker")
     if isinstance(mocker, dict) and mocker.get("enabled"):
         dst["useMocker"] = True
-    pc: dict = {}
+    pc: JSONObject = {}
     rpc = (restored or {}).get("profilingConfig") or {}
     blob = _profiling_blob(src, rpc)
     if blob is not None:
@@ -63,10 +63,10 @@ def dgdr_to_alpha(obj: dict) -> dict:
     return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
 
 
-def _profiling_blob(src: dict, rpc: dict) -> dict | None:
+def _profiling_blob(src: JSONObject, rpc: JSONObject) -> JSONObject | None:
     """``profilingConfig.config``: the saved blob without its typed leaves, then the typed v1beta1
     fields written back into it (SLA and workload, model cache, planner)."""
-    blob: dict | None = None
+    blob: JSONObject | None = None
     if isinstance(rpc.get("config"), dict):
         blob = strip_typed_profiling_config(rpc["config"])
     if src.get("sla") is not None or src.get("workload") is not None:
@@ -81,7 +81,7 @@ def _profiling_blob(src: dict, rpc: dict) -> dict | None:
     return blob
 
 
-def _blob_sla(src: dict, blob: dict | None) -> dict | None:
+def _blob_sla(src: JSONObject, blob: JSONObject | None) -> JSONObject | None:
     nxt = blob if blob is not None else {}
     had = isinstance(nxt.get("sla"), dict)
     sla = dict(nxt.get("sla") or {}) if had else {}
@@ -100,7 +100,7 @@ def _blob_sla(src: dict, blob: dict | None) -> dict | None:
     return nxt
 
 
-def _blob_model_cache(model_cache: dict, blob: dict | None) -> dict | None:
+def _blob_model_cache(model_cache: JSONObject, blob: JSONObject | None) -> JSONObject | None:
     nxt = blob if blob is not None else {}
     mc = {}
     for alpha_key, beta_key in MODEL_CACHE_KEYS:
@@ -114,7 +114,7 @@ def _blob_model_cache(model_cache: dict, blob: dict | None) -> dict | None:
     return nxt
 
 
-def _restore_alpha_only(restored: dict, rpc: dict, dst: dict, pc: dict) -> None:
+def _restore_alpha_only(restored: JSONObject, rpc: JSONObject, dst: JSONObject, pc: JSONObject) -> None:
     """The v1alpha1-only fields restored from a spoke payload."""
     if restored.get("enableGpuDiscovery") is not None:
         dst["enableGpuDiscovery"] = restored["enableGpuDiscovery"]
@@ -126,7 +126,7 @@ def _restore_alpha_only(restored: dict, rpc: dict, dst: dict, pc: dict) -> None:
         dst["deploymentOverrides"] = dc(restored["deploymentOverrides"])
 
 
-def _job_to_pod_fields(src: dict, pc: dict) -> None:
+def _job_to_pod_fields(src: JSONObject, pc: JSONObject) -> None:
     """``overrides.profilingJob`` -> ``profilingConfig`` pod fields."""
     job = (src.get("overrides") or {}).get("profilingJob")
     if not isinstance(job, dict):
@@ -143,9 +143,9 @@ def _job_to_pod_fields(src: dict, pc: dict) -> None:
         pc["nodeSelector"] = dc(pod["nodeSelector"])
 
 
-def _save_hub_only(src: dict, mocker: object) -> dict:
+def _save_hub_only(src: JSONObject, mocker: object) -> JSONObject:
     """The hub-only fields, saved for the way back."""
-    save: dict = {}
+    save: JSONObject = {}
     if src.get("hardware") is not None:
         save["hardware"] = dc(src["hardware"])
     wl = {
@@ -156,7 +156,7 @@ def _save_hub_only(src: dict, mocker: object) -> dict:
     if (src.get("sla") or {}).get("e2eLatency") is not None:
         save["sla"] = {"e2eLatency": src["sla"]["e2eLatency"]}
     ov = src.get("overrides") or {}
-    so: dict = {}
+    so: JSONObject = {}
     if ov.get("dgd") is not None:
         so["dgd"] = dc(ov["dgd"])
     hub_job = _hub_only_profiling_job(ov.get("profilingJob"))

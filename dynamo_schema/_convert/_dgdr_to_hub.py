@@ -14,15 +14,15 @@ from ._dgdr_fields import (
     strip_typed_profiling_config,
 )
 from ._envelope import finish_conversion, open_conversion
-from ._json import dc, is_number
+from ._json import JSONObject, dc, is_number
 
 
-def dgdr_to_beta(obj: dict) -> dict:
+def dgdr_to_beta(obj: JSONObject) -> JSONObject:
     out, meta, payload = open_conversion(obj, BETA, DGDR_SPEC_ANNOTATION, DGDR_SCRUB)
     restored = payload if payload is not None and not any(k in payload for k in SPOKE_DGDR_KEYS) else None
     src = obj.get("spec") or {}
-    dst: dict = {}
-    save: dict = {}
+    dst: JSONObject = {}
+    save: JSONObject = {}
     _top_fields(src, dst)
     pc = src.get("profilingConfig") or {}
     blob = pc.get("config")
@@ -40,7 +40,7 @@ def dgdr_to_beta(obj: dict) -> dict:
     return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
 
 
-def _top_fields(src: dict, dst: dict) -> None:
+def _top_fields(src: JSONObject, dst: JSONObject) -> None:
     """The fields both versions hold at the top of the spec (``deploymentOverrides.workersImage`` is
     the image until a profiler image replaces it)."""
     if src.get("model") is not None:
@@ -57,7 +57,7 @@ def _top_fields(src: dict, dst: dict) -> None:
         dst.setdefault("features", {})["mocker"] = {"enabled": True}
 
 
-def _typed_from_blob(blob: dict, dst: dict) -> None:
+def _typed_from_blob(blob: JSONObject, dst: JSONObject) -> None:
     """``profilingConfig.config`` leaves with a typed v1beta1 home: SLA, workload, model cache, planner."""
     sla = blob.get("sla")
     if isinstance(sla, dict):
@@ -72,7 +72,7 @@ def _typed_from_blob(blob: dict, dst: dict) -> None:
                 dst.setdefault("workload", {})[key] = int(sla[key])
     mc = (blob.get("deployment") or {}).get("modelCache") if isinstance(blob.get("deployment"), dict) else None
     if isinstance(mc, dict):
-        d_mc: dict = {}
+        d_mc: JSONObject = {}
         for a, b in MODEL_CACHE_KEYS:
             if isinstance(mc.get(a), str) and mc[a]:
                 d_mc[b] = mc[a]
@@ -81,7 +81,7 @@ def _typed_from_blob(blob: dict, dst: dict) -> None:
         dst.setdefault("features", {})["planner"] = dc(blob["planner"])
 
 
-def _pod_fields_to_job(pc: dict, dst: dict) -> None:
+def _pod_fields_to_job(pc: JSONObject, dst: JSONObject) -> None:
     """``profilingConfig`` pod fields -> ``overrides.profilingJob``."""
     if not (pc.get("resources") is not None or pc.get("tolerations") or pc.get("nodeSelector")):
         return
@@ -95,7 +95,7 @@ def _pod_fields_to_job(pc: dict, dst: dict) -> None:
         pod["nodeSelector"] = dc(pc["nodeSelector"])
 
 
-def _save_alpha_only(src: dict, pc: dict, save: dict) -> None:
+def _save_alpha_only(src: JSONObject, pc: JSONObject, save: JSONObject) -> None:
     """The v1alpha1-only fields, saved for the way back."""
     if src.get("enableGpuDiscovery") is not None:
         save["enableGpuDiscovery"] = src["enableGpuDiscovery"]
@@ -113,7 +113,7 @@ def _save_alpha_only(src: dict, pc: dict, save: dict) -> None:
             save["deploymentOverrides"] = kept
 
 
-def _restore_hub_only(restored: dict, dst: dict) -> None:
+def _restore_hub_only(restored: JSONObject, dst: JSONObject) -> None:
     """The hub-only fields restored from a hub payload."""
     if restored.get("hardware") is not None:
         dst["hardware"] = dc(restored["hardware"])
@@ -133,7 +133,7 @@ def _restore_hub_only(restored: dict, dst: dict) -> None:
         dst["searchStrategy"] = restored["searchStrategy"]
 
 
-def _restore_overrides(ro: dict, dst: dict) -> None:
+def _restore_overrides(ro: JSONObject, dst: JSONObject) -> None:
     overrides = dst.setdefault("overrides", {})
     if ro.get("dgd") is not None:
         overrides["dgd"] = dc(ro["dgd"])
@@ -146,7 +146,7 @@ def _restore_overrides(ro: dict, dst: dict) -> None:
         dst.pop("overrides")
 
 
-def _merge_hub_only_job(live: dict, restored: dict) -> dict:
+def _merge_hub_only_job(live: JSONObject, restored: JSONObject) -> JSONObject:
     """Upstream ``mergeDGDRHubOnlyProfilingJob``: restored job, live profiler resources/tolerations/nodeSelector."""
     pod = (live.get("template") or {}).get("spec") or {}
     containers = pod.get("containers") or []

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ._annotations import read_payload, scrub_annotations, write_payload
-from ._json import dc
+from ._json import JSONObject, dc
 
 
 class ConversionError(ValueError):
     pass
 
 
-def _copy_top(obj: dict, api: str) -> tuple[dict, dict]:
-    out: dict = {}
+def _copy_top(obj: JSONObject, api: str) -> tuple[JSONObject, JSONObject]:
+    out: JSONObject = {}
     for k, v in obj.items():
         if k in ("spec", "status"):
             continue
@@ -25,7 +25,7 @@ def _copy_top(obj: dict, api: str) -> tuple[dict, dict]:
     return out, meta
 
 
-def open_conversion(obj: dict, api: str, key: str, scrub: tuple) -> tuple[dict, dict, dict | None]:
+def open_conversion(obj: JSONObject, api: str, key: str, scrub: tuple[str, ...]) -> tuple[JSONObject, JSONObject, JSONObject | None]:
     """Start a conversion: copy of the top level, its metadata and the preserved payload (scrubbed)."""
     out, meta = _copy_top(obj, api)
     payload = read_payload(meta, key)
@@ -33,7 +33,7 @@ def open_conversion(obj: dict, api: str, key: str, scrub: tuple) -> tuple[dict, 
     return out, meta, payload
 
 
-def finish_conversion(obj: dict, out: dict, meta: dict, spec: Any, status: Any, key: str, save: Any) -> dict:
+def finish_conversion(obj: JSONObject, out: JSONObject, meta: JSONObject, spec: JSONObject, status: Callable[[Any], Any], key: str, save: JSONObject | None) -> JSONObject:
     """End a conversion: spec, converted status (``status`` maps the source status), payload, metadata."""
     if "spec" in obj:
         out["spec"] = spec if obj["spec"] is not None else None
@@ -46,9 +46,9 @@ def finish_conversion(obj: dict, out: dict, meta: dict, spec: Any, status: Any, 
     return out
 
 
-def _renamed(d: dict, old: str, new: str) -> dict:
+def _renamed(d: JSONObject, old: str, new: str) -> JSONObject:
     """A copy of ``d`` with key ``old`` spelled ``new`` (first; a null value is dropped)."""
-    out: dict = {}
+    out: JSONObject = {}
     if d.get(old) is not None:
         out[new] = d[old]
     for k, v in d.items():
@@ -57,9 +57,9 @@ def _renamed(d: dict, old: str, new: str) -> dict:
     return out
 
 
-def top_spec(src: dict, skip: tuple, env: tuple[str, str], topology: tuple[str, str]) -> dict:
+def top_spec(src: JSONObject, skip: tuple[str, ...], env: tuple[str, str], topology: tuple[str, str]) -> JSONObject:
     """The graph-level spec fields: ``envs``/``env`` and the topology profile name renamed."""
-    spec: dict = {}
+    spec: JSONObject = {}
     for k, v in src.items():
         if k in skip:
             continue

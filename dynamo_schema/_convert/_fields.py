@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._core._consts import GPU_RESOURCE
-from ._json import dc, deep_empty, no_none, set_nonempty
+from ._json import JSONObject, dc, deep_empty, no_none, set_nonempty
 
 MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"
@@ -25,10 +25,10 @@ def qty_zero(v: Any) -> bool:
         return False
 
 
-def _item_to_list(item: dict | None) -> dict | None:
+def _item_to_list(item: JSONObject | None) -> JSONObject | None:
     if not isinstance(item, dict):
         return None
-    out: dict = {}
+    out: JSONObject = {}
     if item.get("cpu"):
         out["cpu"] = item["cpu"]
     if item.get("memory"):
@@ -40,10 +40,10 @@ def _item_to_list(item: dict | None) -> dict | None:
     return out or None
 
 
-def _list_to_item(lst: dict | None) -> dict | None:
+def _list_to_item(lst: JSONObject | None) -> JSONObject | None:
     if not lst:
         return None
-    out: dict = {}
+    out: JSONObject = {}
     for name, q in lst.items():
         if name == "cpu":
             out["cpu"] = q
@@ -56,9 +56,9 @@ def _list_to_item(lst: dict | None) -> dict | None:
     return out
 
 
-def _map_resources(r: dict, item: Any) -> dict:
+def _map_resources(r: JSONObject, item: Any) -> JSONObject:
     """limits / requests through ``item`` (one direction of the list mapping), claims verbatim."""
-    out: dict = {}
+    out: JSONObject = {}
     for key in ("limits", "requests"):
         set_nonempty(out, key, item(r.get(key)))
     if r.get("claims"):
@@ -66,11 +66,11 @@ def _map_resources(r: dict, item: Any) -> dict:
     return out
 
 
-def resources_to_native(r: dict) -> dict:
+def resources_to_native(r: JSONObject) -> JSONObject:
     return _map_resources(r, _item_to_list)
 
 
-def resources_from_native(r: dict | None) -> dict | None:
+def resources_from_native(r: JSONObject | None) -> JSONObject | None:
     return _map_resources(r, _list_to_item) or None if isinstance(r, dict) else None
 
 
@@ -92,13 +92,13 @@ _DIRECT_FIELDS = (
 )
 
 
-def copy_direct(src: dict, dst: dict) -> None:
+def copy_direct(src: JSONObject, dst: JSONObject) -> None:
     for k in _DIRECT_FIELDS:
         if src.get(k) is not None:
             dst[k] = dc(src[k])
 
 
-def with_mode(spec: dict, modes: dict) -> dict:
+def with_mode(spec: JSONObject, modes: JSONObject) -> JSONObject:
     """A copy of a GPU-memory-service / failover spec with its ``mode`` spelled for the target."""
     out = dc(spec)
     if "mode" in out:
@@ -116,16 +116,16 @@ def cache_mount_count(mounts: Any) -> int:
     return sum(1 for m in mounts or [] if isinstance(m, dict) and m.get("useAsCompilationCache"))
 
 
-def cache_mount(cc: dict) -> dict:
+def cache_mount(cc: JSONObject) -> JSONObject:
     """The v1alpha1 flagged volume mount of a v1beta1 ``compilationCache``."""
     return no_none(name=cc.get("pvcName"), mountPoint=cc.get("mountPath"), useAsCompilationCache=True)
 
 
-def same_mount(a: dict, b: dict) -> bool:
+def same_mount(a: JSONObject, b: JSONObject) -> bool:
     return a.get("name") == b.get("name") and a.get("mountPoint") == b.get("mountPoint")
 
 
-def is_native_mount(ctr: dict, mount: dict) -> bool:
+def is_native_mount(ctr: JSONObject, mount: JSONObject) -> bool:
     return any(
         v.get("name") == mount.get("name") and v.get("mountPath") == mount.get("mountPoint")
         for v in ctr.get("volumeMounts") or []
@@ -140,14 +140,14 @@ def shm_needs_preservation(sm: Any) -> bool:
     return not zero if sm.get("disabled") else zero
 
 
-def main_of(comp: dict) -> dict | None:
+def main_of(comp: JSONObject) -> JSONObject | None:
     for c in ((comp.get("podTemplate") or {}).get("spec") or {}).get("containers") or []:
         if isinstance(c, dict) and c.get("name") == MAIN:
             return c
     return None
 
 
-def containers_of(pt: Any) -> list:
+def containers_of(pt: Any) -> list[JSONObject]:
     if not isinstance(pt, dict):
         return []
     spec = pt.get("spec")
@@ -155,16 +155,16 @@ def containers_of(pt: Any) -> list:
     return [c for c in out or [] if isinstance(c, dict)]
 
 
-def find_ctr(ctrs: list, name: Any) -> dict | None:
+def find_ctr(ctrs: list[JSONObject], name: Any) -> JSONObject | None:
     return next((c for c in ctrs if c.get("name") == name), None)
 
 
-def only_name(c: dict) -> bool:
+def only_name(c: JSONObject) -> bool:
     """``containerHasOnlyName``."""
     return all(deep_empty(v) for k, v in c.items() if k != "name")
 
 
-def find_mount(mounts: list, mount: dict) -> dict | None:
+def find_mount(mounts: list[JSONObject], mount: JSONObject) -> JSONObject | None:
     """``findPreservedVolumeMount``: same name and path, else the only mount of that name."""
     for m in mounts:
         if m.get("name") == mount.get("name") and m.get("mountPath") == mount.get("mountPath"):
@@ -176,5 +176,5 @@ def find_mount(mounts: list, mount: dict) -> dict | None:
 DCD_ONLY = ("backendFramework",)
 
 
-def dcd_only(src: dict) -> dict:
+def dcd_only(src: JSONObject) -> JSONObject:
     return {k: dc(src[k]) for k in DCD_ONLY if k in src}

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from ._json import dc
+from ._json import JSONArray, JSONObject, dc
 
 _LIST_KEYS = (("name",), ("name", "mountPath"), ("mountPath",), ("containerPort", "protocol"))
 
 
-def _list_key(*lists: list) -> tuple | None:
+def _list_key(*lists: JSONArray) -> tuple[str, ...] | None:
     """The first key tuple that identifies every item of every list uniquely (None: atomic)."""
     for fields in _LIST_KEYS:
         ok = True
@@ -26,11 +26,11 @@ def _list_key(*lists: list) -> tuple | None:
     return None
 
 
-def _kv(item: dict, fields: tuple) -> tuple:
+def _kv(item: JSONObject, fields: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(json.dumps(item[f], sort_keys=True) for f in fields)
 
 
-def fill(live: dict, rem: dict) -> None:
+def fill(live: JSONObject, rem: JSONObject) -> None:
     """Restore preserved leaves only where the live object has nothing (live always wins)."""
     for k, v in rem.items():
         if k not in live:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._component_to_hub import build_pod_template
 from ._fields import MAIN, containers_of, find_ctr, find_mount, only_name
-from ._json import dc, deep_empty, sem_eq
+from ._json import JSONArray, JSONObject, dc, deep_empty, sem_eq
 
 
-def _sparse_hub_mounts(src: list, projected: list) -> list:
+def _sparse_hub_mounts(src: JSONArray, projected: JSONArray) -> JSONArray:
     """``sparseSharedHubOnlyVolumeMounts``."""
     out = []
     for m in src:
@@ -19,7 +21,7 @@ def _sparse_hub_mounts(src: list, projected: list) -> list:
     return out
 
 
-def _generated_main_key_needs_save(src: dict, proj: dict | None) -> bool:
+def _generated_main_key_needs_save(src: JSONObject, proj: JSONObject | None) -> bool:
     """``sharedGeneratedMainContainerKeyNeedsSave``."""
     if src.get("name") != MAIN:
         return False
@@ -29,7 +31,7 @@ def _generated_main_key_needs_save(src: dict, proj: dict | None) -> bool:
     return any(find_mount(src_mounts, pm) is None for pm in proj.get("volumeMounts") or [] if isinstance(pm, dict))
 
 
-def _sparse_hub_pod_template(src: dict, projected: dict | None, fs_name: str) -> dict | None:
+def _sparse_hub_pod_template(src: JSONObject, projected: JSONObject | None, fs_name: str) -> JSONObject | None:
     """``sparseSharedHubOnlyPodTemplate``."""
     meta = {k: dc(v) for k, v in (src.get("metadata") or {}).items() if k not in ("labels", "annotations")}
     src_ctrs, proj_ctrs = containers_of(src), containers_of(projected)
@@ -49,14 +51,14 @@ def _sparse_hub_pod_template(src: dict, projected: dict | None, fs_name: str) ->
     saved = _sparse_containers(src_ctrs, proj_ctrs, needs_order, fs_name)
     if not needs_meta and not saved and not needs_gen_main and not needs_empty:
         return None
-    out: dict = {}
+    out: JSONObject = {}
     if needs_meta:
         out["metadata"] = meta
     out["spec"] = {"containers": saved} if saved else {}
     return out
 
 
-def _projected_names(src_names: list, proj_ctrs: list) -> list:
+def _projected_names(src_names: list[Any], proj_ctrs: list[JSONObject]) -> list[Any]:
     """The projection's container names, without a generated ``main`` the hub template lacks."""
     proj_names = [c.get("name") for c in proj_ctrs]
     if MAIN not in src_names:
@@ -64,17 +66,17 @@ def _projected_names(src_names: list, proj_ctrs: list) -> list:
     return proj_names
 
 
-def _containers_need_save(src_ctrs: list, proj_ctrs: list, no_projection: bool, fs_name: str) -> bool:
+def _containers_need_save(src_ctrs: list[JSONObject], proj_ctrs: list[JSONObject], no_projection: bool, fs_name: str) -> bool:
     """The frontend sidecar is there, or the containers differ from their projection."""
     if fs_name and fs_name in [c.get("name") for c in src_ctrs]:
         return True
     return bool(src_ctrs) if no_projection else not sem_eq(src_ctrs, proj_ctrs)
 
 
-def _sparse_containers(src_ctrs: list, proj_ctrs: list, needs_order: bool, fs_name: str) -> list:
+def _sparse_containers(src_ctrs: list[JSONObject], proj_ctrs: list[JSONObject], needs_order: bool, fs_name: str) -> list[JSONObject]:
     """The containers of the sparse template: every one when the order must be kept, the frontend
     sidecar, a generated main key, and each one with hub-only content."""
-    saved: list = []
+    saved: list[JSONObject] = []
     for sc in src_ctrs:
         name = sc.get("name")
         pc = find_ctr(proj_ctrs, name)
@@ -84,12 +86,12 @@ def _sparse_containers(src_ctrs: list, proj_ctrs: list, needs_order: bool, fs_na
     return saved
 
 
-def _sparse_container(sc: dict, pc: dict | None) -> dict:
+def _sparse_container(sc: JSONObject, pc: JSONObject | None) -> JSONObject:
     """What of the hub container ``sc`` its v1alpha1 projection ``pc`` does not say."""
     name = sc.get("name")
     if pc is None:
         return {"name": name} if only_name(sc) else dc(sc)
-    kept: dict = {"name": name}
+    kept: JSONObject = {"name": name}
     if name != MAIN:
         if not sem_eq(sc, pc):
             kept = dc(sc)
@@ -102,9 +104,9 @@ def _sparse_container(sc: dict, pc: dict | None) -> dict:
     return kept
 
 
-def hub_save(comp: dict, svc: dict) -> dict:
+def hub_save(comp: JSONObject, svc: JSONObject) -> JSONObject:
     """``saveSharedHubOnlySpec`` (without the component name)."""
-    save: dict = {}
+    save: JSONObject = {}
     if comp.get("frontendSidecar") is not None and svc.get("frontendSidecar") is None:
         save["frontendSidecar"] = comp["frontendSidecar"]
     pt = comp.get("podTemplate")

@@ -2,25 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._core._datacopy import deepcopy
 
+# A manifest is plain JSON data as the loader returns it (dict keys in source order). Its leaves are
+# not validated before conversion, so the values of an object or array are ``Any``: every step
+# checks the shape it reads (``isinstance``), as the operator's conversion of unstructured data does.
+JSONObject = dict[str, Any]
+JSONArray = list[Any]
 
-def dc(v: Any) -> Any:
-    return deepcopy(v)
+_T = TypeVar("_T")
+
+
+if TYPE_CHECKING:
+
+    def dc(v: _T, /) -> _T:
+        """A deep copy of JSON data (``_core._datacopy.deepcopy``, same type as ``v``)."""
+
+else:
+    dc = deepcopy
 
 
 def empty(v: Any) -> bool:
     return v is None or v == "" or v == [] or v == {} or v is False or v == 0
 
 
-def set_nonempty(d: dict, key: str, value: Any) -> None:
+def set_nonempty(d: JSONObject, key: str, value: Any) -> None:
     if not empty(value):
         d[key] = value
 
 
-def no_none(**kv: Any) -> dict:
+def no_none(**kv: Any) -> JSONObject:
     return {k: v for k, v in kv.items() if v is not None}
 
 
@@ -43,7 +56,9 @@ def _sem(v: Any) -> Any:
 
 
 def sem_eq(a: Any, b: Any) -> bool:
-    return _sem(a) == _sem(b)
+    left: object = _sem(a)
+    right: object = _sem(b)
+    return left == right
 
 
 def drop_nulls(v: Any) -> Any:

@@ -19,7 +19,7 @@ from ._fields import (
     shm_needs_preservation,
 )
 from ._fill import fill
-from ._json import dc, drop_nulls, empty
+from ._json import JSONArray, JSONObject, dc, drop_nulls, empty
 
 # v1alpha1 field that can live in a dedicated slot or in extraPodSpec.mainContainer:
 # semantic main-container key -> (dedicated key, mainContainer key)
@@ -32,7 +32,7 @@ _SPLIT_FIELDS = {
 }
 
 
-def _semantic_main(svc: dict) -> dict:
+def _semantic_main(svc: JSONObject) -> JSONObject:
     main = dedicated_main(svc)
     mc = (svc.get("extraPodSpec") or {}).get("mainContainer")
     if isinstance(mc, dict):
@@ -47,7 +47,7 @@ def _is_cache_mount(flat: Any, name: Any, path: Any) -> bool:
     )
 
 
-def _non_cache_paths(native: Any, flat: Any) -> list:
+def _non_cache_paths(native: Any, flat: Any) -> list[tuple[Any, Any]]:
     """(name, mountPath) of the native mounts that are not flagged compilation caches in ``flat``."""
     return [
         (m.get("name"), m.get("mountPath"))
@@ -56,7 +56,7 @@ def _non_cache_paths(native: Any, flat: Any) -> list:
     ]
 
 
-def _merge_mount_origins(preserved: list, current: list, preserved_main: list) -> list:
+def _merge_mount_origins(preserved: JSONArray, current: JSONArray, preserved_main: JSONArray) -> JSONArray:
     """Upstream ``restorePreservedVolumeMountOrigins``; the preserved list itself when it still
     holds exactly the same mounts (keeps its order)."""
     out = [dc(m) for m in preserved if not m.get("useAsCompilationCache")]
@@ -76,7 +76,7 @@ def _merge_mount_origins(preserved: list, current: list, preserved_main: list) -
     return out
 
 
-def _origin_restore(live: dict, saved: dict, hub_main: dict | None = None) -> None:
+def _origin_restore(live: JSONObject, saved: JSONObject, hub_main: JSONObject | None = None) -> None:
     """Upstream ``restoreMainContainerFieldOrigins``: re-split a field only if it is unchanged."""
     origins = saved.get("mainContainerOrigins") or {}
     for field, entry in origins.items():
@@ -93,11 +93,11 @@ def _origin_restore(live: dict, saved: dict, hub_main: dict | None = None) -> No
             }
 
 
-def _restore_field_origin(live: dict, field: str, entry: dict, hub_main: dict | None) -> None:
+def _restore_field_origin(live: JSONObject, field: str, entry: JSONObject, hub_main: JSONObject | None) -> None:
     """One field of ``restoreMainContainerFieldOrigins``: back to its dedicated slot and/or the main
     container, when the live value still equals the saved one."""
     dedicated, in_main = _SPLIT_FIELDS[field]
-    view: dict = {}
+    view: JSONObject = {}
     if "dedicated" in entry:
         view[dedicated] = entry["dedicated"]
     if "main" in entry:
@@ -132,7 +132,7 @@ def _restore_field_origin(live: dict, field: str, entry: dict, hub_main: dict | 
         live.pop("extraPodSpec")
 
 
-def _main_mounts(saved_main: list, live_mounts_full: Any, hub_main: dict | None) -> list:
+def _main_mounts(saved_main: JSONArray, live_mounts_full: Any, hub_main: JSONObject | None) -> JSONArray:
     """The saved main-container mounts; only name + mountPath were compared, so each keeps the
     live mount's other leaves (a Go save drops a false readOnly)."""
     live_mounts = {(m.get("name"), m.get("mountPath")): m for m in live_mounts_full or [] if isinstance(m, dict)}
@@ -157,7 +157,7 @@ _ORIGIN_FIELDS = (
 )
 
 
-def _restore_env_from_secret(live: dict, saved: dict) -> None:
+def _restore_env_from_secret(live: JSONObject, saved: JSONObject) -> None:
     """Upstream ``restoreEnvFromSecretFromPreserved``."""
     secret = saved.get("envFromSecret")
     if secret is None or live.get("envFromSecret") is not None:
@@ -179,7 +179,7 @@ def _restore_env_from_secret(live: dict, saved: dict) -> None:
         del live["extraPodSpec"]
 
 
-def _strip_origin(rem: dict) -> dict:
+def _strip_origin(rem: JSONObject) -> JSONObject:
     rem = {k: v for k, v in rem.items() if k not in _ORIGIN_FIELDS}
     eps = rem.get("extraPodSpec")
     if isinstance(eps, dict) and isinstance(eps.get("mainContainer"), dict):
@@ -201,7 +201,7 @@ def _strip_origin(rem: dict) -> dict:
     return rem
 
 
-def _restore_resources(live: dict, saved: dict, main_present: bool) -> None:
+def _restore_resources(live: JSONObject, saved: JSONObject, main_present: bool) -> None:
     """Upstream ``shouldRestorePreservedResources``: only while the live main container still holds
     the same native resources."""
     res = saved.get("resources")
@@ -211,7 +211,7 @@ def _restore_resources(live: dict, saved: dict, main_present: bool) -> None:
         live["resources"] = dc(res)
 
 
-def _restore_cache_mounts(live: dict, saved: dict, comp: dict) -> None:
+def _restore_cache_mounts(live: JSONObject, saved: JSONObject, comp: JSONObject) -> None:
     """Upstream ``restoreSharedPreservedFlatVolumeMounts``: bring back the secondary
     ``useAsCompilationCache`` flags the hub cannot hold, while the live hub still matches."""
     preserved = [m for m in saved.get("volumeMounts") or [] if isinstance(m, dict)]
@@ -227,7 +227,7 @@ def _restore_cache_mounts(live: dict, saved: dict, comp: dict) -> None:
         live["volumeMounts"] = dc(preserved)
         return
     main = main_of(comp)
-    out: list = []
+    out: JSONArray = []
     for m in caches:
         # a secondary cache flag is visible only as a main-container mount; absence = deletion
         if m is caches[0] or main is None or is_native_mount(main, m):
@@ -236,7 +236,7 @@ def _restore_cache_mounts(live: dict, saved: dict, comp: dict) -> None:
     live["volumeMounts"] = out
 
 
-def _restore_shared_memory(live: dict, saved: dict) -> None:
+def _restore_shared_memory(live: JSONObject, saved: JSONObject) -> None:
     """Upstream ``shouldRestorePreservedSharedMemory``."""
     sm = saved.get("sharedMemory")
     if not isinstance(sm, dict) or not shm_needs_preservation(sm):
@@ -246,7 +246,7 @@ def _restore_shared_memory(live: dict, saved: dict) -> None:
         live["sharedMemory"] = dc(sm)
 
 
-def svc_restore(live: dict, saved: dict, comp: dict) -> None:
+def svc_restore(live: JSONObject, saved: JSONObject, comp: JSONObject) -> None:
     _restore_shared_memory(live, saved)
     _restore_cache_mounts(live, saved, comp)
     _restore_resources(live, saved, main_of(comp) is not None)
@@ -255,7 +255,7 @@ def svc_restore(live: dict, saved: dict, comp: dict) -> None:
     fill(live, _strip_origin({k: v for k, v in saved.items() if k not in ("frontendSidecar", "sharedMemory")}))
 
 
-def read_spoke(meta: dict) -> tuple[dict | None, bool]:
+def read_spoke(meta: JSONObject) -> tuple[JSONObject | None, bool]:
     """The DCD spoke payload as this module's internal save (``service`` leaves, origins) plus the
     empty-serviceName marker; reads upstream's typed envelope and this module's older shape."""
     envelope = read_envelope(meta, DCD_SPEC_ANNOTATION)
@@ -272,12 +272,12 @@ def read_spoke(meta: dict) -> tuple[dict | None, bool]:
     return spoke_to_internal(spec), empty_name
 
 
-def spoke_to_internal(spec: dict) -> dict:
+def spoke_to_internal(spec: JSONObject) -> JSONObject:
     """Upstream's typed spoke save -> the internal save ``svc_restore`` consumes."""
     if "mainContainerOrigins" in spec:  # this module's earlier internal shape
         return spec
     spec = drop_nulls(spec)
-    out: dict = {}
+    out: JSONObject = {}
     if spec.get("serviceName"):
         out["serviceName"] = spec["serviceName"]
     for key in ("subComponentType", "dynamoNamespace", "autoscaling", "ingress", "annotations", "labels",
@@ -307,11 +307,11 @@ def spoke_to_internal(spec: dict) -> dict:
     return out
 
 
-def _spoke_origins(spec: dict, main: dict) -> dict:
+def _spoke_origins(spec: JSONObject, main: JSONObject) -> JSONObject:
     """The typed save's split fields as ``mainContainerOrigins`` (dedicated and main spellings)."""
-    origins: dict = {}
+    origins: JSONObject = {}
     for field, (dedicated, in_main) in _SPLIT_FIELDS.items():
-        entry: dict = {}
+        entry: JSONObject = {}
         if dedicated in spec:
             entry["dedicated"] = dc(spec[dedicated])
         if not empty(main.get(in_main)):
@@ -321,7 +321,7 @@ def _spoke_origins(spec: dict, main: dict) -> dict:
     return origins
 
 
-def _spoke_extra_pod_spec(eps: dict, main: Any) -> dict:
+def _spoke_extra_pod_spec(eps: JSONObject, main: Any) -> JSONObject:
     """The typed save's ``extraPodSpec`` without Go's zero values (``resources: {}``, an empty name)
     and the ``envFrom`` restored from ``envFromSecret``."""
     rest = {k: dc(v) for k, v in eps.items() if k != "mainContainer"}

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ._fields import FRONTEND_SIDECAR, cache_mount_count, resources_need_preservation, shm_needs_preservation
-from ._json import dc, empty
+from ._json import JSONObject, dc, empty
 
 _PROMOTED_SUBTYPES = ("prefill", "decode")
 
 
-def _ensure_main(save: dict) -> dict:
+def _ensure_main(save: JSONObject) -> JSONObject:
     """``ensureExtraPodSpecMainContainer``."""
     eps = save.get("extraPodSpec")
     if not isinstance(eps, dict):
@@ -21,7 +21,7 @@ def _ensure_main(save: dict) -> dict:
     return main
 
 
-def _eps_pod_spec_zero(eps: dict) -> bool:
+def _eps_pod_spec_zero(eps: JSONObject) -> bool:
     return not any(not empty(v) for k, v in eps.items() if k != "mainContainer")
 
 
@@ -36,7 +36,7 @@ def _eps_needs_preservation(eps: Any) -> bool:
     return False
 
 
-def _frontend_sidecar_conflict(svc: dict) -> bool:
+def _frontend_sidecar_conflict(svc: JSONObject) -> bool:
     """``alphaFrontendSidecarConflictNeedsPreservation``."""
     eps = svc.get("extraPodSpec")
     return svc.get("frontendSidecar") is not None and isinstance(eps, dict) and any(
@@ -44,7 +44,7 @@ def _frontend_sidecar_conflict(svc: dict) -> bool:
     )
 
 
-def _origins_need_save(svc: dict) -> bool:
+def _origins_need_save(svc: JSONObject) -> bool:
     """``sharedMainContainerFieldOriginsNeedSave``."""
     main = (svc.get("extraPodSpec") or {}).get("mainContainer")
     if not isinstance(main, dict):
@@ -54,9 +54,9 @@ def _origins_need_save(svc: dict) -> bool:
     )
 
 
-def upstream_spoke_save(svc: dict, include_origin_splits: bool) -> dict:
+def upstream_spoke_save(svc: JSONObject, include_origin_splits: bool) -> JSONObject:
     """Upstream ``saveSharedAlphaOnlySpec`` on a v1alpha1 shared spec (plain dict, unordered)."""
-    save: dict = {}
+    save: JSONObject = {}
     sub = svc.get("subComponentType")
     if sub and not (svc.get("componentType") == "worker" and sub in _PROMOTED_SUBTYPES):
         save["subComponentType"] = sub
@@ -82,7 +82,7 @@ def upstream_spoke_save(svc: dict, include_origin_splits: bool) -> dict:
     return save
 
 
-def _save_whole_structs(svc: dict, save: dict) -> None:
+def _save_whole_structs(svc: JSONObject, save: JSONObject) -> None:
     """The structs v1beta1 cannot say back whole (``resourcesNeedPreservation``, more than one cache
     mount, ``sharedMemoryNeedsPreservation``, empty pod metadata, ``extraPodSpecNeedsPreservation``)."""
     if resources_need_preservation(svc.get("resources")):
@@ -109,7 +109,7 @@ _ORIGIN_PAIRS = (
 )
 
 
-def _save_origin_splits(svc: dict, main: dict, save: dict) -> None:
+def _save_origin_splits(svc: JSONObject, main: JSONObject, save: JSONObject) -> None:
     """``saveSharedMainContainerOrigins``: each field set in the dedicated slot or in the main
     container, saved as both spellings hold it."""
     if main.get("name"):

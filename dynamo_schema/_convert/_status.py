@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ._json import dc
+from ._json import JSONArray, JSONObject, dc
 
 
-def _status_convert(status: Any, replicas: tuple[str, str], updated: tuple[str, str], entry: Callable) -> Any:
+def _status_convert(status: Any, replicas: tuple[str, str], updated: tuple[str, str], entry: Callable[[JSONObject], JSONObject]) -> Any:
     """The DGD status with the per-component map (``replicas``) and ``rollingUpdate`` list renamed."""
     if not isinstance(status, dict):
         return dc(status)
@@ -22,21 +22,21 @@ def _status_convert(status: Any, replicas: tuple[str, str], updated: tuple[str, 
     return out
 
 
-def _replica_status_to_beta(st: dict) -> dict:
+def _replica_status_to_beta(st: JSONObject) -> JSONObject:
     cn = st.pop("componentName", None)
     if not st.get("componentNames") and cn:
         st["componentNames"] = [cn]
     return st
 
 
-def _replica_status_to_alpha(st: dict) -> dict:
+def _replica_status_to_alpha(st: JSONObject) -> JSONObject:
     names = st.get("componentNames") or []
     if names:
         st["componentName"] = names[-1]
     return st
 
 
-def _names_to_hub(st: dict) -> list:
+def _names_to_hub(st: JSONObject) -> JSONArray:
     """Upstream ``componentNamesToHub``."""
     names = list(st.get("componentNames") or [])
     return names or ([st["componentName"]] if st.get("componentName") else [])
@@ -50,7 +50,7 @@ def _component_name_needs_preservation(st: Any) -> bool:
     return names[-1] != st.get("componentName", "") if names else bool(st.get("componentName"))
 
 
-def _replica_save(st: dict) -> dict:
+def _replica_save(st: JSONObject) -> JSONObject:
     return {k: dc(st[k]) for k in ("componentName", "componentNames") if k in st}
 
 
@@ -66,14 +66,14 @@ def _restore_replica(st: Any, sv: Any) -> None:
         st.update(_replica_save({k: v for k, v in sv.items() if k not in ("componentName", "componentNames") or v}))
 
 
-def status_save(status: Any) -> dict:
+def status_save(status: Any) -> JSONObject:
     """Upstream ``saveDGDAlphaOnlyStatus``: componentName/componentNames the hub list cannot carry."""
     services = status.get("services") if isinstance(status, dict) else None
     saved = {name: _replica_save(st) for name, st in (services or {}).items() if _component_name_needs_preservation(st)}
     return {"services": saved} if saved else {}
 
 
-def status_restore(status: Any, saved: dict | None) -> Any:
+def status_restore(status: Any, saved: JSONObject | None) -> Any:
     """Upstream ``restoreDGDAlphaOnlyStatusFromSaved``."""
     services = status.get("services") if isinstance(status, dict) else None
     for name, st in (services or {}).items():
@@ -91,7 +91,7 @@ def dcd_status_to_beta(status: Any) -> Any:
     return out
 
 
-def dcd_status_to_alpha(status: Any, saved: dict | None) -> Any:
+def dcd_status_to_alpha(status: Any, saved: JSONObject | None) -> Any:
     """Upstream ``ConvertToDynamoComponentDeploymentStatus`` + ``restoreDCDAlphaOnlyStatusFromSaved``."""
     if not isinstance(status, dict):
         return dc(status)
@@ -105,11 +105,11 @@ def dcd_status_to_alpha(status: Any, saved: dict | None) -> Any:
     return out
 
 
-def dcd_status_save(status: Any) -> dict:
+def dcd_status_save(status: Any) -> JSONObject:
     """Upstream ``saveDCDAlphaOnlyStatus``."""
     if not isinstance(status, dict):
         return {}
-    save: dict = {}
+    save: JSONObject = {}
     if status.get("podSelector"):
         save["podSelector"] = dc(status["podSelector"])
     if _component_name_needs_preservation(status.get("service")):

@@ -70,7 +70,7 @@ from ._dgd_to_hub import dgd_to_beta
 from ._dgdr_from_hub import dgdr_to_alpha
 from ._dgdr_to_hub import dgdr_to_beta
 from ._envelope import ConversionError as ConversionError
-from ._json import dc
+from ._json import JSONObject, dc
 
 __all__ = [
     "ConversionError",
@@ -80,17 +80,20 @@ __all__ = [
 ]
 
 
-def to_v1beta1(obj: dict) -> dict:
+def to_v1beta1(obj: JSONObject) -> JSONObject:
     """Convert a v1alpha1 DGD, DCD or DGDR (spec) to v1beta1 (a v1beta1 input is returned as a copy)."""
     return _dispatch(obj, BETA, dcd_to_beta, dgdr_to_beta, dgd_to_beta)
 
 
-def to_v1alpha1(obj: dict) -> dict:
+def to_v1alpha1(obj: JSONObject) -> JSONObject:
     """Convert a v1beta1 DGD, DCD or DGDR (spec) to v1alpha1 (a v1alpha1 input is returned as a copy)."""
     return _dispatch(obj, ALPHA, dcd_to_alpha, dgdr_to_alpha, dgd_to_alpha)
 
 
-def _dispatch(obj: dict, api: str, dcd: Callable, dgdr: Callable, dgd: Callable) -> dict:
+_Converter = Callable[[JSONObject], JSONObject]
+
+
+def _dispatch(obj: JSONObject, api: str, dcd: _Converter, dgdr: _Converter, dgd: _Converter) -> JSONObject:
     if obj.get("apiVersion") == api:
         return dc(obj)
     kind = obj.get("kind")
