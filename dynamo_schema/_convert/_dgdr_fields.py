@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._json import JSONArray, JSONObject, is_number
+from ._json import JSONArray, JSONObject, dc, is_number
 
 PROFILER = "profiler"
 OPT_TYPES = ("latency", "throughput")
@@ -77,3 +77,11 @@ def profiler_container(containers: list[JSONObject]) -> JSONObject:
         containers.append({"name": PROFILER})
         idx = len(containers) - 1
     return containers[idx]
+
+
+def copy_scheduling(src: JSONObject, dst: JSONObject) -> None:
+    """The profiler pod's ``tolerations`` and ``nodeSelector`` (when set), copied between the
+    v1alpha1 ``profilingConfig`` and the v1beta1 ``overrides.profilingJob`` pod spec."""
+    for key in ("tolerations", "nodeSelector"):
+        if src.get(key):
+            dst[key] = dc(src[key])

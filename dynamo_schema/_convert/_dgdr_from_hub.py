@@ -8,12 +8,13 @@ from ._dgdr_fields import (
     MODEL_CACHE_KEYS,
     PROFILER,
     SPOKE_DGDR_KEYS,
+    copy_scheduling,
     migrate_unnamed_profiler,
     profiler_index,
     strip_typed_profiling_config,
 )
 from ._envelope import finish_conversion, open_conversion
-from ._json import JSONObject, dc, is_zero
+from ._json import JSONObject, dc, deep_empty
 
 
 def _hub_only_profiling_job(job: JSONObject | None) -> JSONObject | None:
@@ -32,7 +33,7 @@ def _hub_only_profiling_job(job: JSONObject | None) -> JSONObject | None:
             del containers[idx]
     pod.pop("tolerations", None)
     pod.pop("nodeSelector", None)
-    return None if is_zero(save) else save
+    return None if deep_empty(save) else save
 
 
 def dgdr_to_alpha(obj: JSONObject) -> JSONObject:
@@ -137,10 +138,7 @@ def _job_to_pod_fields(src: JSONObject, pc: JSONObject) -> None:
     idx = profiler_index(containers)
     if idx >= 0 and containers[idx].get("resources"):
         pc["resources"] = dc(containers[idx]["resources"])
-    if pod.get("tolerations"):
-        pc["tolerations"] = dc(pod["tolerations"])
-    if pod.get("nodeSelector"):
-        pc["nodeSelector"] = dc(pod["nodeSelector"])
+    copy_scheduling(pod, pc)
 
 
 def _save_hub_only(src: JSONObject, mocker: object) -> JSONObject:

@@ -8,6 +8,7 @@ from ._dgdr_fields import (
     MODEL_CACHE_KEYS,
     OPT_TYPES,
     SPOKE_DGDR_KEYS,
+    copy_scheduling,
     migrate_unnamed_profiler,
     profiler_container,
     profiler_index,
@@ -89,10 +90,7 @@ def _pod_fields_to_job(pc: JSONObject, dst: JSONObject) -> None:
     pod = job["template"]["spec"]
     if pc.get("resources") is not None:
         profiler_container(pod.setdefault("containers", []))["resources"] = dc(pc["resources"])
-    if pc.get("tolerations"):
-        pod["tolerations"] = dc(pc["tolerations"])
-    if pc.get("nodeSelector"):
-        pod["nodeSelector"] = dc(pc["nodeSelector"])
+    copy_scheduling(pc, pod)
 
 
 def _save_alpha_only(src: JSONObject, pc: JSONObject, save: JSONObject) -> None:
@@ -160,8 +158,5 @@ def _merge_hub_only_job(live: JSONObject, restored: JSONObject) -> JSONObject:
         profiler_container(ocontainers)["resources"] = dc(resources)
     if ocontainers:
         opod["containers"] = ocontainers
-    if pod.get("tolerations"):
-        opod["tolerations"] = dc(pod["tolerations"])
-    if pod.get("nodeSelector"):
-        opod["nodeSelector"] = dc(pod["nodeSelector"])
+    copy_scheduling(pod, opod)
     return out

@@ -72,12 +72,3 @@ def drop_nulls(v: Any) -> Any:
 
 def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def is_zero(obj: Any) -> bool:
-    """Semantic zero (``apiequality.Semantic.DeepEqual`` with the zero value): only empties inside."""
-    if isinstance(obj, dict):
-        return all(is_zero(v) for v in obj.values())
-    if isinstance(obj, list):
-        return not obj
-    return obj in (None, "", 0, False)
