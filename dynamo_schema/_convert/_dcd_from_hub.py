@@ -31,12 +31,7 @@ def dcd_to_alpha(obj: JSONObject) -> JSONObject:
     spec = {**dcd_only(src), **svc}
     cs = hub_save(comp, svc)
     saved_status = read_payload(obj.get("metadata") or {}, DCD_STATUS_ANNOTATION)
-    src_anns = (src_meta if isinstance(src_meta, dict) else {}).get("annotations") or {}
-    save_hub_origin = DCD_SPEC_ANNOTATION not in src_anns and DCD_STATUS_ANNOTATION not in src_anns
-    # upstream dcdHubSpecNeedsSave
-    if cs or (not comp.get("name") and (src_meta or {}).get("name")) or (
-        save_hub_origin and comp.get("podTemplate") is not None
-    ):
+    if _hub_spec_needs_save(cs, comp, src_meta):
         hub: JSONObject = {"name": comp.get("name") or "", **cs}
         meta["annotations"] = {**(meta.get("annotations") or {}), DCD_SPEC_ANNOTATION: hub_annotation(hub, "HubDCDSpec")}
 
@@ -44,3 +39,15 @@ def dcd_to_alpha(obj: JSONObject) -> JSONObject:
         return dcd_status_to_alpha(st, saved_status)
 
     return finish_conversion(obj, out, meta, spec, status, DCD_SPEC_ANNOTATION, None)
+
+
+def _hub_spec_needs_save(cs: JSONObject, comp: JSONObject, src_meta: Any) -> bool:
+    """Upstream ``dcdHubSpecNeedsSave``: a non-zero save, an empty hub name under a set
+    ``metadata.name``, or a hub-origin podTemplate (``SaveHubOrigin`` = no spoke annotations)."""
+    src_anns = (src_meta if isinstance(src_meta, dict) else {}).get("annotations") or {}
+    save_hub_origin = DCD_SPEC_ANNOTATION not in src_anns and DCD_STATUS_ANNOTATION not in src_anns
+    return bool(
+        cs
+        or (not comp.get("name") and (src_meta or {}).get("name"))
+        or (save_hub_origin and comp.get("podTemplate") is not None)
+    )
