@@ -121,6 +121,11 @@ def cache_mount(cc: JSONObject) -> JSONObject:
     return no_none(name=cc.get("pvcName"), mountPoint=cc.get("mountPath"), useAsCompilationCache=True)
 
 
+def mounts_cache(cc: JSONObject, m: JSONObject) -> bool:
+    """The v1beta1 container mount ``m`` is the one of the compilation cache ``cc``."""
+    return bool(m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath"))
+
+
 def same_mount(a: JSONObject, b: JSONObject) -> bool:
     return a.get("name") == b.get("name") and a.get("mountPoint") == b.get("mountPoint")
 

@@ -12,6 +12,7 @@ from ._fields import (
     find_ctr,
     find_mount,
     main_of,
+    mounts_cache,
     only_name,
     resources_need_preservation,
 )
@@ -26,31 +27,27 @@ def comp_restore(comp: JSONObject, saved: JSONObject) -> None:
     """Restore from this module's earlier hub save (a remainder plus the two markers above)."""
     fill(comp, {k: v for k, v in saved.items() if k not in ("name", _NO_CACHE_MOUNT, _NO_MAIN)})
     main = main_of(comp)
-    if saved.get(_NO_MAIN) and main is not None:
-        cc = comp.get("compilationCache") or {}
-        leftover = {k: v for k, v in main.items() if k != "name"}
-        if not leftover or (
-            set(leftover) == {"volumeMounts"}
-            and all(
-                m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath")
-                for m in leftover["volumeMounts"]
-            )
-        ):
-            spec = comp["podTemplate"]["spec"]
-            spec["containers"] = [c for c in spec["containers"] if c is not main]
-            return
+    if saved.get(_NO_MAIN) and main is not None and _generated_main(comp, main):
+        spec = comp["podTemplate"]["spec"]
+        spec["containers"] = [c for c in spec["containers"] if c is not main]
+        return
     cc = comp.get("compilationCache")
     main = main_of(comp)
     if saved.get(_NO_CACHE_MOUNT) and isinstance(cc, dict) and main is not None:
-        vms = [
-            m
-            for m in main.get("volumeMounts") or []
-            if not (m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath"))
-        ]
+        vms = [m for m in main.get("volumeMounts") or [] if not mounts_cache(cc, m)]
         if vms:
             main["volumeMounts"] = vms
         else:
             main.pop("volumeMounts", None)
+
+
+def _generated_main(comp: JSONObject, main: JSONObject) -> bool:
+    """``main`` holds nothing but its name and the compilation cache mount."""
+    cc = comp.get("compilationCache") or {}
+    leftover = {k: v for k, v in main.items() if k != "name"}
+    return not leftover or (
+        set(leftover) == {"volumeMounts"} and all(mounts_cache(cc, m) for m in leftover["volumeMounts"])
+    )
 
 
 def _clean_hub_ctr(c: Any) -> Any:
@@ -114,7 +111,7 @@ def _restore_pod_template(comp: JSONObject, spt: JSONObject, svc: JSONObject) ->
 
 def _is_cache(cc: Any, m: JSONObject) -> bool:
     """``m`` is the mount of the component's ``compilationCache``."""
-    return isinstance(cc, dict) and m.get("name") == cc.get("pvcName") and m.get("mountPath") == cc.get("mountPath")
+    return isinstance(cc, dict) and mounts_cache(cc, m)
 
 
 def _drop_generated_cache_mount(ctrs: list[JSONObject], cc: Any, smain: JSONObject | None, eps_mounts: JSONArray) -> None:
