@@ -70,13 +70,7 @@ def _decompose_pod_template(comp: JSONObject, s: JSONObject, restored_fs: JSONOb
         set_nonempty(epm, "labels", dc(meta.get("labels")))
         s["extraPodMetadata"] = epm
     spec = pt.get("spec") or {}
-    main: JSONObject | None = None
-    other: JSONArray = []
-    for ctr in spec.get("containers") or []:
-        if isinstance(ctr, dict) and ctr.get("name") == MAIN and main is None:
-            main = dc(ctr)
-            continue
-        other.append(dc(ctr))
+    main, other = _split_main(spec.get("containers") or [])
     if fs_name is not None and fs_name == FRONTEND_SIDECAR and restored_fs is not None:
         other = _frontend_sidecar(s, other, fs_name, restored_fs)
     if main is not None:
@@ -89,6 +83,18 @@ def _decompose_pod_template(comp: JSONObject, s: JSONObject, restored_fs: JSONOb
         if main:
             eps["mainContainer"] = main
         s["extraPodSpec"] = eps
+
+
+def _split_main(containers: JSONArray) -> tuple[JSONObject | None, JSONArray]:
+    """Copies of the first ``main`` container and of the other containers."""
+    main: JSONObject | None = None
+    other: JSONArray = []
+    for ctr in containers:
+        if isinstance(ctr, dict) and ctr.get("name") == MAIN and main is None:
+            main = dc(ctr)
+            continue
+        other.append(dc(ctr))
+    return main, other
 
 
 def _frontend_sidecar(s: JSONObject, other: JSONArray, fs_name: str, restored_fs: JSONObject) -> JSONArray:

@@ -161,13 +161,7 @@ def svc_to_comp(name: str | None, svc: JSONObject) -> JSONObject:
     sa = svc.get("scalingAdapter")
     if isinstance(sa, dict) and sa.get("enabled"):
         c["scalingAdapter"] = {}
-    exp: JSONObject = {}
-    for key in GMS_FEATURES:
-        v = svc.get(key)
-        if isinstance(v, dict) and v.get("enabled"):
-            exp[key] = with_mode({k: x for k, x in v.items() if k != "enabled"}, GMS_TO_BETA)
-    if isinstance(svc.get("checkpoint"), dict):
-        exp["checkpoint"] = dc(svc["checkpoint"])
+    exp = _experimental(svc)
     if exp:
         c["experimental"] = exp
     pt = build_pod_template(svc)
@@ -176,3 +170,15 @@ def svc_to_comp(name: str | None, svc: JSONObject) -> JSONObject:
             c["frontendSidecar"] = FRONTEND_SIDECAR
         c["podTemplate"] = pt
     return c
+
+
+def _experimental(svc: JSONObject) -> JSONObject:
+    """``experimental``: the enabled GPU memory service / failover specs and the checkpoint."""
+    exp: JSONObject = {}
+    for key in GMS_FEATURES:
+        v = svc.get(key)
+        if isinstance(v, dict) and v.get("enabled"):
+            exp[key] = with_mode({k: x for k, x in v.items() if k != "enabled"}, GMS_TO_BETA)
+    if isinstance(svc.get("checkpoint"), dict):
+        exp["checkpoint"] = dc(svc["checkpoint"])
+    return exp
