@@ -54,9 +54,9 @@ def parse_quantity(v: Any) -> Decimal | None:
     try:
         # exact: resource.Quantity keeps arbitrary precision (the default context rounds at 28 digits)
         with localcontext(Context(prec=len(num.as_tuple().digits) + 60, Emax=MAX_EMAX, Emin=MIN_EMIN)):
-            if suffix[:1] in ("e", "E"):
-                return num.scaleb(int(suffix[1:]))
-            return num * SUFFIX[suffix]
+            if suffix in SUFFIX:  # SI or binary, including "E" (exa) and "Ei" (exbi)
+                return num * SUFFIX[suffix]
+            return num.scaleb(int(suffix[1:]))  # a decimal exponent: "e3", "E-2"
     except (ArithmeticError, ValueError):  # exponent beyond what a Decimal holds
         return None
 

@@ -3,6 +3,8 @@ field.Error.ErrorBody)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from dynamo_schema._k8s import _gofmt as G
@@ -148,3 +150,14 @@ def test_go_scalar_is_the_shared_scalar_case() -> None:
     # the encoding/json flavour: json floats and HTML-safe string escapes
     assert G.go_scalar(1e-7, G._json_string, G._json_float) == "1e-7"
     assert G.go_scalar("<", G._json_string, G._json_float) == '"\\u003c"'
+
+
+def test_quantity_exa_and_exbi_suffixes() -> None:
+    """``E`` is the SI exa suffix and ``Ei`` exbi, not an exponent without digits: the values below are
+    what k8s.io/apimachinery v0.30.1 ``resource.ParseQuantity(s).AsDec()`` prints (run with Go 1.26.8)."""
+    from dynamo_schema._k8s._quantity import parse_quantity
+
+    go = {"1E": 10**18, "0E": 0, "1Ei": 2**60, "1.5E": 15 * 10**17, "5Ei": 5 * 2**60, "2e3": 2000,
+          "1E3": 1000, "1E-2": Decimal("0.01")}
+    assert {s: parse_quantity(s) for s in go} == go
+    assert parse_quantity("1e") is None  # Go: an error
