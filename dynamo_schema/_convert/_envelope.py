@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .._core._diagnostics import DynamoSchemaError
 from ._annotations import read_payload, scrub_annotations, write_payload
 from ._json import JSONObject, dc
 
 
-class ConversionError(ValueError):
-    pass
+class ConversionError(DynamoSchemaError, ValueError):
+    """A document the conversion webhook refuses (bad input: the CLI reports it and exits 1; still a
+    ``ValueError`` for callers that catch that)."""
 
 
 def _copy_top(obj: JSONObject, api: str) -> tuple[JSONObject, JSONObject]:

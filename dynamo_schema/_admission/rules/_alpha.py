@@ -202,7 +202,7 @@ def _mount_may_fail(mounts: Any) -> bool:
 
 
 def _component_may_fire(comp: Any) -> bool:
-    """Whether a rule of :func:`_shared` can fire on ``_convert._comp_to_svc(comp)`` (no preserved
+    """Whether a rule of :func:`_shared` can fire on ``_convert._component_from_hub.comp_to_svc(comp)`` (no preserved
     fields). Conservative (True when unsure). Without a conversion annotation the converted service
     has no ``annotations``, ``dynamoNamespace``, ``autoscaling``, ``ingress`` or ``frontendSidecar``;
     what is left comes from ``eppConfig`` (copied), ``experimental.failover`` (``failover``) and the
