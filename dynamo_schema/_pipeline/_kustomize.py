@@ -111,10 +111,10 @@ def _strip_directives(node: Any) -> Any:
 
 
 def _cel_texts() -> dict[str, list[str]]:
-    from .._schema import _cel
+    from .._schema._cel_rules import BY_NORM
 
     out: dict[str, list[str]] = {}
-    for text, (short, _fn) in _cel._BY_NORM.items():
+    for text, (short, _fn) in BY_NORM.items():
         out.setdefault(f"cel.{short}", []).append(text)
     return out
 
