@@ -27,11 +27,23 @@ from ._merge import sort_keys_deep
 from ._names import compute_dynamo_namespace, dcd_name
 from ._options import RenderError, RenderOptions
 from ._pod import is_k8s_discovery
-from ._workerhash import compute_worker_hash
 from ._workloads import component_service, render_dcd_workloads
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
+
+#: ``RenderOptions.worker_hash_algorithm`` for a render whose worker hash needs only the hash's shape (eight
+#: lower-case hex digits, as every algorithm gives): ``validate``'s reconcile check, which renders again with
+#: the real hash when a child is refused. Not one of ``_workerhash.ALGORITHMS`` (the CLI offers only those).
+SHAPE_ONLY_HASH = "-shape-only-"
+
+
+def _worker_hash(admitted: dict[str, Any], options: RenderOptions, ns: str) -> str:
+    if options.worker_hash_algorithm == SHAPE_ONLY_HASH:
+        return "0" * 8
+    from ._workerhash import compute_worker_hash  # hashlib, the Go JSON layouts: only when hashing
+
+    return compute_worker_hash(admitted, options, namespace=ns)
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,7 @@ def _maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) -
 def _child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
     admitted = admit(dgd, options, grove=False)
     ns = _namespace(admitted, options)
-    wh = compute_worker_hash(admitted, options, namespace=ns)
+    wh = _worker_hash(admitted, options, ns)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
 
 
@@ -117,7 +129,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
     _check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
     ns = _namespace(admitted, options)
-    wh = compute_worker_hash(admitted, options, namespace=ns)
+    wh = _worker_hash(admitted, options, ns)
     out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
     out += _dgd_common(admitted, ns, options)
     meta = admitted.get("metadata") or {}
