@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cached_property
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
@@ -45,27 +46,55 @@ _SHORT = {_STR: "!!str", _INT: "!!int", _FLOAT: "!!float", _BOOL: "!!bool", _NUL
 
 
 class _Rx:
-    """Regular expressions, compiled on first use (keeps the module import cheap)."""
+    """Regular expressions, each compiled on first use (keeps the module import and a cold start cheap)."""
 
-    def __init__(self) -> None:
+    @cached_property
+    def bad_char(self) -> re.Pattern[str]:
         # libyaml accepts #x9 #xA #xD [#x20-#x7E] #x85 [#xA0-#xD7FF] [#xE000-#xFFFD] [#x10000-#x10FFFF]
-        self.bad_char = re.compile(
+        return re.compile(
             "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+    @cached_property
+    def go_int(self) -> re.Pattern[str]:
         # strconv.ParseInt(s, 0, 64) syntax once go-yaml removed every "_"
-        self.go_int = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[1-9][0-9]*|0)\Z")
+        return re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[1-9][0-9]*|0)\Z")
+
+    @cached_property
+    def go_float(self) -> re.Pattern[str]:
         # go-yaml v2 yamlStyleFloat
-        self.go_float = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-        self.dot_float = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?\Z")
-        self.timestamp = re.compile(
+        return re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+
+    @cached_property
+    def dot_float(self) -> re.Pattern[str]:
+        return re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?\Z")
+
+    @cached_property
+    def timestamp(self) -> re.Pattern[str]:
+        return re.compile(
             r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
             r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?\Z")
-        self.bang = re.compile(r"&[^\s,\[\]{}]+[ \t\r\n]+!(?=[ \t\r\n])")
-        self.anchor = re.compile(r"(?:!\S*\s+)?&([^\s,\[\]{}]+)")
-        self.surrogate = re.compile("[\ud800-\udfff]")
+
+    @cached_property
+    def bang(self) -> re.Pattern[str]:
+        return re.compile(r"&[^\s,\[\]{}]+[ \t\r\n]+!(?=[ \t\r\n])")
+
+    @cached_property
+    def anchor(self) -> re.Pattern[str]:
+        return re.compile(r"(?:!\S*\s+)?&([^\s,\[\]{}]+)")
+
+    @cached_property
+    def surrogate(self) -> re.Pattern[str]:
+        return re.compile("[\ud800-\udfff]")
+
+    @cached_property
+    def prefix(self) -> re.Pattern[str]:
         # block-structure prefix of a line (indentation and "- ", "? ", ": " indicators)
-        self.prefix = re.compile(r"^[ \t?:-]*", re.M)
+        return re.compile(r"^[ \t?:-]*", re.M)
+
+    @cached_property
+    def json_token(self) -> re.Pattern[str]:
         # JSON tokens: strings (possibly unterminated), numbers, brackets
-        self.json_token = re.compile(r'"(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|[\[\]{}]')
+        return re.compile(r'"(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|[\[\]{}]')
 
 
 _RX: _Rx | None = None
