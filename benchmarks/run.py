@@ -269,7 +269,7 @@ def bench_bulk(runs: int, large: bool) -> dict[str, object]:
     from corpus import build
 
     ours = _ours("validate", "--summary")
-    base = _ours("validate", "--summary", baseline=True) if BASELINE else None
+    base_cmd = _ours("validate", "--summary", baseline=True) if BASELINE else None
     res: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
@@ -290,8 +290,8 @@ def bench_bulk(runs: int, large: bool) -> dict[str, object]:
                     times.append(t)
                     cpus.append(cpu)
                     rss, tree = max(rss, m), max(tree, tm)
-                    if base is not None and n != 10000:
-                        bcpus.append(_measure([*base, "-j", str(jobs), str(dirs[n])])[3])
+                    if base_cmd is not None and n != 10000:
+                        bcpus.append(_measure([*base_cmd, "-j", str(jobs), str(dirs[n])])[3])
                 if bcpus:
                     row[f"baseline_j{jobs}_cpu_s"] = statistics.median(bcpus)
                     row[f"cpu_ours_over_baseline_j{jobs}"] = statistics.median(cpus) / statistics.median(bcpus)
