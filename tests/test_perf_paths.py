@@ -32,12 +32,13 @@ _JSON = st.recursive(
 )
 
 
-def _structure(x: Any, seen: dict[int, int]) -> Any:
-    """``x`` as a comparable tree that also records which containers are the same object."""
+def _structure(x: Any, seen: dict[int, tuple[int, Any]]) -> Any:
+    """``x`` as a comparable tree that also records which containers are the same object (every container
+    seen is kept alive in ``seen``: the id of a freed temporary, e.g. an ``items()`` pair, is reused)."""
     if isinstance(x, (dict, list, tuple, set)):
         if id(x) in seen:
-            return ("ref", seen[id(x)])
-        seen[id(x)] = len(seen)
+            return ("ref", seen[id(x)][0])
+        seen[id(x)] = (len(seen), x)
         items = list(x.items()) if isinstance(x, dict) else list(x)
         return (type(x).__name__, [_structure(i, seen) for i in items])
     return (type(x).__name__, repr(x))
