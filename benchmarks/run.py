@@ -105,6 +105,9 @@ def bench_validate(runs: int, instructions: bool = False) -> dict[str, float]:
     cj = shutil.which("check-jsonschema")
     if cj is None:
         sys.exit("check-jsonschema is not installed (pip install check-jsonschema)")
+    if "/shims/" in cj:  # a pyenv shim is a shell script: valgrind would count the shell, not the tool
+        real = subprocess.run(["pyenv", "which", "check-jsonschema"], capture_output=True, text=True).stdout.strip()
+        cj = real or cj
     with tempfile.TemporaryDirectory() as tmp:
         schema = _crd_as_jsonschema(Path(tmp))
         sample = Path(tmp) / "dgd.yaml"
@@ -130,6 +133,10 @@ def bench_validate(runs: int, instructions: bool = False) -> dict[str, float]:
             ours_i, theirs_i = _instructions(ours_cmd), _instructions(theirs_cmd)
             res_i = {"dynamo_schema_instructions": ours_i, "check_jsonschema_instructions": theirs_i,
                      "ratio_instructions": ours_i / theirs_i}
+            if base_cmd:
+                base_i = _instructions(base_cmd)
+                res_i.update(baseline_instructions=base_i, baseline_ratio_instructions=base_i / theirs_i,
+                             instructions_ours_over_baseline=ours_i / base_i)
     res = {
         "runs": runs,
         "dynamo_schema_median_s": statistics.median(ours),
