@@ -1,4 +1,9 @@
-"""Benchmarks (not tests): ``nox -s bench`` or ``python benchmarks/run.py [MODE ...] [--runs N] [--large] [--instructions]``.
+"""Benchmarks (not tests): ``nox -s bench`` or ``python benchmarks/run.py [MODE ...] [--runs N] [--large] [--instructions]
+[--baseline DIR]``.
+
+``--baseline DIR``: ``validate`` and ``bulk`` also run the package of another revision (``git archive REV
+dynamo_schema | tar -x -C DIR``) right after each measured run of this checkout, and print the CPU ratios
+ours/baseline: before/after figures under the same load, which separate runs on a shared machine are not.
 
 Goals (issue: performance) are printed next to each figure; nothing here is a pass/fail test.
 bulk:     ``validate`` over a generated 1,000-file corpus (benchmarks/corpus.py: upstream shapes, names made
@@ -73,6 +78,23 @@ def _env() -> dict[str, str]:
     return env
 
 
+#: ``--baseline DIR``: a tree of another revision (``git archive REV dynamo_schema | tar -x -C DIR``) measured
+#: interleaved with this checkout, run for run, so that before/after ratios share the machine's load.
+BASELINE: Path | None = None
+
+_BOOT = ("import runpy, sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in "
+         "getattr(f, '__module__', '') + getattr(type(f), '__module__', '')]; sys.path.insert(0, {dir!r}); "
+         "sys.argv[0] = 'dynamo_schema'; runpy.run_module('dynamo_schema', run_name='__main__', alter_sys=True)")
+
+
+def _ours(*args: str, baseline: bool = False) -> list[str]:
+    """``python -m dynamo_schema ARGS`` of this checkout, or of ``BASELINE`` (its editable finder bypassed)."""
+    if baseline:
+        assert BASELINE is not None
+        return [sys.executable, "-c", _BOOT.format(dir=str(BASELINE)), *args]
+    return [sys.executable, "-m", "dynamo_schema", *args]
+
+
 def _time(cmd: list[str]) -> tuple[float, int]:
     t = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, env=_env())
@@ -83,20 +105,26 @@ def bench_validate(runs: int, instructions: bool = False) -> dict[str, float]:
     cj = shutil.which("check-jsonschema")
     if cj is None:
         sys.exit("check-jsonschema is not installed (pip install check-jsonschema)")
+    if "/shims/" in cj:  # a pyenv shim is a shell script: valgrind would count the shell, not the tool
+        real = subprocess.run(["pyenv", "which", "check-jsonschema"], capture_output=True, text=True).stdout.strip()
+        cj = real or cj
     with tempfile.TemporaryDirectory() as tmp:
         schema = _crd_as_jsonschema(Path(tmp))
         sample = Path(tmp) / "dgd.yaml"
         sample.write_text(SAMPLE.read_text())
-        ours_cmd = [sys.executable, "-m", "dynamo_schema", "validate", str(sample)]
+        ours_cmd = _ours("validate", str(sample))
+        base_cmd = _ours("validate", str(sample), baseline=True) if BASELINE else None
         theirs_cmd = [cj, "--schemafile", str(schema), str(sample)]
-        ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
-        for cmd in (ours_cmd, theirs_cmd):  # warm the file-system and byte-code caches
+        ours, theirs, ours_cpu, theirs_cpu, base_cpu = [], [], [], [], []
+        for cmd in (ours_cmd, theirs_cmd, *([base_cmd] if base_cmd else [])):  # warm the file-system and byte-code caches
             _time(cmd)
         for _ in range(runs):
             t, rc, _m, cpu, _tm = _measure(ours_cmd)
             assert rc == 0, f"dynamo_schema exited {rc}"
             ours.append(t)
             ours_cpu.append(cpu)
+            if base_cmd:
+                base_cpu.append(_measure(base_cmd)[3])
             t, rc, _m, cpu, _tm = _measure(theirs_cmd)
             theirs.append(t)
             theirs_cpu.append(cpu)
@@ -105,6 +133,10 @@ def bench_validate(runs: int, instructions: bool = False) -> dict[str, float]:
             ours_i, theirs_i = _instructions(ours_cmd), _instructions(theirs_cmd)
             res_i = {"dynamo_schema_instructions": ours_i, "check_jsonschema_instructions": theirs_i,
                      "ratio_instructions": ours_i / theirs_i}
+            if base_cmd:
+                base_i = _instructions(base_cmd)
+                res_i.update(baseline_instructions=base_i, baseline_ratio_instructions=base_i / theirs_i,
+                             instructions_ours_over_baseline=ours_i / base_i)
     res = {
         "runs": runs,
         "dynamo_schema_median_s": statistics.median(ours),
@@ -114,6 +146,10 @@ def bench_validate(runs: int, instructions: bool = False) -> dict[str, float]:
     }
     res["ratio"] = res["dynamo_schema_median_s"] / res["check_jsonschema_median_s"]
     res["ratio_cpu"] = res["dynamo_schema_median_cpu_s"] / res["check_jsonschema_median_cpu_s"]
+    if base_cpu:
+        res["baseline_median_cpu_s"] = statistics.median(base_cpu)
+        res["baseline_ratio_cpu"] = res["baseline_median_cpu_s"] / res["check_jsonschema_median_cpu_s"]
+        res["cpu_ours_over_baseline"] = res["dynamo_schema_median_cpu_s"] / res["baseline_median_cpu_s"]
     res.update(res_i)
     res["goal"] = 0.25
     return res
@@ -239,7 +275,8 @@ def _kubeconform() -> str | None:
 def bench_bulk(runs: int, large: bool) -> dict[str, object]:
     from corpus import build
 
-    ours = [sys.executable, "-m", "dynamo_schema", "validate", "--summary"]
+    ours = _ours("validate", "--summary")
+    base_cmd = _ours("validate", "--summary", baseline=True) if BASELINE else None
     res: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
@@ -253,13 +290,18 @@ def bench_bulk(runs: int, large: bool) -> dict[str, object]:
             for jobs in (1, 2):
                 if n == 10000 and jobs == 1:
                     continue
-                times, cpus, rss, tree = [], [], 0.0, 0.0
+                times, cpus, rss, tree, bcpus = [], [], 0.0, 0.0, []
                 for _ in range(max(1, runs // 5)):
                     t, rc, m, cpu, tm = _measure([*ours, "-j", str(jobs), str(dirs[n])])
                     assert rc in (0, 1), f"validate exited {rc}"
                     times.append(t)
                     cpus.append(cpu)
                     rss, tree = max(rss, m), max(tree, tm)
+                    if base_cmd is not None and n != 10000:
+                        bcpus.append(_measure([*base_cmd, "-j", str(jobs), str(dirs[n])])[3])
+                if bcpus:
+                    row[f"baseline_j{jobs}_cpu_s"] = statistics.median(bcpus)
+                    row[f"cpu_ours_over_baseline_j{jobs}"] = statistics.median(cpus) / statistics.median(bcpus)
                 row[f"ours_j{jobs}_s"] = statistics.median(times)
                 row[f"ours_j{jobs}_cpu_s"] = statistics.median(cpus)
                 row[f"ours_j{jobs}_files_per_s"] = n / statistics.median(times)
@@ -366,7 +408,12 @@ def main() -> int:
     ap.add_argument("--large", action="store_true", help="also the 10,000-file corpus (linearity, RSS)")
     ap.add_argument("--instructions", action="store_true",
                     help="validate: also count instructions with valgrind (stable on a busy machine)")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                    help="validate, bulk: also measure the dynamo_schema package under DIR (another revision, e.g. "
+                         "`git archive REV dynamo_schema | tar -x -C DIR`), interleaved run for run: CPU ratios ours/baseline")
     ns = ap.parse_args()
+    global BASELINE
+    BASELINE = ns.baseline.resolve() if ns.baseline else None
     if not SHARED.is_dir():
         sys.exit("../shared (reference data) is needed for the benchmarks")
     out = {}

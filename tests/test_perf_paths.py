@@ -1,6 +1,7 @@
 """Shortcuts taken for speed give what the plain way gives (issue 11, performance): the JSON-data
 ``deepcopy``, ``validate -j N`` (ordered results, the first file checked in the parent, chunks) and
-the imports of a cold ``validate`` (nothing it does not use)."""
+the imports of a cold ``validate`` (nothing it does not use), ``validate``'s reconcile check with a worker hash of
+the right shape only (the findings of the full render)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,13 @@ _JSON = st.recursive(
 )
 
 
-def _structure(x: Any, seen: dict[int, int]) -> Any:
-    """``x`` as a comparable tree that also records which containers are the same object."""
+def _structure(x: Any, seen: dict[int, tuple[int, Any]]) -> Any:
+    """``x`` as a comparable tree that also records which containers are the same object (every container
+    seen is kept alive in ``seen``: the id of a freed temporary, e.g. an ``items()`` pair, is reused)."""
     if isinstance(x, (dict, list, tuple, set)):
         if id(x) in seen:
-            return ("ref", seen[id(x)])
-        seen[id(x)] = len(seen)
+            return ("ref", seen[id(x)][0])
+        seen[id(x)] = (len(seen), x)
         items = list(x.items()) if isinstance(x, dict) else list(x)
         return (type(x).__name__, [_structure(i, seen) for i in items])
     return (type(x).__name__, repr(x))
@@ -125,6 +127,8 @@ NOT_FOR_A_COLD_VALIDATE = [
     "dynamo_schema._io._roundtrip", "dynamo_schema.models", "dynamo_schema._pipeline._compile", "pydantic", "jsonschema", "referencing", "certifi",
     "ruamel", "jinja2", "urllib.request", "ssl", "concurrent.futures", "multiprocessing", "difflib", "shutil",
     "importlib.resources",
+    # the worker hash (and OpenSSL through hashlib): reconcile renders with a hash of the right shape only
+    "dynamo_schema._render._workerhash", "hashlib",
 ]
 
 
@@ -181,3 +185,74 @@ def test_usage_errors_are_the_full_parsers(argv: list[str], capsys: pytest.Captu
     with pytest.raises(SystemExit):
         build_parser().parse_args(argv)
     assert capsys.readouterr() == ours
+
+
+# ---------------------------------------------------------------- reconcile: the shape-only worker hash
+
+
+def _admitted(paths: list[Path], settings: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(document as written, as admission stored it) for every admitted DGD/DCD of ``paths``."""
+    from dynamo_schema._io._load import load_path_result
+    from dynamo_schema._pipeline._validate import ValidateOptions, check_nvidia
+
+    out = []
+    for p in paths:
+        for doc in load_path_result(str(p)).documents:
+            data = doc.data
+            if not isinstance(data, dict) or data.get("kind") not in (
+                    "DynamoGraphDeployment", "DynamoComponentDeployment"):
+                continue
+            diags, stored = check_nvidia(data, ValidateOptions(settings=settings))
+            if stored is not None and not any(d.severity == "error" for d in diags):
+                out.append((data, stored))
+    return out
+
+
+def _settings_variants() -> list[Any]:
+    from dynamo_schema._admission import AdmissionSettings
+
+    return [AdmissionSettings(), AdmissionSettings(grove_enabled=False), AdmissionSettings(lws_enabled=False)]
+
+
+def test_reconcile_shape_only_hash_equals_the_full_render(shared: Path) -> None:
+    # validate's reconcile check renders with a worker hash of the right shape only, and renders again with
+    # the real hash only when a child is refused: the same findings as rendering with the real hash, on the
+    # corpus and the upstream golden inputs, with Grove on and off
+    from dynamo_schema._pipeline import _reconcile as R
+
+    golden = sorted((shared / "reference" / "dynamo" / "golden").glob("*/*/input.yaml"))
+    files = sorted((CORPUS / "v1beta1").glob("*.yaml")) + sorted((CORPUS / "v1alpha1").glob("*.yaml")) + golden
+    assert len(golden) >= 5
+    checked = 0
+    for settings_ in _settings_variants():
+        for data, stored in _admitted(files, settings_):
+            assert R.reconcile_errors(data, stored, settings_) == R.reconcile_errors_full(data, stored, settings_)
+            checked += 1
+    assert checked >= 300
+
+
+def _renamed(text: str, name: str) -> str:
+    import re
+
+    return re.sub(r"(?m)^(  name: ).*$", lambda m: m.group(1) + name, text, count=1)
+
+
+def test_reconcile_shape_only_hash_equals_the_full_render_near_the_name_limits(tmp_path: Path) -> None:
+    # names one character apart across every length where a child name (worker DCDs, their Deployments and
+    # Services carry the hash: ``<dgd>-<component>-<hash>``) or a Grove budget crosses its limit
+    from dynamo_schema._pipeline import _reconcile as R
+
+    examples = [ROOT / "examples" / n for n in ("vllm-disagg.yaml", "vllm-disagg-scaled.yaml", "legacy-v1alpha1.yaml")]
+    with_findings = without = 0
+    for settings_ in _settings_variants()[:2]:
+        for ex in examples:
+            text = ex.read_text()
+            for n in range(20, 64):
+                f = tmp_path / f"{ex.stem}-{n}.yaml"
+                f.write_text(_renamed(text, ("d" + "x" * 62)[:n]))
+                for data, stored in _admitted([f], settings_):
+                    full = R.reconcile_errors_full(data, stored, settings_)
+                    assert R.reconcile_errors(data, stored, settings_) == full, (ex.name, n)
+                    with_findings += bool(full)
+                    without += not full
+    assert with_findings >= 20 and without >= 20  # both sides of the limits were reached

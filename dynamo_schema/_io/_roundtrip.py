@@ -204,7 +204,7 @@ class _Builder:
             return self.sequence(new, src, path, indent)
         return _scalar(new, src)
 
-    def mapping(self, new: dict, src: _Src, path: tuple[Any, ...], indent: int) -> Any:
+    def mapping(self, new: dict[str, Any], src: _Src, path: tuple[Any, ...], indent: int) -> Any:
         from ruamel.yaml.comments import CommentedMap
 
         out = CommentedMap()
@@ -321,7 +321,7 @@ class _Builder:
                 return [(main, {})], None
         return None
 
-    def sequence(self, new: list, src: _Src, path: tuple[Any, ...], indent: int) -> Any:
+    def sequence(self, new: list[Any], src: _Src, path: tuple[Any, ...], indent: int) -> Any:
         from ruamel.yaml.comments import CommentedSeq
 
         out = CommentedSeq()

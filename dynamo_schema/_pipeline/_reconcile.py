@@ -123,11 +123,52 @@ def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
 
 def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any) -> list[Diagnostic]:
     """Children of an admitted DGD/DCD (``stored``: as admission stored it, v1beta1) that the API server
-    or Grove's webhook would refuse at reconcile; located in ``data`` (the document as written)."""
-    from .._render import RenderOptions, render
+    or Grove's webhook would refuse at reconcile; located in ``data`` (the document as written).
 
+    The children are first rendered with a worker hash of the right shape only (eight hex digits, valid
+    wherever the real one goes, same length: no check can tell them apart, and hashing is ~30 % of a cold
+    ``validate``'s reconcile cost). Only when a child is refused are they rendered again with the real hash,
+    so that the messages name the objects exactly; ``tests/test_perf_paths.py`` compares with the full
+    render on the corpus, the upstream golden inputs and generated near-limit names."""
     if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
         return []  # what a DGDR becomes is decided by the profiler; its DGD is checked when rendered
+    try:
+        shaped = _children(stored, settings, shape_only=True)
+    except Exception:  # noqa: BLE001 - decided by the full render below
+        shaped = None
+    if shaped is not None and not _findings(shaped, settings):
+        return []
+    return reconcile_errors_full(data, stored, settings)
+
+
+def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings: Any) -> list[Diagnostic]:
+    """:func:`reconcile_errors` with the real worker hash throughout (the reference for its fast path)."""
+    if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+        return []
+    try:
+        objs = _children(stored, settings)
+    except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
+        return []
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, str]] = set()
+    for obj, d in _findings(objs, settings):
+        if (d.rule, d.message) in seen:
+            continue
+        seen.add((d.rule, d.message))
+        component = _component_of(obj, tuple(d.path))
+        text = d.message
+        if text.startswith("rendered "):
+            text = text[len("rendered "):]
+        where = f" (component {component})" if component else ""
+        out.append(replace(d, rule=_rule(d.rule), path=_component_path(data, component),
+                           message=f"the operator would fail to create {text}{where}"))
+    return out
+
+
+def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False) -> list[Any]:
+    """The children of ``stored`` for the operator's pathway (raises what the renderer raises)."""
+    from .._render import RenderOptions, render
+
     meta = stored.get("metadata") if isinstance(stored.get("metadata"), dict) else {}
     namespace = meta.get("namespace") if isinstance(meta, dict) else None
     namespace = namespace if isinstance(namespace, str) and namespace else "default"
@@ -135,24 +176,13 @@ def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any
                             lws_enabled=settings.lws_enabled, discovery_backend=settings.discovery_backend,
                             operator_version=settings.operator_version,
                             cluster_topology_domains=settings.cluster_topologies)
-    try:
-        objs = render(stored, operator_target(stored), options)
-    except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
-        return []
-    out: list[Diagnostic] = []
-    seen: set[tuple[str, str]] = set()
-    for obj in objs:
-        if not isinstance(obj, dict):
-            continue
-        for d in _child_errors(obj, settings):
-            if (d.rule, d.message) in seen:
-                continue
-            seen.add((d.rule, d.message))
-            component = _component_of(obj, tuple(d.path))
-            text = d.message
-            if text.startswith("rendered "):
-                text = text[len("rendered "):]
-            where = f" (component {component})" if component else ""
-            out.append(replace(d, rule=_rule(d.rule), path=_component_path(data, component),
-                               message=f"the operator would fail to create {text}{where}"))
-    return out
+    if shape_only:
+        from .._render.targets._common import SHAPE_ONLY_HASH
+
+        options = replace(options, worker_hash_algorithm=SHAPE_ONLY_HASH)
+    return render(stored, operator_target(stored), options)
+
+
+def _findings(objs: list[Any], settings: Any) -> list[tuple[dict[str, Any], Diagnostic]]:
+    """Every refused child with its diagnostic, in render order."""
+    return [(obj, d) for obj in objs if isinstance(obj, dict) for d in _child_errors(obj, settings)]

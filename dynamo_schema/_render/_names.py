@@ -6,7 +6,6 @@ Facts from ``rendering.md`` §2–§3 (upstream ``deploy/operator/internal/dynam
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -114,6 +113,8 @@ def pcs_name(dgd_name: str, components: Sequence[Mapping[str, Any]]) -> str:
 
 
 def model_hash(model_name: str) -> str:
+    import hashlib  # (OpenSSL: ~2 ms of a cold start that renders no model Service)
+
     return hashlib.sha256(model_name.encode("utf-8")).hexdigest()[:8]
 
 
@@ -128,6 +129,8 @@ def discovery_service_account(dgd_name: str) -> str:
 def discovery_label_value(sa_name: str) -> str:
     if len(sa_name) <= 63:
         return sa_name
+    import hashlib
+
     digest = hashlib.sha256(sa_name.encode("utf-8")).hexdigest()[:8]
     return sa_name[: 63 - len(digest) - 1] + "-" + digest
 

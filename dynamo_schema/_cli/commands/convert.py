@@ -16,7 +16,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..._convert._v1alpha1 import to_v1alpha1, to_v1beta1
     from ..._core._diagnostics import Diagnostic
     from ..._io._emit import dump_all
-    from ..._io._load import LoadResult, _decode, _raise_or_return, iter_paths, load, load_text
+    from ..._io._load import LoadResult, _raise_or_return, decode_input, iter_paths, load, load_text
     from ..._io._roundtrip import dump_with_comments, same_data
     from ..._pipeline._validate import ValidateOptions, validate_document
 
@@ -35,7 +35,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             total.documents.extend(r.documents)
             total.document_diagnostics.extend(r.document_diagnostics)
             total.errors.extend(r.errors)
-            per_file.append((_decode(raw, name)[0] or "", r))  # the loader's own decoding (BOM, UTF-16)
+            per_file.append((decode_input(raw, name)[0] or "", r))  # the loader's own decoding (BOM, UTF-16)
     _raise_or_return(total)  # a load error: LoadError, as for every other subcommand
     texts: list[str] = []
     everything: list[Any] = []

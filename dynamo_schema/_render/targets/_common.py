@@ -19,10 +19,22 @@ from .._graph import admit, generate_dcds, strip_private
 from .._merge import sort_keys_deep
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
-from .._workerhash import compute_worker_hash
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
+
+#: ``RenderOptions.worker_hash_algorithm`` for a render whose worker hash needs only the hash's shape (eight
+#: lower-case hex digits, as every algorithm gives): ``validate``'s reconcile check, which renders again with
+#: the real hash when a child is refused. Not one of ``_workerhash.ALGORITHMS`` (the CLI offers only those).
+SHAPE_ONLY_HASH = "-shape-only-"
+
+
+def worker_hash(admitted: dict[str, Any], options: RenderOptions, ns: str) -> str:
+    if options.worker_hash_algorithm == SHAPE_ONLY_HASH:
+        return "0" * 8
+    from .._workerhash import compute_worker_hash  # hashlib, the Go JSON layouts: only when hashing
+
+    return compute_worker_hash(admitted, options, namespace=ns)
 
 
 def namespace_of(obj: Mapping[str, Any], options: RenderOptions) -> str:
@@ -52,7 +64,7 @@ def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) ->
 def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
     admitted = admit(dgd, options, grove=False)
     ns = namespace_of(admitted, options)
-    wh = compute_worker_hash(admitted, options, namespace=ns)
+    wh = worker_hash(admitted, options, ns)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
 
 

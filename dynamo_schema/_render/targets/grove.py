@@ -11,9 +11,8 @@ from .._grove import render_pcs
 from .._names import compute_dynamo_namespace, dcd_name
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
-from .._workerhash import compute_worker_hash
 from .._workloads import component_service
-from ._common import DGD, check_kind, dgd_common, finish, maybe_server_defaults, namespace_of
+from ._common import DGD, check_kind, dgd_common, finish, maybe_server_defaults, namespace_of, worker_hash
 from ._target import Target
 
 
@@ -21,7 +20,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
     check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
     ns = namespace_of(admitted, options)
-    wh = compute_worker_hash(admitted, options, namespace=ns)
+    wh = worker_hash(admitted, options, ns)
     out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
     out += dgd_common(admitted, ns, options)
     meta = admitted.get("metadata") or {}
