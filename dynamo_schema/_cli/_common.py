@@ -43,18 +43,6 @@ def load_documents(path: str, strict: bool = True) -> list[Document]:
         raise UsageError(str(exc)) from exc
 
 
-def io_error_result(path: str, exc: OSError) -> ResourceResult:
-    """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
-    from .._core._diagnostics import Diagnostic
-    from .._pipeline._kustomize import error_result
-
-    if isinstance(exc, FileNotFoundError):
-        d = Diagnostic("io.not-found", (), "no such file or directory")
-    else:
-        d = Diagnostic("io.unreadable", (), f"cannot read: {exc.strerror or exc}")
-    return error_result(path, [d.located(path, None, None)])
-
-
 def read_stdin() -> bytes:
     try:
         return sys.stdin.buffer.read()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
-from .._common import UsageError, io_error_result, load_documents, read_stdin, str_or_empty
+from .._common import UsageError, load_documents, read_stdin, str_or_empty
 from .._options import admission_settings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +40,7 @@ def _validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
 
     from ..._io._load import load, load_path_result
     from ..._io._report import ResourceResult
+    from ..._pipeline._kustomize import error_result, io_error_result, patch_results, patch_target
     from ..._pipeline._validate import validate_document
 
     try:
@@ -47,7 +48,6 @@ def _validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
             else load_path_result(path, strict=options.strict)
     except OSError as exc:  # one ``error`` resource; the other paths are still checked
         return [io_error_result(path, exc)]
-    from ..._pipeline._kustomize import error_result, patch_results, patch_target
 
     target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
     if target is not None:
@@ -140,7 +140,7 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Vali
         yield w[0], chunk
     if ns.patches or ns.kustomize:
         from ..._io._load import iter_paths_keeping_missing
-        from .validate_kustomize import kustomize_results, patch_file_results
+        from ..._pipeline._kustomize_build import kustomize_results, patch_file_results
 
         for f in iter_paths_keeping_missing(ns.patches):
             yield f, patch_file_results(f, opts)
