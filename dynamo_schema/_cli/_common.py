@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Iterator
 if TYPE_CHECKING:  # pragma: no cover
     from .._core._diagnostics import Diagnostic
     from .._core._document import Document
-    from .._io._report import ResourceResult
 
 
 class UsageError(Exception):
