@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._core._diagnostics import Diagnostic
     from .._core._document import Document
-    from .._io._report import ResourceResult
 
 
 class UsageError(Exception):
     """Exit 2: a usage or I/O problem (missing file, unreadable stdin, bad option value)."""
-
-
-def str_or_empty(value: Any) -> str:
-    """A document's ``kind``/``apiVersion`` for reports: only strings count (``apiVersion: 5`` -> "")."""
-    return value if isinstance(value, str) else ""
 
 
 @contextmanager
@@ -43,18 +37,6 @@ def load_documents(path: str, strict: bool = True) -> list[Document]:
         raise UsageError(str(exc)) from exc
 
 
-def io_error_result(path: str, exc: OSError) -> ResourceResult:
-    """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
-    from .._core._diagnostics import Diagnostic
-    from .._pipeline._kustomize import error_result
-
-    if isinstance(exc, FileNotFoundError):
-        d = Diagnostic("io.not-found", (), "no such file or directory")
-    else:
-        d = Diagnostic("io.unreadable", (), f"cannot read: {exc.strerror or exc}")
-    return error_result(path, [d.located(path, None, None)])
-
-
 def read_stdin() -> bytes:
     try:
         return sys.stdin.buffer.read()
@@ -64,10 +46,11 @@ def read_stdin() -> bytes:
 
 def report_lines(doc: Document, diags: list[Diagnostic], status: str = "invalid") -> list[str]:
     """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document."""
+    from .._core._access import as_str
     from .._io._report import ResourceResult, _text_line
 
-    api = str_or_empty(doc.api_version)
-    r = ResourceResult(filename=doc.file, kind=str_or_empty(doc.kind), name=doc.name, version=api.rpartition("/")[2],
+    api = as_str(doc.api_version)
+    r = ResourceResult(filename=doc.file, kind=as_str(doc.kind), name=doc.name, version=api.rpartition("/")[2],
                        status=status, diagnostics=[])  # type: ignore[arg-type]
     return [_text_line(r, d if d.file else doc.place(d)) + "\n" for d in diags
             if d.severity in ("error", "warning")]

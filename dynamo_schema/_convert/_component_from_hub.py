@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._k8s._quantity import quantity_is_zero
 from ._fields import (
     FRONTEND_SIDECAR,
     GMS_FEATURES,
@@ -9,7 +10,6 @@ from ._fields import (
     MAIN,
     cache_mount,
     copy_direct,
-    qty_zero,
     resources_from_native,
     with_mode,
 )
@@ -28,7 +28,7 @@ def comp_to_svc(comp: JSONObject, restored_fs: JSONObject | None = None) -> JSON
     copy_direct(comp, s)
     if "sharedMemorySize" in comp and comp["sharedMemorySize"] is not None:
         size = comp["sharedMemorySize"]
-        if qty_zero(size):
+        if quantity_is_zero(size):
             s["sharedMemory"] = {"disabled": True, "size": size}
         else:
             s["sharedMemory"] = {"size": size}

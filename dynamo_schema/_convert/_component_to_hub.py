@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._k8s._quantity import quantity_is_zero
 from ._fields import (
     FRONTEND_SIDECAR,
     GMS_FEATURES,
     GMS_TO_BETA,
     MAIN,
     copy_direct,
-    qty_zero,
     resources_to_native,
     with_mode,
 )
@@ -149,7 +149,7 @@ def svc_to_comp(name: str | None, svc: JSONObject) -> JSONObject:
     if isinstance(sm, dict):
         if sm.get("disabled"):
             c["sharedMemorySize"] = "0"
-        elif not qty_zero(sm.get("size")):
+        elif not quantity_is_zero(sm.get("size")):
             c["sharedMemorySize"] = dc(sm["size"])
     for vm in svc.get("volumeMounts") or []:
         if vm.get("useAsCompilationCache"):

@@ -6,23 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from .._core._consts import GPU_RESOURCE
+from .._k8s._quantity import quantity_is_zero
 from ._json import JSONObject, dc, deep_empty, no_none, set_nonempty
 
 MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"
-
-
-def qty_zero(v: Any) -> bool:
-    """``resource.Quantity.IsZero`` for the spellings a manifest uses ("0", "0Gi", 0, "")."""
-    if v is None or v == "" or v == 0:
-        return True
-    if not isinstance(v, str):
-        return False
-    num = v.strip().rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    try:
-        return float(num) == 0
-    except ValueError:
-        return False
 
 
 def _item_to_list(item: JSONObject | None) -> JSONObject | None:
@@ -141,7 +129,7 @@ def shm_needs_preservation(sm: Any) -> bool:
     """Upstream ``sharedMemoryNeedsPreservation``: the struct the scalar cannot carry."""
     if not isinstance(sm, dict):
         return False
-    zero = qty_zero(sm.get("size"))
+    zero = quantity_is_zero(sm.get("size"))
     return not zero if sm.get("disabled") else zero
 
 

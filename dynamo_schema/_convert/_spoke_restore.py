@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._k8s._quantity import quantity_is_zero
 from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, read_envelope
 from ._component_to_hub import dedicated_main, merge_main
 from ._fields import (
@@ -12,7 +13,6 @@ from ._fields import (
     cache_mount_count,
     is_native_mount,
     main_of,
-    qty_zero,
     resources_need_preservation,
     resources_to_native,
     same_mount,
@@ -242,7 +242,7 @@ def _restore_shared_memory(live: JSONObject, saved: JSONObject) -> None:
     if not isinstance(sm, dict) or not shm_needs_preservation(sm):
         return
     cur = live.get("sharedMemory")
-    if cur is None or (sm.get("disabled") and cur.get("disabled") and qty_zero(cur.get("size"))):
+    if cur is None or (sm.get("disabled") and cur.get("disabled") and quantity_is_zero(cur.get("size"))):
         live["sharedMemory"] = dc(sm)
 
 

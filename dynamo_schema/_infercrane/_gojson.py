@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .._k8s._gofmt import go_quote
+from .._k8s._gofmt import go_quote, json_kind
 
 #: ``config.SkyPilotProvider``: JSON name -> kind ("string" or "[]string").
 SKYPILOT_PROVIDER_FIELDS = {"cloud": "string", "label": "string", "runtimes": "[]string", "credential_env": "[]string"}
@@ -34,15 +34,8 @@ class GoJSONError(ValueError):
 
 
 def _kind(value: Any) -> str:
-    if isinstance(value, _Obj):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    return "string"
+    """:func:`json_kind` of a decoded value (objects are :class:`_Obj`, a list of pairs)."""
+    return "object" if isinstance(value, _Obj) else json_kind(value)
 
 
 def _syntax_error(raw: str, exc: json.JSONDecodeError) -> GoJSONError:

@@ -39,6 +39,7 @@ __all__ = [
     "go_sharp_v",
     "go_type",
     "go_v",
+    "json_kind",
 ]
 
 # --------------------------------------------------------------------------------------- strings
@@ -213,6 +214,21 @@ def go_type(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return "[]interface {}"
     return type(v).__name__
+
+
+def json_kind(v: Any) -> str:
+    """encoding/json's name of a decoded JSON value in an ``UnmarshalTypeError`` (``json: cannot unmarshal
+    <kind> into Go value of type ...``): ``bool``, ``number``, ``string``, ``array``, ``object``. A JSON
+    ``null`` never causes one (Go decodes it into any type): callers handle ``None`` first."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
 
 
 def go_list(items: list[str]) -> str:

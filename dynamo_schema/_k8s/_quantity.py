@@ -96,3 +96,14 @@ def parse_quantity_json(v: Any) -> Decimal | None:
     if isinstance(v, str):
         v = go_trim_space(v)
     return parse_quantity(v)
+
+
+def quantity_is_zero(v: Any) -> bool:
+    """``Quantity.IsZero`` of a field as a Go program decodes it: absent or ``null`` (Go's zero
+    ``Quantity``) is zero, else the value as ``Quantity.UnmarshalJSON`` reads it
+    (:func:`parse_quantity_json`, exact: ``1e-400`` is not zero); a value that is not a quantity (the
+    decoder refuses it) is not zero."""
+    if v is None:
+        return True
+    q = parse_quantity_json(v)
+    return q is not None and q == 0

@@ -13,8 +13,6 @@ from typing import Any
 from .._core._diagnostics import Diagnostic
 from .._render._errors import RenderError as RenderError  # the one render error, re-exported for _cli
 
-TARGETS_DGD = ("kubernetes", "grove", "dcd")
-
 
 class ConfigFileError(ValueError):
     """A settings file that cannot be used (unreadable, not YAML, not a mapping); a usage error."""
@@ -200,8 +198,10 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     check_render_bounds(stored)
     if kind == "DynamoGraphDeployment":
         target = target or _default_target(stored)
-        if target not in TARGETS_DGD:
-            raise RenderError(f"unknown target {target!r} for a DynamoGraphDeployment (one of {', '.join(TARGETS_DGD)})")
+        from .._render.targets import names_for  # the registry; imported here: it loads every target
+
+        if target not in (dgd_targets := names_for(kind)):
+            raise RenderError(f"unknown target {target!r} for a DynamoGraphDeployment (one of {', '.join(dgd_targets)})")
     else:
         target = target or "kubernetes"
         if target != "kubernetes":

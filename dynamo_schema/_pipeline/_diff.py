@@ -54,7 +54,6 @@ from ._diff_impact import (
 from ._reconcile import operator_target
 
 NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
-TARGETS = ("kubernetes", "grove", "dcd")
 
 # ------------------------------------------------------------------------------------------ results
 @dataclass
@@ -457,9 +456,12 @@ def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, s
     if output not in ("text", "json"):
         stderr.write(f"error: unknown output format {output!r} (text or json)\n")
         return 2
-    if target is not None and target not in TARGETS:
-        stderr.write(f"error: unknown target {target!r} (one of {', '.join(TARGETS)})\n")
-        return 2
+    if target is not None:
+        from .._render.targets import names_for  # the registry; imported here: it loads every target
+
+        if target not in (targets := names_for("DynamoGraphDeployment")):
+            stderr.write(f"error: unknown target {target!r} (one of {', '.join(targets)})\n")
+            return 2
     if old_path == "-" and new_path == "-":
         stderr.write("error: OLD and NEW cannot both be standard input\n")
         return 2

@@ -258,6 +258,15 @@ def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult
     return ResourceResult(filename=filename, kind="", name="", version="", status="error", diagnostics=diagnostics)
 
 
+def io_error_result(path: str, exc: OSError) -> ResourceResult:
+    """The report entry of a path that cannot be read (``validate``: status ``error``, exit 2)."""
+    if isinstance(exc, FileNotFoundError):
+        d = Diagnostic("io.not-found", (), "no such file or directory")
+    else:
+        d = Diagnostic("io.unreadable", (), f"cannot read: {exc.strerror or exc}")
+    return error_result(path, [d.located(path, None, None)])
+
+
 def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict: bool = True) -> list[Any]:
     """``validate``'s results for a file read as a patch (one per document)."""
     from .._io._report import ResourceResult

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._k8s._gohash import fnv32a as fnv32a
 from .._k8s._roles import longest_role_name
 
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
@@ -19,15 +20,6 @@ MIN_PCS_NAME_LENGTH = 8
 
 def is_worker_type(component_type: str | None) -> bool:
     return component_type in WORKER_TYPES
-
-
-def fnv32a(data: bytes) -> int:
-    """FNV-1a, 32 bit."""
-    h = 0x811C9DC5
-    for b in data:
-        h ^= b
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return h
 
 
 def fnv_suffix(name: str) -> str:

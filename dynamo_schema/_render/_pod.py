@@ -12,7 +12,7 @@ from typing import Any
 
 from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
-from .._k8s._quantity import parse_quantity_json
+from .._k8s._quantity import quantity_is_zero
 from . import _backends
 from ._errors import RenderError
 from ._merge import merge_envs, mergo_override
@@ -298,14 +298,8 @@ def _compilation_cache_volume(pod: dict[str, Any], component: Mapping[str, Any],
         pod.setdefault("volumes", []).append({"name": pvc, "persistentVolumeClaim": {"claimName": pvc}})
 
 
-def _is_zero_quantity(value: Any) -> bool:
-    """``resource.Quantity.IsZero()``; a value that is not a quantity is not zero."""
-    q = parse_quantity_json(value)
-    return q is not None and q == 0
-
-
 def apply_shared_memory(pod: dict[str, Any], main: dict[str, Any], size: Any) -> None:
-    if size is not None and _is_zero_quantity(size):
+    if size is not None and quantity_is_zero(size):
         return
     volume = {"name": "shared-memory", "emptyDir": {"medium": "Memory", "sizeLimit": str(size) if size is not None else DEFAULT_SHM}}
     mount = {"name": "shared-memory", "mountPath": "/dev/shm"}

@@ -422,8 +422,7 @@ def _validate_array(run: Run, data: list[Any], node: Node, path: Path, structura
             schema_field_error("Invalid value", n, f"{openapi_name(path)} in body should have at least {node.min_items} items"),
         )
     if node.max_items is not None and n > node.max_items:
-        items = "item" if node.max_items == 1 else "items"
-        run.add("schema.max-items", path, f"Too many: {n}: must have at most {node.max_items} {items}")
+        run.add("schema.max-items", path, f"Too many: {n}: must have at most {node.max_items} items")
     item = node.items()
     if item is not None:
         for i, v in enumerate(data):

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from dynamo_schema._cli import _main as _cli
-from dynamo_schema._cli.commands import validate as _validate_command
 from dynamo_schema._io._report import ResourceResult
+from dynamo_schema._pipeline import _validate_files
 
 
 class Recorder(io.StringIO):
@@ -48,7 +48,7 @@ def slow_fake(events: list[str]) -> Any:
 
 def test_first_result_line_within_a_second_on_2000_files(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     events: list[str] = []
-    monkeypatch.setattr(_validate_command, "_validate_file", slow_fake(events))
+    monkeypatch.setattr(_validate_files, "validate_file", slow_fake(events))
     out, err = Recorder(events), Recorder([])
     start = time.monotonic()
     rc = _cli.main(["validate", str(corpus)], stdout=out, stderr=err)
@@ -76,7 +76,7 @@ def test_progress_only_on_a_terminal_outside_ci(tmp_path: Path, monkeypatch: pyt
     for i in range(40):
         (tmp_path / f"f{i:02d}.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
     events: list[str] = []
-    monkeypatch.setattr(_validate_command, "_validate_file", slow_fake(events))
+    monkeypatch.setattr(_validate_files, "validate_file", slow_fake(events))
     if ci is None:
         monkeypatch.delenv("CI", raising=False)
     else:

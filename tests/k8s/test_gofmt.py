@@ -4,6 +4,7 @@ field.Error.ErrorBody)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -161,3 +162,12 @@ def test_quantity_exa_and_exbi_suffixes() -> None:
           "1E3": 1000, "1E-2": Decimal("0.01")}
     assert {s: parse_quantity(s) for s in go} == go
     assert parse_quantity("1e") is None  # Go: an error
+
+
+@pytest.mark.parametrize(("value", "kind"), [(True, "bool"), (1.5, "number"), (1, "number"), ("x", "string"),
+                                             ([1], "array"), ({"a": 1}, "object")])
+def test_json_kind_is_encoding_json_unmarshal_type_error(value: Any, kind: str) -> None:
+    """Go 1.26 ``encoding/json``: ``json.Unmarshal`` of ``true``/``1.5`` into a string and of ``"x"``/``[1]``/
+    ``{"a":1}`` into an int print ``json: cannot unmarshal <kind> into Go value of type ...`` with these kinds
+    (``null`` decodes into anything without an error)."""
+    assert G.json_kind(value) == kind

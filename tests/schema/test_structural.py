@@ -206,6 +206,25 @@ def test_max_items() -> None:
     assert run(doc) == []
 
 
+def test_too_many_of_one_says_items_for_lists_and_maps() -> None:
+    """maxItems and maxProperties both become ``field.TooMany`` (apiextensions-apiserver v0.32.0,
+    pkg/apiserver/validation/validation.go: ``MaxItemsFailCode`` and ``TooManyPropertiesCode``), whose
+    message in apimachinery v0.32.0 (pkg/util/validation/field/errors.go) is
+    ``fmt.Sprintf("must have at most %d items", maxQuantity)``, plural for 1 too; the singular ``1 item``
+    is newer apimachinery (v0.36), not the Kubernetes 1.32 we emulate. kubectl-validate v0.0.4 agrees."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "xs": {"type": "array", "maxItems": 1, "items": {"type": "string"}},
+            "m": {"type": "object", "maxProperties": 1, "additionalProperties": {"type": "string"}},
+        },
+    }
+    assert errors(S.validate({"xs": ["a", "b"], "m": {"a": "1", "b": "2"}}, schema)) == [
+        ("schema.max-items", ("xs",), "Too many: 2: must have at most 1 items"),
+        ("schema.max-properties", ("m",), "Too many: 2: must have at most 1 items"),
+    ]
+
+
 def test_min_items_and_exclusive_bounds_on_a_json_schema() -> None:
     # CRDs here carry no minItems / exclusive bounds; a generated-style schema with $defs does
     schema = {

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .._common import load_documents, report_lines, str_or_empty
+from ..._core._access import as_str
+from .._common import load_documents, report_lines
 from .._options import admission_settings
 
 
@@ -23,7 +24,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         data = doc.data
         api = data.get("apiVersion") if isinstance(data, dict) else None
         if isinstance(api, str) and api.rpartition("/")[0] == "nvidia.com":
-            kind = str_or_empty(data.get("kind"))
+            kind = as_str(data.get("kind"))
             if api not in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") or kind not in NVIDIA_KINDS:
                 stderr.writelines(report_lines(doc, [unknown_kind(api, kind)]))
                 status = 1

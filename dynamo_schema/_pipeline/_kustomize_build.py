@@ -14,20 +14,19 @@ import shutil
 import subprocess
 from typing import TYPE_CHECKING, Any
 
-from ..._core._diagnostics import Diagnostic
+from .._core._diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..._core._document import Document
-    from ..._io._report import ResourceResult
-    from ..._pipeline._validate import ValidateOptions
+    from .._core._document import Document
+    from .._io._report import ResourceResult
+    from ._validate import ValidateOptions
 
 BUILD_TIMEOUT_S = 120
 
 
 def patch_file_results(path: str, options: ValidateOptions) -> list[ResourceResult]:
-    from ..._io._load import load_path_result
-    from ..._pipeline._kustomize import patch_results, patch_target
-    from .._common import io_error_result
+    from .._io._load import load_path_result
+    from ._kustomize import io_error_result, patch_results, patch_target
 
     try:
         loaded = load_path_result(path, strict=options.strict)
@@ -37,16 +36,16 @@ def patch_file_results(path: str, options: ValidateOptions) -> list[ResourceResu
 
 
 def _error(name: str, rule: str, message: str) -> ResourceResult:
-    from ..._pipeline._kustomize import error_result
+    from ._kustomize import error_result
 
     return error_result(name, [Diagnostic(rule, (), message).located(name, None, None)])
 
 
 def kustomize_results(folder: str, options: ValidateOptions) -> list[ResourceResult]:
-    from ..._io._load import load
-    from ..._io._report import ResourceResult
-    from ..._pipeline._kustomize import error_result
-    from ..._pipeline._validate import validate_document
+    from .._io._load import load
+    from .._io._report import ResourceResult
+    from ._kustomize import error_result
+    from ._validate import validate_document
 
     name = f"kustomize:{folder}"
     if not os.path.isdir(folder):
@@ -79,7 +78,7 @@ def kustomize_results(folder: str, options: ValidateOptions) -> list[ResourceRes
 
 # ------------------------------------------------------------------------------------------------
 def _kustomization(folder: str) -> str | None:
-    from ..._pipeline._kustomize import KUSTOMIZATION_NAMES
+    from ._kustomize import KUSTOMIZATION_NAMES
 
     for n in KUSTOMIZATION_NAMES:
         if os.path.isfile(os.path.join(folder, n)):
@@ -89,8 +88,8 @@ def _kustomization(folder: str) -> str | None:
 
 def _sources(folder: str) -> list[tuple[bool, Document]]:
     """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively."""
-    from ..._io._load import load_path_result
-    from ..._pipeline._kustomize import _read_yaml
+    from .._io._load import load_path_result
+    from ._kustomize import _read_yaml
 
     files: list[tuple[bool, str]] = []
     seen: set[str] = set()

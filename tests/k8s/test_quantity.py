@@ -1,0 +1,42 @@
+"""``quantity_is_zero``: the one copy of ``resource.Quantity.IsZero`` (convert's shared-memory rules and the
+renderer's shared-memory volume used two; the convert copy read the number as a float, so a tiny valid
+quantity such as ``1e-400`` underflowed to zero)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dynamo_schema._k8s._quantity import quantity_is_zero
+
+# Expected values printed by k8s.io/apimachinery v0.32.0 (pkg/api/resource):
+# ``q, err := resource.ParseQuantity(s); q.IsZero()`` for each string, and ``resource.Quantity{}.IsZero()``
+# for the zero value (a field that is absent or null).
+GO_IS_ZERO = [
+    ("0", True), ("0Gi", True), ("0.0", True), ("-0", True), ("+0", True), ("0e5", True), ("0E", True),
+    ("0Ei", True), (".0", True), ("0.", True), ("0m", True),
+    ("1n", False), ("1e-400", False), ("0." + "0" * 39 + "1", False), ("1e-30", False), ("1Gi", False),
+    ("0.5", False), ("1E", False),
+]
+
+
+@pytest.mark.parametrize(("text", "want"), GO_IS_ZERO)
+def test_is_zero_as_apimachinery(text: str, want: bool) -> None:
+    assert quantity_is_zero(text) is want
+
+
+def test_absent_is_go_zero_value() -> None:
+    assert quantity_is_zero(None) is True
+
+
+@pytest.mark.parametrize(("value", "want"), [(0, True), (0.0, True), (1, False), (" 0 ", True), (" 1Gi", False)])
+def test_json_numbers_and_trimmed_strings(value: Any, want: bool) -> None:
+    """``Quantity.UnmarshalJSON`` takes a JSON number as its text and ``strings.TrimSpace``-s a string."""
+    assert quantity_is_zero(value) is want
+
+
+@pytest.mark.parametrize("value", ["", "abc", "0 Gi", "0xyz", False, [], {}])
+def test_not_a_quantity_is_not_zero(value: Any) -> None:
+    """The decoder refuses these (``ParseQuantity``: quantities must match the regular expression)."""
+    assert quantity_is_zero(value) is False
