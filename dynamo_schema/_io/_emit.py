@@ -137,7 +137,7 @@ def _fast_dumper(base: Any, represent_str: Any) -> Any:
             styles[s] = style
         return style  # type: ignore[return-value]
 
-    class FastKubernetesSafeDumper(base):  # type: ignore[misc, valid-type]
+    class FastKubernetesSafeDumper(base):  # type: ignore[misc]
         __doc__ = base.__doc__
 
         def represent_data(self, data: Any) -> Any:
