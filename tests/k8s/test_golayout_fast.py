@@ -89,6 +89,6 @@ def test_generated_values(value: Any) -> None:
 
 def test_escapes_and_numbers() -> None:
     for value in ("<a href='x'>&</a>", "\u2028\u2029", "\ud800x", "\x00\x1f\x7f", "é✓", 1.0, -0.0, 1e21, 1e-7,
-                  2**70, -5, True, None, [], {}, {1: "x", True: "y"}, float("nan")):
+                  2**70, -5, True, None, [], {}, {1: "x", False: "y", 2.5: "z"}, float("nan")):
         _same(value)
     assert _golayout.go_marshal({"a<": ["&", 1, True, None]}) == '{"a\\u003c":["\\u0026",1,true,null]}'
