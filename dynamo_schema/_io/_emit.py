@@ -104,8 +104,83 @@ def _dumper() -> Any:
         import collections.abc
 
         KubernetesSafeDumper.add_multi_representer(collections.abc.Mapping, represent_dict)
-        _DUMPER = KubernetesSafeDumper
+        _DUMPER = _fast_dumper(KubernetesSafeDumper, represent_str)
     return _DUMPER
+
+
+def _fast_dumper(base: Any, represent_str: Any) -> Any:
+    """``base`` building the same node graph with less dispatch (decisions.md D28).
+
+    ``represent_data`` handles the exact types of plain data (``dict``, ``list``, ``str``, ``int``,
+    ``bool``, ``None``) itself, building the nodes ``base``'s representers build for them
+    (``ignore_aliases`` is always true, so no alias bookkeeping applies); every other type, and any
+    dumper configured otherwise (``default_flow_style`` not ``False``, ``sort_keys``), goes to
+    ``base``. ``resolve`` (called twice per scalar by the emitter) is memoized for scalars: without
+    path resolvers it is a pure function of the value. ``tests/io/test_emit_fast.py`` compares the
+    bytes with ``base`` on the corpus renders and on generated data."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    str_tag, int_tag = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
+    bool_tag, null_tag = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
+    map_tag, seq_tag = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+    styles: dict[str, str | None] = {}  # str -> the style represent_str gives it
+    resolved: dict[tuple[str, bool, bool], Any] = {}
+    base_represent_data = base.represent_data
+    base_resolve = base.resolve
+
+    def style_of(dumper: Any, s: str) -> str | None:
+        style = styles.get(s, 0)
+        if style == 0:
+            style = represent_str(dumper, s).style
+            if len(styles) > 65536:
+                styles.clear()
+            styles[s] = style
+        return style  # type: ignore[return-value]
+
+    class FastKubernetesSafeDumper(base):  # type: ignore[misc]
+        __doc__ = base.__doc__
+
+        def represent_data(self, data: Any) -> Any:
+            if self.default_flow_style is not False or self.sort_keys or self.default_style is not None:
+                return base_represent_data(self, data)
+            return self._node(data)
+
+        def _node(self, data: Any) -> Any:
+            t = type(data)
+            if t is str:
+                return ScalarNode(str_tag, data, style=style_of(self, data))
+            if t is dict:
+                node = self._node
+                return MappingNode(map_tag, [(node(k), node(v)) for k, v in data.items()], flow_style=False)
+            if t is list:
+                node = self._node
+                return SequenceNode(seq_tag, [node(v) for v in data], flow_style=False)
+            if t is int:
+                return ScalarNode(int_tag, str(data), style=None)
+            if t is bool:
+                return ScalarNode(bool_tag, "true" if data else "false", style=None)
+            if data is None:
+                return ScalarNode(null_tag, "null", style=None)
+            return base_represent_data(self, data)
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is ScalarNode and not self.yaml_path_resolvers:
+                key = (value, implicit[0], implicit[1])
+                tag = resolved.get(key)
+                if tag is None:
+                    tag = base_resolve(self, kind, value, implicit)
+                    if len(resolved) > 65536:
+                        resolved.clear()
+                    resolved[key] = tag
+                return tag
+            return base_resolve(self, kind, value, implicit)
+
+    return FastKubernetesSafeDumper
+
+
+def _reference_dumper() -> Any:
+    """The dumper without the fast paths (for the differential test)."""
+    return _dumper().__mro__[1]
 
 
 def _bool_or(fn: Any) -> Any:

@@ -402,13 +402,53 @@ def generic(value: Any) -> Any:
 
 
 def go_marshal(value: Any) -> str:
-    """``json.Marshal`` of an already ordered structure (HTML characters escaped as Go does)."""
-    return go_json(value)
+    """``json.Marshal`` of an already ordered structure (HTML characters escaped as Go does).
+
+    The same text as :func:`dynamo_schema._k8s._gofmt.go_json` (decisions.md D28): exact ``dict``,
+    ``list``, ``str``, ``int``, ``bool`` and ``None`` are written here, strings through the C JSON
+    string encoder when they hold none of the characters Go escapes differently (``<``, ``>``,
+    ``&``, U+2028, U+2029, lone surrogates); floats, subclasses and anything else go to ``go_json``.
+    ``tests/k8s/test_golayout_fast.py`` compares both on the corpus hash inputs and generated values."""
+    return _fast_json(value)
+
+
+def _fast_json(v: Any) -> str:
+    t = type(v)
+    if t is str:
+        return go_json(v) if _GO_SPECIAL(v) else _ENCODE_STR(v)
+    if t is dict:
+        return "{" + ",".join([(_ENCODE_STR(k) if type(k) is str and not _GO_SPECIAL(k) else go_json(str(k)))
+                               + ":" + _fast_json(x) for k, x in v.items()]) + "}"
+    if t is list or t is tuple:
+        return "[" + ",".join([_fast_json(x) for x in v]) + "]"
+    if t is int:
+        return int.__repr__(v)
+    if t is bool:
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    return go_json(v)
+
+
+def _go_special() -> Any:
+    import re
+
+    return re.compile("[<>&\u2028\u2029\ud800-\udfff]").search
+
+
+def _encode_str() -> Any:
+    from json.encoder import encode_basestring  # the C encoder: escapes '"', '\\' and controls as Go does
+
+    return encode_basestring
+
+
+_GO_SPECIAL: Any = _go_special()
+_ENCODE_STR: Any = _encode_str()
 
 
 def marshal(value: Any, code: str | None) -> str:
     """``json.Marshal`` of ``value`` typed as ``code``."""
-    return go_json(encode(value, code))
+    return _fast_json(encode(value, code))
 
 
 _BIN = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}

@@ -59,6 +59,7 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
     """Strict validation of rendered objects; diagnostics name the object in their message."""
     from .._k8s import _builtin_kinds as _k8s_schemas
     from .._schema import _schemas, _structural
+    from ._outputcheck import proven_valid
 
     out: list[Diagnostic] = []
     for obj in objs:
@@ -74,6 +75,8 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
                 # what Grove's webhook would refuse, the cluster would too
                 diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
+        elif proven_valid(obj, kubernetes_version):  # compiled once per schema; the walk explains failures
+            diags = []
         else:
             diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
         for d in diags:

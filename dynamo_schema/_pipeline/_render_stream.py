@@ -56,10 +56,30 @@ def render_stream(docs: list[Any], *, target: str | None, namespace: str, operat
                   settings: Any, worker_hash_algorithm: str | None = None, provider: Any = None,
                   only_dynamo: bool = False, artifacts_as_files: bool = False,
                   kubernetes_version: str = "1.32.0", stored_view: bool = False) -> StreamResult:
+    locals_ = {"target": target, "namespace": namespace, "operator_version": operator_version, "settings": settings,
+               "worker_hash_algorithm": worker_hash_algorithm, "provider": provider, "only_dynamo": only_dynamo,
+               "artifacts_as_files": artifacts_as_files, "kubernetes_version": kubernetes_version,
+               "stored_view": stored_view}
+    result = StreamResult()
+    if len(docs) > 2:  # many documents: as validate's bulk runs, the first warms up, then fewer collections
+        from ._parallel import bulk_gc
+
+        _render_docs(docs[:1], result, locals_)
+        with bulk_gc():
+            _render_docs(docs[1:], result, locals_)
+    else:
+        _render_docs(docs, result, locals_)
+    return result
+
+
+def _render_docs(docs: list[Any], result: StreamResult, opts: dict[str, Any]) -> None:
     from ._compile import artifact_file, render_deploymentspec, render_object
     from ._validate import ValidateOptions, is_deploymentspec, validate_document
 
-    result = StreamResult()
+    target, namespace, operator_version = opts["target"], opts["namespace"], opts["operator_version"]
+    settings, worker_hash_algorithm, provider = opts["settings"], opts["worker_hash_algorithm"], opts["provider"]
+    only_dynamo, artifacts_as_files = opts["only_dynamo"], opts["artifacts_as_files"]
+    kubernetes_version, stored_view = opts["kubernetes_version"], opts["stored_view"]
     for doc in docs:
         data = doc.data
         if not is_rendered(data):
@@ -101,4 +121,3 @@ def render_stream(docs: list[Any], *, target: str | None, namespace: str, operat
         finally:
             for severity, text in messages:
                 result.messages.append(f"{severity}: {doc.file}: {text}")
-    return result

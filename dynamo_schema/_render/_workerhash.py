@@ -191,8 +191,9 @@ def resolved_runtime_version_for_hash(spec: Mapping[str, Any]) -> str:
 
 
 def _hash_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """``workerHashSpec``: scaling fields cleared, runtime version hashed separately."""
-    out = {k: deepcopy(v) for k, v in spec.items() if not str(k).startswith("_")}
+    """``workerHashSpec``: scaling fields cleared, runtime version hashed separately. Not a deep copy:
+    ``encode`` builds new containers and never changes its input."""
+    out = {k: v for k, v in spec.items() if not str(k).startswith("_")}
     for key in ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride"):
         out.pop(key, None)
     return out

@@ -20,7 +20,7 @@ from .._core._consts import (
 )
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
-from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations, dcd_preserved_labels
+from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations
 from ._graph import (
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,
@@ -75,9 +75,14 @@ def dcd_parent_name(dcd: Mapping[str, Any]) -> str:
     return ""
 
 
-def dcd_dynamo_namespace(dcd: Mapping[str, Any], namespace: str) -> str:
-    """``GetDCDDynamoNamespace``: the preserved alpha ``dynamoNamespace``, the label, else computed."""
-    alpha = dcd_alpha_spec(dcd)
+_UNSET: Any = object()
+
+
+def dcd_dynamo_namespace(dcd: Mapping[str, Any], namespace: str, alpha: Any = _UNSET) -> str:
+    """``GetDCDDynamoNamespace``: the preserved alpha ``dynamoNamespace``, the label, else computed.
+    ``alpha``: ``dcd_alpha_spec(dcd)`` when the caller has it (not changed here)."""
+    if alpha is _UNSET:
+        alpha = dcd_alpha_spec(dcd)
     if alpha is not None and alpha.get("dynamoNamespace") is not None:
         return str(alpha["dynamoNamespace"])
     labels = (dcd.get("metadata") or {}).get("labels") or {}
@@ -87,10 +92,11 @@ def dcd_dynamo_namespace(dcd: Mapping[str, Any], namespace: str) -> str:
     return compute_dynamo_namespace(bool(_spec(dcd).get("globalDynamoNamespace")), namespace, parent)
 
 
-def dcd_sub_component_type(dcd: Mapping[str, Any]) -> str:
+def dcd_sub_component_type(dcd: Mapping[str, Any], alpha: Any = _UNSET) -> str:
     """``GetDCDSubComponentType``: the v1alpha1 view (a v1beta1 prefill/decode is alpha worker +
     sub-type; a preserved alpha ``subComponentType`` is restored from ``nvidia.com/dcd-spec``)."""
-    alpha = dcd_alpha_spec(dcd)
+    if alpha is _UNSET:
+        alpha = dcd_alpha_spec(dcd)
     if alpha is not None:
         return str(alpha.get("subComponentType") or "")
     t = _spec(dcd).get("type")
@@ -123,18 +129,19 @@ def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str) -> dict[str, str]:
     spec = _spec(dcd)
     object_labels = dict((dcd.get("metadata") or {}).get("labels") or {})
     labels = dict(object_labels)
-    labels.update(dcd_preserved_labels(dcd))
+    alpha = dcd_alpha_spec(dcd)  # one v1alpha1 view for the three lookups below (read only)
+    labels.update(dict((alpha or {}).get("labels") or {}))  # dcd_preserved_labels
     labels.update(pod_template_labels(spec))
     model = (spec.get("modelRef") or {}).get("name")
     if model:
         labels[LABEL_BASE_MODEL_HASH] = model_hash(str(model))
-    sub = dcd_sub_component_type(dcd)
+    sub = dcd_sub_component_type(dcd, alpha)
     if sub:
         labels[LABEL_SUB_TYPE] = sub
     name = dcd_component_name(dcd)
     if name:
         labels[LABEL_COMPONENT] = name
-    dyn_ns = dcd_dynamo_namespace(dcd, namespace)
+    dyn_ns = dcd_dynamo_namespace(dcd, namespace, alpha)
     if dyn_ns:
         labels[LABEL_NAMESPACE] = dyn_ns
     for key in (LABEL_COMPONENT, LABEL_NAMESPACE, LABEL_DGD_NAME, LABEL_WORKER_HASH, LABEL_COMPONENT_CLASS):
