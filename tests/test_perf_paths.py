@@ -256,3 +256,39 @@ def test_reconcile_shape_only_hash_equals_the_full_render_near_the_name_limits(t
                     with_findings += bool(full)
                     without += not full
     assert with_findings >= 20 and without >= 20  # both sides of the limits were reached
+
+
+# ---------------------------------------------------------------- cold start: PyYAML's reader pattern
+
+
+def test_yaml_reader_pattern_from_its_complement_matches_the_same_code_points() -> None:
+    # every code point: the complement written out matches exactly where PyYAML's negated class matches
+    import re
+
+    from dynamo_schema._cli import _startup
+
+    everything = "".join(map(chr, range(0x110000)))
+    theirs = re.compile(_startup.YAML_NON_PRINTABLE)
+    ours = re.compile(_startup.NON_PRINTABLE_COMPLEMENT)
+    assert [m.span() for m in ours.finditer(everything)] == [m.span() for m in theirs.finditer(everything)]
+    assert len(ours.findall(everything)) == 0x110000 - (3 + 0x5F + 1 + (0xD800 - 0xA0) + (0xFFFE - 0xE000) + 0x100000)
+
+
+def test_the_cli_gives_pyyaml_the_primed_reader_pattern() -> None:
+    # the seeded pattern is the one PyYAML's Reader got (a PyYAML with another pattern text fails this), and
+    # the command line still reports what the pure-Python reader refuses
+    from dynamo_schema._cli import _startup
+
+    code = (
+        "import io, re, sys\n"
+        "from dynamo_schema._cli._main import main\n"
+        f"main(['validate', {str(ROOT / 'examples' / 'vllm-disagg.yaml')!r}], stdout=io.StringIO())\n"
+        "import yaml.reader\n"
+        f"print(yaml.reader.Reader.NON_PRINTABLE.pattern == {_startup.NON_PRINTABLE_COMPLEMENT!r})\n"
+        "try:\n"
+        "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
+        "except yaml.reader.ReaderError as e:\n"
+        "    print(e.character == 7, e.position)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "3"]
