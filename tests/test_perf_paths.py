@@ -131,6 +131,8 @@ NOT_FOR_A_COLD_VALIDATE = [
     "dynamo_schema._render._workerhash", "hashlib",
     # the converter: Grove's clique labels read the v1alpha1 view only under a nvidia.com/dgd-spec payload (D26)
     "dynamo_schema._convert._v1alpha1", "dynamo_schema._convert._dgd_from_hub",
+    # the other pathways' render targets: reconcile imports its own target's module only (D26)
+    "dynamo_schema._render.targets.kubernetes", "dynamo_schema._render.targets.dcd",
 ]
 
 
@@ -387,3 +389,48 @@ def test_grove_labels_of_generated_annotated_dgds(labels: dict[str, str], annota
     pcs = json.dumps(fast[0][0])
     for k, v in labels.items():  # the view's labels reached the cliques exactly when the payload was kept
         assert (f'"{k}": "{v}"' in pcs) == keep_payload or f'"{k}"' in json.dumps(beta["spec"])
+
+
+_LABEL_VALUE = st.one_of(_LABEL, st.just("x" * 64), st.just("bad value"), st.just(""))
+
+
+@settings(max_examples=40, deadline=None)
+@given(labels=st.dictionaries(_LABEL, _LABEL_VALUE, max_size=3), grove=st.booleans(), keep_payload=st.booleans())
+def test_reconcile_findings_of_generated_annotated_dgds(labels: dict[str, str], grove: bool, keep_payload: bool) -> None:
+    # clique labels from the v1alpha1 view (some too long or malformed: reconcile findings), submitted as
+    # v1alpha1 and as converted v1beta1 with and without the payload: the reconcile check's fast pass (no
+    # alpha view without a payload, keys unsorted, shape-only hash) gives the findings of the full render,
+    # and those of always converting
+    import yaml
+
+    from dynamo_schema._admission import AdmissionSettings
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+    from dynamo_schema._pipeline import _reconcile as R
+    from dynamo_schema._render import _alphacompat
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "gen"},
+             "spec": {"backendFramework": "vllm", "services": {
+                 "Frontend": {"componentType": "frontend", "replicas": 1, "extraPodSpec": {
+                     "mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0"}}},
+                 "VllmWorker": {"componentType": "worker", "replicas": 1, "labels": labels,
+                                "extraPodSpec": {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0"}}}}}}
+    beta = to_v1beta1(alpha)
+    if not keep_payload:
+        (beta["metadata"].get("annotations") or {}).pop("nvidia.com/dgd-spec", None)
+    settings_ = AdmissionSettings(grove_enabled=grove)
+    seen = 0
+    for doc in (alpha, beta):
+        path = Path(f"/tmp/dynamo-schema-perf-{id(doc)}.yaml")
+        try:
+            path.write_text(yaml.safe_dump(doc))
+            admitted = _admitted([path], settings_)
+        finally:
+            path.unlink()
+        for data, stored in admitted:
+            fast, full = R.reconcile_errors(data, stored, settings_), R.reconcile_errors_full(data, stored, settings_)
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(_alphacompat, "may_preserve_alpha_metadata", lambda dgd: True)
+                converted = R.reconcile_errors(data, stored, settings_)
+            assert fast == full == converted
+            seen += 1
+    assert seen == 2
