@@ -51,10 +51,10 @@ def check_kind(obj: Mapping[str, Any], kinds: frozenset[str], target: str) -> No
         )
 
 
-def finish(objs: list[dict[str, Any]], options: RenderOptions) -> list[dict[str, Any]]:
+def finish(objs: list[dict[str, Any]], options: RenderOptions | None = None) -> list[dict[str, Any]]:
     """The rendered objects without the renderer's private keys, keys sorted at every level (not for a
     :data:`SHAPE_ONLY_HASH` render: only checked)."""
-    if options.worker_hash_algorithm == SHAPE_ONLY_HASH:
+    if options is not None and options.worker_hash_algorithm == SHAPE_ONLY_HASH:
         return [strip_private(o) for o in objs]
     return [sort_keys_deep(strip_private(o)) for o in objs]
 
