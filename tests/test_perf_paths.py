@@ -129,13 +129,16 @@ NOT_FOR_A_COLD_VALIDATE = [
     "importlib.resources",
     # the worker hash (and OpenSSL through hashlib): reconcile renders with a hash of the right shape only
     "dynamo_schema._render._workerhash", "hashlib",
+    # the converter: Grove's clique labels read the v1alpha1 view only under a nvidia.com/dgd-spec payload (D26)
+    "dynamo_schema._convert._v1alpha1", "dynamo_schema._convert._dgd_from_hub",
+    # the other pathways' render targets: reconcile imports its own target's module only (D26)
+    "dynamo_schema._render.targets.kubernetes", "dynamo_schema._render.targets.dcd",
 ]
 
 
 def test_cold_validate_imports_only_what_it_uses() -> None:
-    # (the renderer and, through its v1alpha1 view, the converter are loaded: the reconcile-time check
-    # renders an admitted DGD, docs/decisions.md D14; modules the interpreter loaded at start-up, e.g.
-    # through a .pth file of site-packages, are not ours)
+    # (the renderer is loaded: the reconcile-time check renders an admitted DGD, docs/decisions.md D14;
+    # modules the interpreter loaded at start-up, e.g. through a .pth file of site-packages, are not ours)
     code = (
         "import io, json, sys\n"
         "before = set(sys.modules)\n"
@@ -256,3 +259,178 @@ def test_reconcile_shape_only_hash_equals_the_full_render_near_the_name_limits(t
                     with_findings += bool(full)
                     without += not full
     assert with_findings >= 20 and without >= 20  # both sides of the limits were reached
+
+
+# ---------------------------------------------------------------- cold start: PyYAML's reader pattern
+
+
+def test_yaml_reader_pattern_from_its_complement_matches_the_same_code_points() -> None:
+    # every code point: the complement written out matches exactly where PyYAML's negated class matches
+    import re
+
+    from dynamo_schema._cli import _startup
+
+    everything = "".join(map(chr, range(0x110000)))
+    theirs = re.compile(_startup.YAML_NON_PRINTABLE)
+    ours = re.compile(_startup.NON_PRINTABLE_COMPLEMENT)
+    assert [m.span() for m in ours.finditer(everything)] == [m.span() for m in theirs.finditer(everything)]
+    assert len(ours.findall(everything)) == 0x110000 - (3 + 0x5F + 1 + (0xD800 - 0xA0) + (0xFFFE - 0xE000) + 0x100000)
+
+
+def test_the_cli_gives_pyyaml_the_primed_reader_pattern() -> None:
+    # the seeded pattern is the one PyYAML's Reader got (a PyYAML with another pattern text fails this), and
+    # the command line still reports what the pure-Python reader refuses
+    from dynamo_schema._cli import _startup
+
+    code = (
+        "import io, re, sys\n"
+        "from dynamo_schema._cli._main import main\n"
+        f"main(['validate', {str(ROOT / 'examples' / 'vllm-disagg.yaml')!r}], stdout=io.StringIO())\n"
+        "import yaml.reader\n"
+        f"print(yaml.reader.Reader.NON_PRINTABLE.pattern == {_startup.NON_PRINTABLE_COMPLEMENT!r})\n"
+        "try:\n"
+        "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
+        "except yaml.reader.ReaderError as e:\n"
+        "    print(e.character == 7, e.position)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "3"]
+
+
+# ---------------------------------------------------------------- render: the v1alpha1 view for Grove's labels
+
+
+def _render_inputs(shared: Path) -> list[dict[str, Any]]:
+    """v1beta1 DGDs: the corpus (v1alpha1 files converted, so they carry ``nvidia.com/dgd-spec``; and the
+    same without that annotation) and the upstream golden inputs."""
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+    from dynamo_schema._io._load import load_path_result
+
+    golden = sorted((shared / "reference" / "dynamo" / "golden" / "dgd").glob("*/input.yaml"))
+    files = sorted((CORPUS / "v1beta1").glob("*.yaml")) + sorted((CORPUS / "v1alpha1").glob("*.yaml")) + golden
+    out: list[dict[str, Any]] = []
+    for p in files:
+        for doc in load_path_result(str(p)).documents:
+            data = doc.data
+            if not isinstance(data, dict) or data.get("kind") != "DynamoGraphDeployment":
+                continue
+            beta = to_v1beta1(data) if data.get("apiVersion") == "nvidia.com/v1alpha1" else data
+            out.append(beta)
+            anns = (beta.get("metadata") or {}).get("annotations") or {}
+            if "nvidia.com/dgd-spec" in anns:
+                stripped = copy.deepcopy(beta)
+                del stripped["metadata"]["annotations"]["nvidia.com/dgd-spec"]
+                out.append(stripped)
+    return out
+
+
+def _render_both_ways(obj: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    from dynamo_schema._render import RenderOptions, _alphacompat, render
+
+    def one() -> Any:
+        out = []
+        for target, options in (("grove", RenderOptions()), ("kubernetes", RenderOptions()),
+                                ("grove", RenderOptions(discovery_backend="kubernetes"))):
+            try:
+                out.append(render(copy.deepcopy(obj), target, options))
+            except Exception as exc:  # a refusal must be the same refusal
+                out.append(repr(exc))
+        return out
+
+    fast = one()
+    with monkeypatch.context() as m:
+        m.setattr(_alphacompat, "may_preserve_alpha_metadata", lambda dgd: True)  # always convert
+        full = one()
+    return fast, full
+
+
+def test_grove_labels_without_the_alpha_view_equal_the_converted_view(shared: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Grove's clique labels, annotations and sub-component type read the DGD's v1alpha1 view only where a
+    # nvidia.com/dgd-spec payload can put something there: the same objects as converting every DGD
+    inputs = _render_inputs(shared)
+    preserved = [o for o in inputs if "nvidia.com/dgd-spec" in ((o.get("metadata") or {}).get("annotations") or {})]
+    assert len(inputs) >= 150 and len(preserved) >= 20
+    for obj in inputs:
+        fast, full = _render_both_ways(obj, monkeypatch)
+        assert fast == full, (obj.get("metadata") or {}).get("name")
+
+
+_LABEL = st.from_regex(r"[a-z]([a-z0-9-]{0,8}[a-z0-9])?", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=st.dictionaries(_LABEL, _LABEL, max_size=3), annotations=st.dictionaries(_LABEL, _LABEL, max_size=3),
+       sub=st.sampled_from([None, "prefill", "decode", "other"]), keep_payload=st.booleans(),
+       extra=st.sampled_from([{}, {"nvidia.com/dgd-status": "{}"}, {"nvidia.com/enable-grove": "true"}]))
+def test_grove_labels_of_generated_annotated_dgds(labels: dict[str, str], annotations: dict[str, str], sub: str | None,
+                                                  keep_payload: bool, extra: dict[str, str]) -> None:
+    # v1alpha1 services with labels, annotations and a sub-component type, converted to v1beta1 (the payload
+    # carries them), rendered with and without the payload: the same as converting every DGD
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+
+    svc: dict[str, Any] = {"componentType": "worker", "replicas": 1, "labels": labels, "annotations": annotations,
+                           "extraPodSpec": {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0"}}}
+    if sub is not None:
+        svc["subComponentType"] = sub
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+             "metadata": {"name": "gen", "annotations": dict(extra)},
+             "spec": {"backendFramework": "vllm", "services": {
+                 "Frontend": {"componentType": "frontend", "replicas": 1},
+                 "VllmWorker": svc}}}
+    beta = to_v1beta1(alpha)
+    anns = beta["metadata"].get("annotations") or {}
+    assert ("nvidia.com/dgd-spec" in anns) == bool(labels or annotations or sub == "other")
+    if not keep_payload:
+        anns.pop("nvidia.com/dgd-spec", None)
+    with pytest.MonkeyPatch.context() as mp:
+        fast, full = _render_both_ways(beta, mp)
+    assert fast == full
+    assert isinstance(fast[0], list)
+    pcs = json.dumps(fast[0][0])
+    for k, v in labels.items():  # the view's labels reached the cliques exactly when the payload was kept
+        assert (f'"{k}": "{v}"' in pcs) == keep_payload or f'"{k}"' in json.dumps(beta["spec"])
+
+
+_LABEL_VALUE = st.one_of(_LABEL, st.just("x" * 64), st.just("bad value"), st.just(""))
+
+
+@settings(max_examples=40, deadline=None)
+@given(labels=st.dictionaries(_LABEL, _LABEL_VALUE, max_size=3), grove=st.booleans(), keep_payload=st.booleans())
+def test_reconcile_findings_of_generated_annotated_dgds(labels: dict[str, str], grove: bool, keep_payload: bool) -> None:
+    # clique labels from the v1alpha1 view (some too long or malformed: reconcile findings), submitted as
+    # v1alpha1 and as converted v1beta1 with and without the payload: the reconcile check's fast pass (no
+    # alpha view without a payload, keys unsorted, shape-only hash) gives the findings of the full render,
+    # and those of always converting
+    import yaml
+
+    from dynamo_schema._admission import AdmissionSettings
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+    from dynamo_schema._pipeline import _reconcile as R
+    from dynamo_schema._render import _alphacompat
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "gen"},
+             "spec": {"backendFramework": "vllm", "services": {
+                 "Frontend": {"componentType": "frontend", "replicas": 1, "extraPodSpec": {
+                     "mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0"}}},
+                 "VllmWorker": {"componentType": "worker", "replicas": 1, "labels": labels,
+                                "extraPodSpec": {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0"}}}}}}
+    beta = to_v1beta1(alpha)
+    if not keep_payload:
+        (beta["metadata"].get("annotations") or {}).pop("nvidia.com/dgd-spec", None)
+    settings_ = AdmissionSettings(grove_enabled=grove)
+    seen = 0
+    for doc in (alpha, beta):
+        path = Path(f"/tmp/dynamo-schema-perf-{id(doc)}.yaml")
+        try:
+            path.write_text(yaml.safe_dump(doc))
+            admitted = _admitted([path], settings_)
+        finally:
+            path.unlink()
+        for data, stored in admitted:
+            fast, full = R.reconcile_errors(data, stored, settings_), R.reconcile_errors_full(data, stored, settings_)
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(_alphacompat, "may_preserve_alpha_metadata", lambda dgd: True)
+                converted = R.reconcile_errors(data, stored, settings_)
+            assert fast == full == converted
+            seen += 1
+    assert seen == 2

@@ -14,6 +14,7 @@ from typing import Callable, Sequence, TextIO
 
 from ._common import UsageError
 from ._parser import _parse_validate, build_parser
+from ._startup import prime_yaml_reader
 
 
 class _Command:
@@ -38,6 +39,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    prime_yaml_reader()
     import contextlib
 
     try:

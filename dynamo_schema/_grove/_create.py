@@ -23,7 +23,6 @@ the clique order is used.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
@@ -108,7 +107,8 @@ def _annotations(rule: str, annotations: Any, path: Path) -> list[Diagnostic]:
 
 _DURATION_UNITS = {"ns": 1, "us": 1000, "µs": 1000, "μs": 1000, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
                    "h": 3600 * 10**9}
-_DURATION_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)")
+#: one ``<number><unit>`` of a Go duration (compiled on first use, by ``re``'s cache: few PodCliqueSets carry one)
+_DURATION_PART = r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)"
 
 
 def parse_go_duration(s: str) -> int | None:
@@ -123,7 +123,7 @@ def parse_go_duration(s: str) -> int | None:
     total = 0.0
     pos = 0
     while pos < len(rest):
-        m = _DURATION_PART.match(rest, pos)
+        m = re.compile(_DURATION_PART).match(rest, pos)
         if m is None or m.group(1) in ("", "."):
             return None
         total += float(m.group(1)) * _DURATION_UNITS[m.group(2)]
@@ -146,11 +146,14 @@ def validate_pcs(pcs: dict[str, Any], settings: GroveSettings | None = None, *,
     return v.run()
 
 
-@dataclass
 class _Validator(PcsView):
-    raw: dict[str, Any]
-    settings: GroveSettings
-    warnings: list[Diagnostic] = field(default_factory=list)
+    """One create-time admission of ``pcs`` (defaulted; ``raw`` as submitted): errors returned, warnings collected."""
+
+    def __init__(self, pcs: dict[str, Any], raw: dict[str, Any], settings: GroveSettings) -> None:
+        super().__init__(pcs)
+        self.raw = raw
+        self.settings = settings
+        self.warnings: list[Diagnostic] = []
 
     def explicit(self) -> bool:
         return self.tmpl.get("cliqueStartupType") == EXPLICIT

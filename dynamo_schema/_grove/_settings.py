@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from typing import Any, Mapping, Sequence
 
 KUBE_SCHEDULER = "default-scheduler"
@@ -11,7 +11,6 @@ VOLCANO_SCHEDULER = "volcano"
 LPX_SCHEDULER = "lpx-scheduler"
 
 
-@dataclass(frozen=True)
 class GroveSettings:
     """Operator configuration and cluster state Grove's create admission reads.
 
@@ -19,13 +18,46 @@ class GroveSettings:
     ``kai-scheduler`` enabled, ``default-scheduler`` the default; topology-aware scheduling off;
     auto-MNNVL off. ``cluster_topologies`` maps ClusterTopologyBinding names to their domains,
     broadest first; ``None`` means unknown (lookups are skipped).
+
+    An immutable value (keyword or positional fields, equality, hash and repr as a frozen dataclass
+    gives them), written out: creating a dataclass costs ~0.5 ms at import, in every cold ``validate``
+    (docs/decisions.md D26).
     """
 
-    enabled_schedulers: tuple[str, ...] = (KUBE_SCHEDULER, KAI_SCHEDULER)
-    default_scheduler: str = KUBE_SCHEDULER
-    tas_enabled: bool = False
-    cluster_topologies: Mapping[str, Sequence[str]] | None = None
-    auto_mnnvl_enabled: bool = False
+    __slots__ = _FIELDS = ("enabled_schedulers", "default_scheduler", "tas_enabled", "cluster_topologies",
+                           "auto_mnnvl_enabled")
+    enabled_schedulers: tuple[str, ...]
+    default_scheduler: str
+    tas_enabled: bool
+    cluster_topologies: Mapping[str, Sequence[str]] | None
+    auto_mnnvl_enabled: bool
+
+    def __init__(self, enabled_schedulers: tuple[str, ...] = (KUBE_SCHEDULER, KAI_SCHEDULER),
+                 default_scheduler: str = KUBE_SCHEDULER, tas_enabled: bool = False,
+                 cluster_topologies: Mapping[str, Sequence[str]] | None = None, auto_mnnvl_enabled: bool = False) -> None:
+        for name, value in zip(self._FIELDS, (enabled_schedulers, default_scheduler, tas_enabled, cluster_topologies,
+                                              auto_mnnvl_enabled)):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._FIELDS)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS) + ")"
 
 
 def grove_settings(settings: Any) -> GroveSettings:

@@ -167,7 +167,8 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
 
 def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False) -> list[Any]:
     """The children of ``stored`` for the operator's pathway (raises what the renderer raises)."""
-    from .._render import RenderOptions, render
+    from .._render import RenderOptions
+    from .._render.targets import target
 
     meta = stored.get("metadata") if isinstance(stored.get("metadata"), dict) else {}
     namespace = meta.get("namespace") if isinstance(meta, dict) else None
@@ -180,7 +181,9 @@ def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False
         from .._render.targets._common import SHAPE_ONLY_HASH
 
         options = replace(options, worker_hash_algorithm=SHAPE_ONLY_HASH)
-    return render(stored, operator_target(stored), options)
+    plugin = target(operator_target(stored))  # that target's module only (not the registry of all)
+    assert plugin is not None
+    return plugin.render(stored, options)
 
 
 def _findings(objs: list[Any], settings: Any) -> list[tuple[dict[str, Any], Diagnostic]]:

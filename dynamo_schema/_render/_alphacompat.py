@@ -46,12 +46,44 @@ def dgd_alpha_component(dgd: Mapping[str, Any], component_name: str) -> dict[str
     return dict(svc) if isinstance(svc, Mapping) else None
 
 
+def may_preserve_alpha_metadata(dgd: Mapping[str, Any]) -> bool:
+    """Whether the v1alpha1 view of ``dgd`` can give a component ``labels``, ``annotations`` or a
+    ``subComponentType`` other than its ``type`` (``prefill``/``decode``): only through the preserved
+    spoke payload of a ``nvidia.com/dgd-spec`` annotation (``dgd_to_alpha`` restores the saved
+    services from it; without it a component converts with ``comp_to_svc`` alone, which writes no
+    ``labels``/``annotations`` and sets ``subComponentType`` exactly for those two types). Also true
+    for a v1alpha1 DGD (read as it is) and for metadata that is not a mapping (converted, to be sure)."""
+    if dgd.get("apiVersion") == "nvidia.com/v1alpha1":
+        return True
+    meta = dgd.get("metadata")
+    if meta is None:
+        return False
+    if not isinstance(meta, Mapping):
+        return True
+    anns = meta.get("annotations")
+    if anns is None:
+        return False
+    return not isinstance(anns, Mapping) or DGD_SPEC_ANNOTATION in anns
+
+
+def dgd_alpha_metadata(dgd: Mapping[str, Any], component_name: str) -> dict[str, Any] | None:
+    """:func:`dgd_alpha_component` for a reader of its ``labels``, ``annotations`` and
+    ``subComponentType`` only (Grove's ``generateLabels``/``generateAnnotations``): None, i.e. "no alpha
+    view", where the view cannot hold any of them (:func:`may_preserve_alpha_metadata`). A reader's
+    fallback for None (no labels or annotations, the sub-type from ``type``) is then what the converted
+    view says, without converting (nor importing the converter); ``tests/test_perf_paths.py`` compares
+    the rendered objects of both ways on the corpus, the golden inputs and generated annotated DGDs."""
+    if not may_preserve_alpha_metadata(dgd):
+        return None
+    return dgd_alpha_component(dgd, component_name)
+
+
 def dgd_alpha_labels(dgd: Mapping[str, Any], component_name: str) -> dict[str, str]:
-    return dict((dgd_alpha_component(dgd, component_name) or {}).get("labels") or {})
+    return dict((dgd_alpha_metadata(dgd, component_name) or {}).get("labels") or {})
 
 
 def dgd_alpha_annotations(dgd: Mapping[str, Any], component_name: str) -> dict[str, str]:
-    return dict((dgd_alpha_component(dgd, component_name) or {}).get("annotations") or {})
+    return dict((dgd_alpha_metadata(dgd, component_name) or {}).get("annotations") or {})
 
 
 def dcd_compat_annotations(

@@ -21,7 +21,7 @@ from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from .._k8s._roles import expand_role_names
 from . import _kvtransfer as kv
-from ._alphacompat import dgd_alpha_annotations, dgd_alpha_component
+from ._alphacompat import dgd_alpha_annotations, dgd_alpha_metadata
 from ._errors import RenderError
 from ._graph import (
     LABEL_COMPONENT_CLASS,
@@ -75,7 +75,7 @@ def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, nam
     dgd_name = str((dgd.get("metadata") or {}).get("name", ""))
     ctype = str(component.get("type") or "")
     dyn_ns = compute_dynamo_namespace(bool(component.get("globalDynamoNamespace")), namespace, dgd_name)
-    alpha = dgd_alpha_component(dgd, name)  # getDGDComponentAlphaSubComponentType
+    alpha = dgd_alpha_metadata(dgd, name)  # getDGDComponentAlphaSubComponentType
     sub = str(alpha.get("subComponentType") or "") if alpha is not None else (ctype if ctype in ("prefill", "decode") else "")
 
     def system(labels: dict[str, str]) -> None:

@@ -9,6 +9,7 @@ Protocol. A new target: a module here with its ``TARGET``, and its name in ``_MO
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from ._target import RenderFunction, RenderTarget, Target
 
@@ -26,12 +27,33 @@ def _registry() -> dict[str, RenderTarget]:
     return registry
 
 
-TARGETS: dict[str, RenderTarget] = _registry()
+if TYPE_CHECKING:
+    TARGETS: dict[str, RenderTarget]
+
+
+def __getattr__(name: str) -> Any:
+    """``TARGETS`` is built on first use (importing every target module): ``validate``'s reconcile check
+    renders for one pathway and imports that target's module only (:func:`target`)."""
+    if name == "TARGETS":
+        registry = globals().setdefault("TARGETS", _registry())
+        return registry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def target(name: str) -> RenderTarget | None:
+    """The target called ``name`` (None when there is none), importing only its module until ``TARGETS`` is built."""
+    built: dict[str, RenderTarget] | None = globals().get("TARGETS")
+    if built is not None:
+        return built.get(name)
+    if name not in _MODULES:
+        return None
+    found: RenderTarget = import_module(f"{__name__}.{name}").TARGET
+    return found
 
 
 def names_for(kind: str) -> tuple[str, ...]:
     """The names of the targets that render ``kind``, in registry order."""
-    return tuple(name for name, target in TARGETS.items() if kind in target.kinds)
+    return tuple(name for name, t in __getattr__("TARGETS").items() if kind in t.kinds)
 
 
-__all__ = ["TARGETS", "RenderFunction", "RenderTarget", "Target", "names_for"]
+__all__ = ["TARGETS", "RenderFunction", "RenderTarget", "Target", "names_for", "target"]

@@ -23,9 +23,11 @@ from .._pod import is_k8s_discovery
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
 
-#: ``RenderOptions.worker_hash_algorithm`` for a render whose worker hash needs only the hash's shape (eight
-#: lower-case hex digits, as every algorithm gives): ``validate``'s reconcile check, which renders again with
-#: the real hash when a child is refused. Not one of ``_workerhash.ALGORITHMS`` (the CLI offers only those).
+#: ``RenderOptions.worker_hash_algorithm`` for a render whose objects are only checked, not shown:
+#: ``validate``'s reconcile check, which renders again with the real hash when a child is refused. Its worker
+#: hash has only the hash's shape (eight lower-case hex digits, as every algorithm gives), and its objects'
+#: keys are left in render order (no check reads key order; reconcile asks only whether any child is refused).
+#: Not one of ``_workerhash.ALGORITHMS`` (the CLI offers only those).
 SHAPE_ONLY_HASH = "-shape-only-"
 
 
@@ -49,7 +51,11 @@ def check_kind(obj: Mapping[str, Any], kinds: frozenset[str], target: str) -> No
         )
 
 
-def finish(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def finish(objs: list[dict[str, Any]], options: RenderOptions | None = None) -> list[dict[str, Any]]:
+    """The rendered objects without the renderer's private keys, keys sorted at every level (not for a
+    :data:`SHAPE_ONLY_HASH` render: only checked)."""
+    if options is not None and options.worker_hash_algorithm == SHAPE_ONLY_HASH:
+        return [strip_private(o) for o in objs]
     return [sort_keys_deep(strip_private(o)) for o in objs]
 
 

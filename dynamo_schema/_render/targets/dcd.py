@@ -12,7 +12,7 @@ from ._target import Target
 def render_dcd_target(obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
     check_kind(obj, frozenset({DGD}), "dcd")
     _, dcds, _, _ = child_dcds(obj, options)
-    return finish(dcds)
+    return finish(dcds, options)
 
 
 TARGET = Target("dcd", frozenset({DGD}), render_dcd_target, "the child DynamoComponentDeployments of a DGD")

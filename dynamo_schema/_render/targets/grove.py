@@ -48,7 +48,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
             compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), ns, dgd_name), name, labels, annotations, k8s,
         ))
     out += ingress
-    return finish(maybe_server_defaults(out, options))
+    return finish(maybe_server_defaults(out, options), options)
 
 
 TARGET = Target("grove", frozenset({DGD}), render_grove_target, "Grove on: PodCliqueSet and stable resources")

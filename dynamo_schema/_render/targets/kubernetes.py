@@ -19,7 +19,7 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
         admitted = admit(obj, options, grove=False)
         ns = namespace_of(admitted, options)
         objs = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
-        return finish(maybe_server_defaults(objs, options))
+        return finish(maybe_server_defaults(objs, options), options)
     admitted, dcds, _, ns = child_dcds(obj, options)
     out: list[dict[str, Any]] = list(dcds)
     out += dgd_common(admitted, ns, options)
@@ -28,7 +28,7 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
         out += render_dcd_workloads(strip_private(dcd), options, ns)
         if (dcd.get("spec") or {}).get("type") == "frontend":
             out += frontend_ingress(dcd["metadata"]["name"], dgd_name, ns, options)
-    return finish(maybe_server_defaults(out, options))
+    return finish(maybe_server_defaults(out, options), options)
 
 
 TARGET = Target("kubernetes", frozenset({DGD, DCD}), render_kubernetes_target,
