@@ -32,35 +32,37 @@ def prune_nulls(data: Any, schema: dict[str, Any], *, root_path: Path = ()) -> t
 
 
 def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
+    """``data`` itself when nothing below it is pruned (the copy is made at the first change only)."""
     if node is None:
         return data
     if isinstance(data, dict):
-        out: dict[str, Any] = {}
-        changed = False
+        out: dict[str, Any] | None = None
         for k, v in data.items():
             if v is not None and not isinstance(v, (dict, list)):  # a scalar: nothing to prune below
-                out[k] = v
+                if out is not None:
+                    out[k] = v
                 continue
             sub = node.prop(k) if node.props_raw is not None else None
             if sub is None:
                 sub = node.additional()
             if v is None and sub is not None and not sub.nullable:
                 null_note(run, path + (k,), sub)
-                changed = True
+                if out is None:
+                    out = _before(data, k)
                 if sub.has_default:
                     out[k] = copy.deepcopy(sub.default)
                 continue
             nk: Any = _prune(v, sub, path + (k,), run) if sub is not None else v
-            if nk is not v:
-                changed = True
-            out[k] = nk
-        return out if changed else data
+            if nk is not v and out is None:
+                out = _before(data, k)
+            if out is not None:
+                out[k] = nk
+        return data if out is None else out
     if isinstance(data, list):
         item = node.items()
         if item is None:
             return data
-        new_items = []
-        changed = False
+        new_items: list[Any] | None = None
         for i, v in enumerate(data):
             if v is None and item.has_default and not item.nullable:
                 null_note(run, path + (i,), item)
@@ -69,11 +71,22 @@ def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
                 nv = v
             else:
                 nv = _prune(v, item, path + (i,), run)
-            if nv is not v:
-                changed = True
-            new_items.append(nv)
-        return new_items if changed else data
+            if nv is not v and new_items is None:
+                new_items = data[:i]
+            if new_items is not None:
+                new_items.append(nv)
+        return data if new_items is None else new_items
     return data
+
+
+def _before(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """The entries of ``data`` before ``key`` (in order): the start of a changed copy."""
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        if k is key:  # the very key object of ``data`` (equal keys aside)
+            break
+        out[k] = v
+    return out
 
 
 # ------------------------------------------------------------------ defaulting (structuraldefaulting.Default)

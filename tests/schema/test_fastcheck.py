@@ -260,3 +260,23 @@ def test_small_schema_same_findings(extra: dict[str, Any]) -> None:
         assert full == []
     elif not extra or extra in ({"a": 9}, {"n": 0.5}, {"e": "x"}, {"s": ["a", "b"]}, {"f": False}, {"u": "1"}):
         pytest.fail("a valid document missed the fast path")  # not vacuous
+
+
+def test_prune_nulls_copies_only_what_changes() -> None:
+    """``prune_nulls`` (copy at the first change only): untouched subtrees are the input's own objects,
+    changed mappings keep their key order, the input is never modified."""
+    schema = {"type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"type": "string", "default": "d"}, "c": {"type": "string"},
+        "keep": {"type": "object", "properties": {"x": {"type": "string"}}},
+        "items": {"type": "array", "items": {"type": "object", "properties": {"y": {"type": "string"}}}},
+    }}
+    keep, items = {"x": "1"}, [{"y": "1"}, {"y": None}, {"y": "2"}]
+    doc = {"a": "1", "keep": keep, "b": None, "c": None, "items": items, "z": 1}
+    pruned, notes = S.prune_nulls(doc, schema)
+    assert list(pruned) == ["a", "keep", "b", "items", "z"]
+    assert pruned["b"] == "d" and pruned["keep"] is keep
+    assert pruned["items"] == [{"y": "1"}, {}, {"y": "2"}] and pruned["items"][0] is items[0]
+    assert [n.path for n in notes] == [("b",), ("c",), ("items", 1, "y")]
+    assert doc == {"a": "1", "keep": keep, "b": None, "c": None, "items": items, "z": 1}
+    same = {"a": "1", "keep": keep, "items": [{"y": "1"}]}
+    assert S.prune_nulls(same, schema) == (same, []) and S.prune_nulls(same, schema)[0] is same
