@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import run as R  # noqa: E402  (benchmarks/run.py: the measured commands and their environment)
-from corpus import build  # noqa: E402
+import run as R
+from corpus import build
 
 
 def _cpu(cmd: list[str]) -> float:
