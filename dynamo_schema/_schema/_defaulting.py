@@ -11,7 +11,7 @@ from .._core._diagnostics import Diagnostic, Path
 from ._fielderrors import Run, null_note
 from ._nodes import Node, compile_schema, has_below
 
-__all__ = ["apply_defaults", "apply_schema_defaults", "prune_nulls"]
+__all__ = ["apply_defaults", "apply_schema_defaults", "defaulted_view", "prune_nulls"]
 
 
 # ------------------------------------------------------------------------------------ null pruning
@@ -127,6 +127,53 @@ def apply_defaults(x: Any, node: Node | None) -> Any:
                 v = copy.deepcopy(item.default)
             res.append(apply_defaults(v, item) if isinstance(v, (dict, list)) else v)
         return res
+    return x
+
+
+def defaulted_view(x: Any, node: Node | None) -> Any:
+    """:func:`apply_defaults` for a reader: equal to it, but ``x`` itself (and its own subtrees) where
+    nothing is defaulted; a mapping or list is copied only when a default lands in it or below it.
+    Never modifies ``x``; the result may share any part of it (do not modify the result)."""
+    if node is None or not has_below(node, "default"):
+        return x
+    if isinstance(x, dict):
+        out: dict[str, Any] | None = None
+        for k, sub in _defaulted_props(node):
+            if k not in x or (x[k] is None and not sub.nullable):
+                if out is None:
+                    out = dict(x)
+                out[k] = copy.deepcopy(sub.default)
+        src = x if out is None else out
+        for k, v in src.items():  # values replaced in place: no key is added while iterating
+            child = node.prop(k) if node.props_raw is not None else None
+            nv = v
+            if child is None:
+                child = node.additional()
+                if child is not None and v is None and child.has_default and not child.nullable:
+                    nv = copy.deepcopy(child.default)
+            if child is not None and isinstance(nv, (dict, list)):
+                nv = defaulted_view(nv, child)
+            if nv is not v:
+                if out is None:
+                    out = dict(x)
+                out[k] = nv
+        return x if out is None else out
+    if isinstance(x, list):
+        item = node.items()
+        if item is None:
+            return x
+        res: list[Any] | None = None
+        for i, v in enumerate(x):
+            nv = v
+            if v is None and item.has_default and not item.nullable:
+                nv = copy.deepcopy(item.default)
+            if isinstance(nv, (dict, list)):
+                nv = defaulted_view(nv, item)
+            if nv is not v and res is None:
+                res = x[:i]
+            if res is not None:
+                res.append(nv)
+        return x if res is None else res
     return x
 
 

@@ -280,3 +280,23 @@ def test_prune_nulls_copies_only_what_changes() -> None:
     assert doc == {"a": "1", "keep": keep, "b": None, "c": None, "items": items, "z": 1}
     same = {"a": "1", "keep": keep, "items": [{"y": "1"}]}
     assert S.prune_nulls(same, schema) == (same, []) and S.prune_nulls(same, schema)[0] is same
+
+
+def _frozen(x: Any) -> Any:
+    return repr(x)
+
+
+@pytest.mark.skipif(not PAIRS, reason="../shared corpus is not available")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.one_of(st.sampled_from(PAIRS), _mutated()))
+def test_defaulted_view_equals_the_defaulted_copy(case: tuple[Any, dict[str, Any], dict[str, Any]]) -> None:
+    """CEL reads ``defaulted_view`` (copies only where a default lands) instead of ``apply_defaults``:
+    equal values, key order included, and the input is never modified."""
+    from dynamo_schema._schema._defaulting import apply_defaults, defaulted_view
+
+    data, schema, _kw = case
+    node = compile_schema(schema)
+    before = _frozen(data)
+    view = defaulted_view(data, node)
+    assert _frozen(view) == _frozen(apply_defaults(data, node))
+    assert _frozen(data) == before
