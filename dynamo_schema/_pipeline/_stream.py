@@ -16,6 +16,12 @@ def results_in_order(fn: Callable[[Any], Any], work: list[Any], jobs: int) -> It
         from ._parallel import iter_ordered
 
         yield from iter_ordered(fn, work, jobs)
+    elif len(work) > 1:
+        from ._parallel import bulk_gc
+
+        with bulk_gc():  # as map_sequential and the -j workers: the collector runs less often
+            for w in work:
+                yield fn(w)
     else:
         for w in work:
             yield fn(w)

@@ -32,7 +32,7 @@ from ._cel_rules import BY_NORM as _BY_NORM
 from ._cel_rules import NONE, RULES, CelError, Rule, rule_id
 from ._cel_rules import norm as _norm
 from ._cel_rules import uses_old_self as _uses_old_self
-from ._defaulting import apply_defaults, apply_schema_defaults
+from ._defaulting import apply_schema_defaults, defaulted_view
 from ._nodes import Node, compile_schema, has_below
 
 __all__ = [
@@ -369,8 +369,8 @@ def validate_cel(
             # the server's CEL validator exists only when the schema has rules (no rules, no message)
             return [Diagnostic("cel.not-checked", path, BLOCKED_MESSAGE)] if _has_rules(schema) else []
     node = compile_schema(schema)
-    obj = apply_defaults(data, node)
-    old_obj = apply_defaults(old, node) if old is not None else None
+    obj = defaulted_view(data, node)  # the rules only read: copied only where a default lands
+    old_obj = defaulted_view(old, node) if old is not None else None
     w = _Walk()
     _walk(w, node, obj, old_obj, path)
     return w.diags

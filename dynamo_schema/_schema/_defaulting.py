@@ -11,7 +11,7 @@ from .._core._diagnostics import Diagnostic, Path
 from ._fielderrors import Run, null_note
 from ._nodes import Node, compile_schema, has_below
 
-__all__ = ["apply_defaults", "apply_schema_defaults", "prune_nulls"]
+__all__ = ["apply_defaults", "apply_schema_defaults", "defaulted_view", "prune_nulls"]
 
 
 # ------------------------------------------------------------------------------------ null pruning
@@ -32,35 +32,37 @@ def prune_nulls(data: Any, schema: dict[str, Any], *, root_path: Path = ()) -> t
 
 
 def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
+    """``data`` itself when nothing below it is pruned (the copy is made at the first change only)."""
     if node is None:
         return data
     if isinstance(data, dict):
-        out: dict[str, Any] = {}
-        changed = False
+        out: dict[str, Any] | None = None
         for k, v in data.items():
             if v is not None and not isinstance(v, (dict, list)):  # a scalar: nothing to prune below
-                out[k] = v
+                if out is not None:
+                    out[k] = v
                 continue
             sub = node.prop(k) if node.props_raw is not None else None
             if sub is None:
                 sub = node.additional()
             if v is None and sub is not None and not sub.nullable:
                 null_note(run, path + (k,), sub)
-                changed = True
+                if out is None:
+                    out = _before(data, k)
                 if sub.has_default:
                     out[k] = copy.deepcopy(sub.default)
                 continue
             nk: Any = _prune(v, sub, path + (k,), run) if sub is not None else v
-            if nk is not v:
-                changed = True
-            out[k] = nk
-        return out if changed else data
+            if nk is not v and out is None:
+                out = _before(data, k)
+            if out is not None:
+                out[k] = nk
+        return data if out is None else out
     if isinstance(data, list):
         item = node.items()
         if item is None:
             return data
-        new_items = []
-        changed = False
+        new_items: list[Any] | None = None
         for i, v in enumerate(data):
             if v is None and item.has_default and not item.nullable:
                 null_note(run, path + (i,), item)
@@ -69,11 +71,22 @@ def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
                 nv = v
             else:
                 nv = _prune(v, item, path + (i,), run)
-            if nv is not v:
-                changed = True
-            new_items.append(nv)
-        return new_items if changed else data
+            if nv is not v and new_items is None:
+                new_items = data[:i]
+            if new_items is not None:
+                new_items.append(nv)
+        return data if new_items is None else new_items
     return data
+
+
+def _before(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """The entries of ``data`` before ``key`` (in order): the start of a changed copy."""
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        if k is key:  # the very key object of ``data`` (equal keys aside)
+            break
+        out[k] = v
+    return out
 
 
 # ------------------------------------------------------------------ defaulting (structuraldefaulting.Default)
@@ -114,6 +127,53 @@ def apply_defaults(x: Any, node: Node | None) -> Any:
                 v = copy.deepcopy(item.default)
             res.append(apply_defaults(v, item) if isinstance(v, (dict, list)) else v)
         return res
+    return x
+
+
+def defaulted_view(x: Any, node: Node | None) -> Any:
+    """:func:`apply_defaults` for a reader: equal to it, but ``x`` itself (and its own subtrees) where
+    nothing is defaulted; a mapping or list is copied only when a default lands in it or below it.
+    Never modifies ``x``; the result may share any part of it (do not modify the result)."""
+    if node is None or not has_below(node, "default"):
+        return x
+    if isinstance(x, dict):
+        out: dict[str, Any] | None = None
+        for k, sub in _defaulted_props(node):
+            if k not in x or (x[k] is None and not sub.nullable):
+                if out is None:
+                    out = dict(x)
+                out[k] = copy.deepcopy(sub.default)
+        src = x if out is None else out
+        for k, v in src.items():  # values replaced in place: no key is added while iterating
+            child = node.prop(k) if node.props_raw is not None else None
+            nv = v
+            if child is None:
+                child = node.additional()
+                if child is not None and v is None and child.has_default and not child.nullable:
+                    nv = copy.deepcopy(child.default)
+            if child is not None and isinstance(nv, (dict, list)):
+                nv = defaulted_view(nv, child)
+            if nv is not v:
+                if out is None:
+                    out = dict(x)
+                out[k] = nv
+        return x if out is None else out
+    if isinstance(x, list):
+        item = node.items()
+        if item is None:
+            return x
+        res: list[Any] | None = None
+        for i, v in enumerate(x):
+            nv = v
+            if v is None and item.has_default and not item.nullable:
+                nv = copy.deepcopy(item.default)
+            if isinstance(nv, (dict, list)):
+                nv = defaulted_view(nv, item)
+            if nv is not v and res is None:
+                res = x[:i]
+            if res is not None:
+                res.append(nv)
+        return x if res is None else res
     return x
 
 

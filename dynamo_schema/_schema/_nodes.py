@@ -35,6 +35,7 @@ class Node:
         "enum",
         "excl_max",
         "excl_min",
+        "fast",
         "format",
         "has_default",
         "int_or_string",
@@ -100,6 +101,7 @@ class Node:
     all_of_enums: int  # enum branches of a CRD allOf folded by the generator (x-dynamo-schema-allof)
     any_of: list[Node]
     multiple_of: float | int | None
+    fast: Any  # the fast path's plan of this node (``_fastcheck``), made on first use
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -261,6 +263,7 @@ class _Ctx:
     def _fill(self, n: Node, d: dict[str, Any]) -> None:
         n.raw = d
         n.ctx = self
+        n.fast = None
         t = d.get("type")
         if isinstance(t, str):
             types: tuple[str, ...] = (t,)

@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import datetime
 import math
-import re
-from collections.abc import Callable
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import go_quote
 from ._defaulting import prune_nulls
+from ._fastcheck import clean as _clean
 from ._fielderrors import Run, go_number, null_note, openapi_name, schema_field_error, unknown_field
 from ._nodes import Node, child_node, compile_schema
+from ._values import STRING_FORMATS as _STRING_FORMATS
+from ._values import enum_ok as _enum_ok
+from ._values import list_uniqueness as _list_uniqueness
 
 __all__ = [
     "Node",
@@ -73,54 +75,6 @@ _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 _FORMAT_RANGES = {"int32": _INT32, "int64": _INT64, "uint32": (0, 2**32 - 1), "uint64": (0, 2**64 - 1)}
 
-_DATE_TIME = re.compile(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$")
-_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$")
-
-
-def _is_date(s: str) -> bool:
-    m = _DATE.match(s)
-    if not m:
-        return False
-    try:
-        datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return False
-    return True
-
-
-def _is_date_time(s: str) -> bool:
-    """``strfmt.IsDateTime`` (the ``date-time`` format check kube-openapi performs)."""
-    if len(s) < 4:
-        return False
-    parts = s.lower().split("t")
-    if len(parts) < 2 or not _is_date(parts[0]):
-        return False
-    m = _DATE_TIME.match(parts[1])
-    if not m:
-        return False
-    return m.group(1) <= "23" and m.group(2) <= "59" and m.group(3) <= "59"
-
-
-def _is_byte(s: str) -> bool:
-    import base64
-    import binascii
-
-    try:
-        base64.b64decode(s, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return True
-
-
-# formats kube-apiserver keeps (StripUnsupportedFormatsPostProcess) and that we can check cheaply;
-# the others (uri, email, hostname, ...) are accepted leniently.
-_STRING_FORMATS: dict[str, Callable[[str], bool]] = {
-    "date-time": _is_date_time,
-    "datetime": _is_date_time,
-    "date": _is_date,
-    "byte": _is_byte,
-}
-
 
 def _json_type(v: Any) -> str:
     if isinstance(v, bool):
@@ -148,19 +102,6 @@ def _type_ok(types: tuple[str, ...], jt: str, v: Any) -> bool:
     return jt == "integer" and "number" in types  # isIntFloat
 
 
-def _enum_ok(v: Any, enum: list[Any]) -> bool:
-    for e in enum:
-        if isinstance(e, bool) or isinstance(v, bool):
-            if isinstance(e, bool) and isinstance(v, bool) and e == v:
-                return True
-            continue
-        if isinstance(e, str) != isinstance(v, str):
-            continue
-        if e == v:
-            return True
-    return False
-
-
 def _enum_values(enum: list[Any]) -> str:
     import json
 
@@ -168,15 +109,6 @@ def _enum_values(enum: list[Any]) -> str:
     for e in enum:
         vals.append(go_quote(e if isinstance(e, str) else json.dumps(e, separators=(",", ":"))))
     return ", ".join(vals)
-
-
-def _scalar_key(x: Any) -> Any:
-    """Go map-key identity of an unstructured value (int64 1 != float64 1 != "1")."""
-    if isinstance(x, (dict, list)):
-        import json
-
-        return ("c", json.dumps(x, sort_keys=True, separators=(",", ":")))
-    return (type(x).__name__, x)
 
 
 def _check_meta(run: Run, data: Any, path: Path) -> None:
@@ -447,53 +379,6 @@ def _validate_array(run: Run, data: list[Any], node: Node, path: Path, structura
         _list_uniqueness(run, data, node, path)
 
 
-def _list_uniqueness(run: Run, data: list[Any], node: Node, path: Path) -> None:
-    if node.list_type == "set":
-        seen: set[Any] = set()
-        reported: set[Any] = set()
-        for i, x in enumerate(data):
-            k = _scalar_key(x)
-            if k in seen:
-                if k not in reported:
-                    reported.add(k)
-                    run.add("schema.duplicate", path + (i,), schema_field_error("Duplicate value", x))
-            else:
-                seen.add(k)
-        return
-    # map
-    for i, x in enumerate(data):
-        if x is not None and not isinstance(x, dict):
-            run.add(
-                "schema.list-map",
-                path + (i,),
-                schema_field_error("Invalid value", x, "must be an object for an array of list-type map"),
-            )
-            return
-    keys = node.map_keys
-    seen = set()
-    reported = set()
-    for i, x in enumerate(data):
-        keyval: dict[str, Any] = {}
-        if isinstance(x, dict):
-            for kf in keys:
-                if kf in x:
-                    keyval[kf] = x[kf]
-                else:
-                    sub = node.items()
-                    kn = sub.prop(kf) if sub is not None else None
-                    if kn is not None and kn.has_default:  # defaulted before validation
-                        keyval[kf] = kn.default
-        k = _scalar_key(keyval) if len(keys) != 1 or keyval else ("unspecified",)
-        if len(keys) == 1 and keyval:
-            k = _scalar_key(keyval[keys[0]])
-        if k in seen:
-            if k not in reported:
-                reported.add(k)
-                run.add("schema.duplicate", path + (i,), schema_field_error("Duplicate value", keyval))
-        else:
-            seen.add(k)
-
-
 def _unknown_only(run: Run, data: Any, node: Node | None, path: Path) -> None:
     """Strict decoding of a part the API server then drops (``status`` with a status subresource):
     unknown fields are still reported, values are not validated."""
@@ -542,6 +427,10 @@ def _pruned_fields(run: Run, data: Any, node: Node | None, path: Path) -> None:
             _pruned_fields(run, v, item, path + (i,))
 
 
+#: the fast path for documents with nothing to report (``_fastcheck``); tests switch it off to compare
+FAST_PATH = True
+
+
 def validate(
     data: Any,
     schema: dict[str, Any],
@@ -573,8 +462,12 @@ def validate(
                 f'Invalid value: "null": {openapi_name(path)} in body must be of type {tname}: "null"',
             )
         return run.diags
+    root_meta = isinstance(data, dict) and _root_meta_is_opaque(node)
+    if FAST_PATH and not (status_subresource and isinstance(data, dict) and "status" in data):
+        if _clean(data, node, root_meta):
+            return []  # nothing to report: the walk below only explains failures
     run.root_path = path
-    run.root_meta = isinstance(data, dict) and _root_meta_is_opaque(node)
+    run.root_meta = root_meta
     if status_subresource and isinstance(data, dict) and "status" in data:
         status = data["status"]
         data = {k: v for k, v in data.items() if k != "status"}

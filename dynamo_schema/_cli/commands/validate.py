@@ -65,6 +65,14 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Vali
     return results_by_input(work, jobs, ns.patches, ns.kustomize, opts)
 
 
+def _slim(r: ResourceResult) -> ResourceResult:
+    """What a streaming reporter's end and the exit code read of a result already printed."""
+    from ..._io._report import ResourceResult
+
+    return ResourceResult(filename="", kind="", name="", version="", status=r.status,
+                          diagnostics=[d for d in r.diagnostics if d.rule in IO_RULES], waived=r.waived)
+
+
 def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_count: int, stdout: TextIO,
                   stderr: TextIO, opts: ValidateOptions) -> int:
     """Stream results (text, github, tap) in input order as files finish; exit 1 on any failure."""
@@ -74,14 +82,16 @@ def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_coun
     reporter = _reporters.make(ns.output, summary=ns.summary, verbose=ns.verbose, files_count=files_count,
                                stdin=list(ns.paths) == ["-"])
     progress = _stream.Progress(stderr, len(work), _stream.progress_enabled(stderr))
-    results = []
+    results: list[ResourceResult] = []
     head = reporter.begin()
     if head:
         stdout.write(head)
     for name, chunk in _with_patches(work, jobs, ns, opts):
         progress.step(name)
         chunk = [_reporters.prepare(r) for r in chunk]
-        results.extend(chunk)
+        # a streaming reporter has printed each result: its end (summary) and the exit code need only
+        # the status, waivers and I/O errors, not every file's diagnostics (flat memory on long runs)
+        results.extend([_slim(r) for r in chunk] if reporter.streams else chunk)
         if reporter.streams:
             text = "".join(reporter.result(r) for r in chunk)
             if text:

@@ -1,0 +1,132 @@
+"""Value checks shared by the structural walk (``_structural``) and its fast path (``_fastcheck``):
+the string formats kube-apiserver checks, enum membership, ``x-kubernetes-list-type`` uniqueness."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .._core._diagnostics import Path
+from ._fielderrors import Run, schema_field_error
+from ._nodes import Node
+
+__all__ = ["STRING_FORMATS", "enum_ok", "list_uniqueness", "scalar_key"]
+
+_DATE_TIME = re.compile(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$")
+_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$")
+
+
+def _is_date(s: str) -> bool:
+    m = _DATE.match(s)
+    if not m:
+        return False
+    try:
+        datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return False
+    return True
+
+
+def _is_date_time(s: str) -> bool:
+    """``strfmt.IsDateTime`` (the ``date-time`` format check kube-openapi performs)."""
+    if len(s) < 4:
+        return False
+    parts = s.lower().split("t")
+    if len(parts) < 2 or not _is_date(parts[0]):
+        return False
+    m = _DATE_TIME.match(parts[1])
+    if not m:
+        return False
+    return m.group(1) <= "23" and m.group(2) <= "59" and m.group(3) <= "59"
+
+
+def _is_byte(s: str) -> bool:
+    import base64
+    import binascii
+
+    try:
+        base64.b64decode(s, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+# formats kube-apiserver keeps (StripUnsupportedFormatsPostProcess) and that we can check cheaply;
+# the others (uri, email, hostname, ...) are accepted leniently.
+STRING_FORMATS: dict[str, Callable[[str], bool]] = {
+    "date-time": _is_date_time,
+    "datetime": _is_date_time,
+    "date": _is_date,
+    "byte": _is_byte,
+}
+
+
+def enum_ok(v: Any, enum: list[Any]) -> bool:
+    for e in enum:
+        if isinstance(e, bool) or isinstance(v, bool):
+            if isinstance(e, bool) and isinstance(v, bool) and e == v:
+                return True
+            continue
+        if isinstance(e, str) != isinstance(v, str):
+            continue
+        if e == v:
+            return True
+    return False
+
+
+def scalar_key(x: Any) -> Any:
+    """Go map-key identity of an unstructured value (int64 1 != float64 1 != "1")."""
+    if isinstance(x, (dict, list)):
+        import json
+
+        return ("c", json.dumps(x, sort_keys=True, separators=(",", ":")))
+    return (type(x).__name__, x)
+
+
+def list_uniqueness(run: Run, data: list[Any], node: Node, path: Path) -> None:
+    if node.list_type == "set":
+        seen: set[Any] = set()
+        reported: set[Any] = set()
+        for i, x in enumerate(data):
+            k = scalar_key(x)
+            if k in seen:
+                if k not in reported:
+                    reported.add(k)
+                    run.add("schema.duplicate", path + (i,), schema_field_error("Duplicate value", x))
+            else:
+                seen.add(k)
+        return
+    # map
+    for i, x in enumerate(data):
+        if x is not None and not isinstance(x, dict):
+            run.add(
+                "schema.list-map",
+                path + (i,),
+                schema_field_error("Invalid value", x, "must be an object for an array of list-type map"),
+            )
+            return
+    keys = node.map_keys
+    seen = set()
+    reported = set()
+    for i, x in enumerate(data):
+        keyval: dict[str, Any] = {}
+        if isinstance(x, dict):
+            for kf in keys:
+                if kf in x:
+                    keyval[kf] = x[kf]
+                else:
+                    sub = node.items()
+                    kn = sub.prop(kf) if sub is not None else None
+                    if kn is not None and kn.has_default:  # defaulted before validation
+                        keyval[kf] = kn.default
+        k = scalar_key(keyval) if len(keys) != 1 or keyval else ("unspecified",)
+        if len(keys) == 1 and keyval:
+            k = scalar_key(keyval[keys[0]])
+        if k in seen:
+            if k not in reported:
+                reported.add(k)
+                run.add("schema.duplicate", path + (i,), schema_field_error("Duplicate value", keyval))
+        else:
+            seen.add(k)
