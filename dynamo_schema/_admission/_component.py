@@ -108,14 +108,6 @@ def longest_podclique_name(c: Any) -> str:
     return longest_role_name(as_str(as_dict(c).get("name")), node_count(c), inter_pod_gms_enabled(c))
 
 
-def fnv1a32(data: bytes) -> int:
-    h = 0x811C9DC5
-    for b in data:
-        h ^= b
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return h
-
-
 MAX_COMBINED_GROVE_NAME = 45
 
 
@@ -129,5 +121,7 @@ def pcs_name_for_dgd(dgd_name: str, components: list[Any]) -> str:
     pcs_budget = max(MAX_COMBINED_GROVE_NAME - budget_max, 8)
     if len(dgd_name) <= pcs_budget:
         return dgd_name
-    suffix = f"{fnv1a32(dgd_name.encode()) & 0xFFFF:04x}"
+    from .._k8s._gohash import fnv32a
+
+    suffix = f"{fnv32a(dgd_name.encode()) & 0xFFFF:04x}"
     return dgd_name[: pcs_budget - 5] + "-" + suffix
