@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._k8s._gofmt import json_kind
 from ._component import inter_pod_gms_enabled, is_multinode, uses_pcsg
 
 SCOPE_ROOT = "root"
@@ -83,21 +84,10 @@ def _validate_topology_owner(root: dict[str, Any], path: str) -> list[tuple[str,
     return errs
 
 
-def _json_kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
-
-
 def _type_error(value: Any, struct: str, path: str, go_type: str) -> str:
+    # every caller skips a null first (Go decodes null into any type)
     return (
-        f"json: cannot unmarshal {_json_kind(value)} into Go struct field {struct}.{path} of type {go_type}"
+        f"json: cannot unmarshal {json_kind(value)} into Go struct field {struct}.{path} of type {go_type}"
     )
 
 

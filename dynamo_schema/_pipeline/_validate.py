@@ -329,9 +329,12 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
     bad_meta = [k for k in ("apiVersion", "kind") if data.get(k) is not None and not isinstance(data.get(k), str)]
     if bad_meta:
         # what decoding into TypeMeta says (kubectl, the API server): these must be strings
+        # (bad_meta holds no null, so json_kind never sees None here)
+        from .._k8s._gofmt import json_kind
+
         out.status = "error"
         out.diagnostics = [doc.place(Diagnostic(
-            "load.type-meta", (k,), f"json: cannot unmarshal {_go_json_type(data[k])} into Go struct field "
+            "load.type-meta", (k,), f"json: cannot unmarshal {json_kind(data[k])} into Go struct field "
             f"TypeMeta.{k} of type string")) for k in bad_meta]
         return out
     if is_deploymentspec(data):
@@ -390,19 +393,6 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         out.status = "skipped"
         return out
     return finish(k8s)
-
-
-def _go_json_type(value: Any) -> str:
-    """encoding/json's name of a JSON value's type in an ``UnmarshalTypeError``."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "string"
 
 
 def validate_documents(docs: list[Document], options: ValidateOptions | None = None) -> list[ResourceOutcome]:
