@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._k8s._gofmt import json_kind
-from ._component import inter_pod_gms_enabled, is_multinode, uses_pcsg
+from .._k8s._grovenames import is_inter_pod_gms as inter_pod_gms_enabled
+from .._k8s._grovenames import uses_pcsg
+from ._component import is_multinode
 
 SCOPE_ROOT = "root"
 SCOPE_COMPONENT = "component"

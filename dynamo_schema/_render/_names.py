@@ -6,16 +6,17 @@ Facts from ``rendering.md`` §2–§3 (upstream ``deploy/operator/internal/dynam
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from .._k8s._gohash import fnv32a as fnv32a
-from .._k8s._roles import longest_role_name
+from .._k8s._grovenames import is_inter_pod_gms as is_inter_pod_gms
+from .._k8s._grovenames import is_scaling_group_forced as is_scaling_group_forced
+from .._k8s._grovenames import longest_clique_name as longest_clique_name
+from .._k8s._grovenames import node_count as node_count
+from .._k8s._grovenames import pcs_name_for_dgd
+from .._k8s._grovenames import uses_pcsg as uses_pcsg
 
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
 GLOBAL_DYNAMO_NAMESPACE = "dynamo"
-MAX_COMBINED_GROVE_NAME = 45
-MIN_PCS_NAME_LENGTH = 8
+pcs_name = pcs_name_for_dgd  # ``PCSNameForDGD`` (_k8s/_grovenames), render's name for it
 
 
 def is_worker_type(component_type: str | None) -> bool:
@@ -55,53 +56,6 @@ def dcd_name(dgd_name: str, component_name: str, component_type: str | None, wor
 
 def lws_name(dcd: str) -> str:
     return f"{dcd}-0"
-
-
-def node_count(component: Mapping[str, Any]) -> int:
-    mn = component.get("multinode")
-    if isinstance(mn, Mapping):
-        n = mn.get("nodeCount")
-        return int(n) if n is not None else 2
-    return 1
-
-
-def _experimental(component: Mapping[str, Any]) -> Mapping[str, Any]:
-    exp = component.get("experimental")
-    return exp if isinstance(exp, Mapping) else {}
-
-
-def is_inter_pod_gms(component: Mapping[str, Any]) -> bool:
-    gms = _experimental(component).get("gpuMemoryService")
-    return isinstance(gms, Mapping) and gms.get("mode", "IntraPod") == "InterPod"
-
-
-def is_scaling_group_forced(component: Mapping[str, Any]) -> bool:
-    grove = _experimental(component).get("grove")
-    return isinstance(grove, Mapping) and bool(grove.get("forceScalingGroup"))
-
-
-def uses_pcsg(component: Mapping[str, Any]) -> bool:
-    return node_count(component) > 1 or is_inter_pod_gms(component) or is_scaling_group_forced(component)
-
-
-def longest_clique_name(component_name: str, component: Mapping[str, Any]) -> str:
-    if not uses_pcsg(component):
-        return component_name.lower()
-    return longest_role_name(component_name, node_count(component), is_inter_pod_gms(component))
-
-
-def pcs_name(dgd_name: str, components: Sequence[Mapping[str, Any]]) -> str:
-    """``PCSNameForDGD``: keep the DGD name if it fits the Grove 45-character budget, else FNV-truncate."""
-    max_budget = 0
-    for comp in components:
-        name = str(comp.get("name", ""))
-        lower = name.lower()
-        budget = len(lower) + len(longest_clique_name(name, comp)) if uses_pcsg(comp) else len(lower)
-        max_budget = max(max_budget, budget)
-    pcs_budget = max(MAX_COMBINED_GROVE_NAME - max_budget, MIN_PCS_NAME_LENGTH)
-    if len(dgd_name) <= pcs_budget:
-        return dgd_name
-    return dgd_name[: pcs_budget - 5] + "-" + fnv_suffix(dgd_name)
 
 
 def model_hash(model_name: str) -> str:
