@@ -210,18 +210,23 @@ def base_pod_spec(ctx: Ctx) -> dict[str, Any]:
     return spec
 
 
-def merge_main_container(base: dict[str, Any], user_in: Mapping[str, Any]) -> dict[str, Any]:
-    """``mergeContainerByName``: user non-empty fields win, env merged and sorted, probes replaced."""
+def merge_container(base: dict[str, Any], user_in: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """``mergeContainerByName``: user non-empty fields win, env merged and sorted, probes replaced; the
+    container keeps ``name``."""
     user: dict[str, Any] = deepcopy(dict(user_in))
-    user["name"] = MAIN
+    user["name"] = name
     base_env = base.get("env") or []
     mergo_override(base, user)
     base["env"] = merge_envs(base_env, user.get("env"))
     for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
         if user.get(probe) is not None:
             base[probe] = deepcopy(user[probe])
-    base["name"] = MAIN
+    base["name"] = name
     return base
+
+
+def merge_main_container(base: dict[str, Any], user_in: Mapping[str, Any]) -> dict[str, Any]:
+    return merge_container(base, user_in, MAIN)
 
 
 def standard_env(options: RenderOptions) -> list[dict[str, str]]:
@@ -478,16 +483,8 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     pod["containers"] = [container] + sidecars
 
     if runtime_init is not None:
-        rt = dynamo_sidecar_base_container(ctx)
-        rt_user = deepcopy(runtime_init)
-        rt_env = rt.get("env") or []
-        mergo_override(rt, rt_user)
-        rt["env"] = merge_envs(rt_env, rt_user.get("env"))
-        for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
-            if rt_user.get(probe) is not None:
-                rt[probe] = deepcopy(rt_user[probe])
+        rt = merge_container(dynamo_sidecar_base_container(ctx), runtime_init, RUNTIME)
         rt["env"] = merge_envs(standard_env(req.options), rt["env"])
-        rt["name"] = RUNTIME
         pod["initContainers"] = [rt if (c.get("name") == RUNTIME) else c for c in pod.get("initContainers") or []]
 
     if comp.get("frontendSidecar") is not None:
