@@ -9,12 +9,13 @@ from dynamo_schema._core._consts import LABEL_MANAGED_BY
 from dynamo_schema._core._consts import V1BETA1 as DGD_API_VERSION
 from dynamo_schema._dgdr._common import DgdrError, apply_runtime_version_override, components_of
 from dynamo_schema._dgdr._request import Request
+from dynamo_schema._k8s._grovenames import MAX_COMBINED_GROVE_NAME
 
 LABEL_DGDR_NAME = "dgdr.nvidia.com/name"
 LABEL_DGDR_NAMESPACE = "dgdr.nvidia.com/namespace"
 LABEL_VALUE_OPERATOR = "dynamo-operator"
 
-MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
+MAX_COMBINED_RESOURCE_NAME_LENGTH = MAX_COMBINED_GROVE_NAME
 
 
 def own(obj: dict[str, Any], req: Request) -> dict[str, Any]:

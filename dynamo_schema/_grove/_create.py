@@ -27,6 +27,7 @@ from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error, go_quote
+from .._k8s._grovenames import MAX_COMBINED_GROVE_NAME
 
 # k8s.io/apimachinery/pkg/util/validation: one copy of the validators and their exact texts (``_k8s``)
 from .._k8s._names import (
@@ -57,7 +58,7 @@ from ._topology import topology_on_create
 
 __all__ = ["GroveSettings", "grove_defaults", "validate_pcs"]
 
-MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
+MAX_COMBINED_RESOURCE_NAME_LENGTH = MAX_COMBINED_GROVE_NAME
 STARTUP_TYPES = ("CliqueStartupTypeAnyOrder", "CliqueStartupTypeExplicit", "CliqueStartupTypeInOrder")
 EXPLICIT = "CliqueStartupTypeExplicit"
 SHARING_SCOPES = ("AllReplicas", "PerReplica")

@@ -15,6 +15,8 @@ from .._core._access import as_dict, as_str
 from ._gohash import fnv32a
 from ._roles import longest_role_name
 
+#: Grove's limit on a PodClique's combined resource name (PCS + replica + clique), which the operator
+#: and the DGDR profiler check as well (one copy of the number).
 MAX_COMBINED_GROVE_NAME = 45
 MIN_PCS_NAME_LENGTH = 8
 GMS_INTER = "InterPod"
