@@ -204,11 +204,24 @@ def _sorted_map(m: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) -> list[dict[str, Any]]:
-    """The DCDs of ``dgd`` generated with the placeholder worker hash (``GenerateDynamoComponentsDeployments``)."""
+    """The DCDs of ``dgd`` generated with the placeholder worker hash (``GenerateDynamoComponentsDeployments``),
+    for the hash input: it reads each DCD's spec, labels, the topology-source annotations and the DCD's
+    v1alpha1 view's ``labels``, ``annotations``, ``subComponentType`` and ``dynamoNamespace``.
+
+    Without a ``nvidia.com/dgd-spec`` payload (:func:`._alphacompat.may_preserve_alpha_metadata` false)
+    each component's v1alpha1 view is ``comp_to_svc`` alone: no ``labels``, ``annotations`` or
+    ``dynamoNamespace``, ``subComponentType`` exactly for ``prefill``/``decode``; its carrier's
+    ``nvidia.com/dcd-spec`` payload saves none of them, so the DCD's view read back from it says what
+    "no view" says (``dcd_alpha_spec`` None: labels and annotations empty, the sub-type from ``type``,
+    the namespace from the label). The DCDs are then generated without the payload: no conversion of the
+    DGD, of each carrier nor of each DCD. ``tests/test_perf_paths.py`` compares the hash inputs and the
+    rendered objects against always converting."""
+    from ._alphacompat import may_preserve_alpha_metadata
     from ._graph import generate_dcds, strip_private
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
-    return [strip_private(d) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
+    dcds = generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns, alpha_compat=may_preserve_alpha_metadata(dgd))
+    return [strip_private(d) for d in dcds]
 
 
 def dcd_worker_hash_input(
