@@ -440,14 +440,18 @@ def test_reconcile_findings_of_generated_annotated_dgds(labels: dict[str, str], 
 
 
 def _hash_inputs(dgd: dict[str, Any], may_preserve: Any = None) -> list[Any]:
-    """The DCD worker hash input (with and without the runtime version) and the DCDs it is built from,
-    or the refusal; ``may_preserve``: replaces ``may_preserve_alpha_metadata`` (None: as it is)."""
+    """The DCD worker hash input (with and without the runtime version) and the hash, or the refusal;
+    ``may_preserve``: replaces ``may_preserve_alpha_metadata`` (None: as it is); ``_always_convert``:
+    upstream's way (each carrier converted to v1beta1 and each generated DCD back to v1alpha1)."""
     from dynamo_schema._render import _alphacompat
     from dynamo_schema._render import _workerhash as W
 
     out: list[Any] = []
     with pytest.MonkeyPatch.context() as mp:
-        if may_preserve is not None:
+        if may_preserve is _always_convert:
+            mp.setattr(W, "ALWAYS_CONVERT", True)
+            mp.setattr(_alphacompat, "may_preserve_alpha_metadata", may_preserve)
+        elif may_preserve is not None:
             mp.setattr(_alphacompat, "may_preserve_alpha_metadata", may_preserve)
         for rv in (True, False):
             try:
@@ -463,9 +467,10 @@ def _always_convert(dgd: Any) -> bool:
 
 
 def test_worker_hash_without_the_alpha_view_equals_the_converted_view(shared: Path) -> None:
-    # the hash input's DCDs are generated without the v1alpha1 carrier payload where the DGD has no
-    # nvidia.com/dgd-spec payload: the same input (and hash) as converting the DGD, every carrier and
-    # every DCD; the corpus, its v1alpha1 files converted (with and without the payload), the golden inputs
+    # the hash input's DCDs are generated without the v1alpha1 carrier payload, their v1alpha1 metadata
+    # read from the DGD's view (none without a nvidia.com/dgd-spec payload): the same input (and hash)
+    # as converting the DGD, every carrier and every DCD; the corpus, its v1alpha1 files converted (with
+    # and without the payload), the golden inputs
     inputs = _render_inputs(shared)
     fast_paths = [o for o in inputs if "nvidia.com/dgd-spec" not in ((o.get("metadata") or {}).get("annotations") or {})]
     assert len(inputs) >= 150 and len(fast_paths) >= 100

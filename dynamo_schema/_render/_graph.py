@@ -264,9 +264,8 @@ def generate_dcds(
     """DGD → child DCDs, in ``spec.components`` order (``generateSingleDCD``).
 
     ``alpha_compat=False``: without ``applyDGDComponentAlphaCompatibilityToDCD``'s annotations (the
-    ``nvidia.com/dcd-spec`` payload), for a reader of the DCDs' v1alpha1 *metadata* view only (the
-    worker hash input), and only where that view cannot differ from "no view"
-    (:func:`._alphacompat.may_preserve_alpha_metadata` is false; see ``generated_worker_dcds``)."""
+    ``nvidia.com/dcd-spec`` payload), for the worker hash input, which takes the DCDs' v1alpha1
+    metadata from the DGD's view instead (``_workerhash.generated_worker_dcds``)."""
     from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
