@@ -434,3 +434,119 @@ def test_reconcile_findings_of_generated_annotated_dgds(labels: dict[str, str], 
             assert fast == full == converted
             seen += 1
     assert seen == 2
+
+
+# ---------------------------------------------------------------- render: the worker hash without v1alpha1 views
+
+
+def _hash_inputs(dgd: dict[str, Any], may_preserve: Any = None) -> list[Any]:
+    """The DCD worker hash input (with and without the runtime version) and the hash, or the refusal;
+    ``may_preserve``: replaces ``may_preserve_alpha_metadata`` (None: as it is); ``_always_convert``:
+    upstream's way (each carrier converted to v1beta1 and each generated DCD back to v1alpha1)."""
+    from dynamo_schema._render import _alphacompat
+    from dynamo_schema._render import _workerhash as W
+
+    out: list[Any] = []
+    with pytest.MonkeyPatch.context() as mp:
+        if may_preserve is _always_convert:
+            mp.setattr(W, "ALWAYS_CONVERT", True)
+            mp.setattr(_alphacompat, "may_preserve_alpha_metadata", may_preserve)
+        elif may_preserve is not None:
+            mp.setattr(_alphacompat, "may_preserve_alpha_metadata", may_preserve)
+        for rv in (True, False):
+            try:
+                out.append(W.dcd_worker_hash_input(copy.deepcopy(dgd), None, rv))
+                out.append(W.compute_dcd_worker_hash(copy.deepcopy(dgd), None, rv))
+            except Exception as exc:  # a refusal must be the same refusal
+                out.append(repr(exc))
+    return out
+
+
+def _always_convert(dgd: Any) -> bool:
+    return True
+
+
+def test_worker_hash_without_the_alpha_view_equals_the_converted_view(shared: Path) -> None:
+    # the hash input's DCDs are generated without the v1alpha1 carrier payload, their v1alpha1 metadata
+    # read from the DGD's view (none without a nvidia.com/dgd-spec payload): the same input (and hash)
+    # as converting the DGD, every carrier and every DCD; the corpus, its v1alpha1 files converted (with
+    # and without the payload), the golden inputs
+    inputs = _render_inputs(shared)
+    fast_paths = [o for o in inputs if "nvidia.com/dgd-spec" not in ((o.get("metadata") or {}).get("annotations") or {})]
+    assert len(inputs) >= 150 and len(fast_paths) >= 100
+    for obj in inputs:
+        assert _hash_inputs(obj) == _hash_inputs(obj, _always_convert), (obj.get("metadata") or {}).get("name")
+
+
+def test_upstream_fixed_hashes_take_the_fast_path(shared: Path) -> None:
+    # the golden inputs whose stored objects carry upstream's fixed hashes (1b69c0d3, cabcd5c9) have no
+    # payload, so the shortcut is what computes them (tests/render: the hashes themselves)
+    from dynamo_schema._render import _alphacompat
+
+    golden = sorted((shared / "reference" / "dynamo" / "golden" / "dgd").glob("*/input.yaml"))
+    assert golden
+    import yaml
+
+    plain = [d for p in golden for d in yaml.safe_load_all(p.read_text())
+             if isinstance(d, dict) and not _alphacompat.may_preserve_alpha_metadata(d)]
+    assert len(plain) >= len(golden) // 2
+
+
+_NS = st.one_of(st.none(), _LABEL)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=st.dictionaries(_LABEL, _LABEL, max_size=3), annotations=st.dictionaries(_LABEL, _LABEL, max_size=3),
+       sub=st.sampled_from([None, "prefill", "decode", "other"]), dyn_ns=_NS, keep_payload=st.booleans(),
+       prefill=st.booleans(),
+       extra=st.sampled_from([{}, {"nvidia.com/dgd-status": "{}"}, {"nvidia.com/enable-grove": "true"}]))
+def test_worker_hash_of_generated_annotated_dgds(labels: dict[str, str], annotations: dict[str, str], sub: str | None,
+                                                 dyn_ns: str | None, keep_payload: bool, prefill: bool,
+                                                 extra: dict[str, str]) -> None:
+    # v1alpha1 workers with labels, annotations, a sub-component type and a dynamoNamespace (which the
+    # hash input reads from each DCD's v1alpha1 view), converted to v1beta1, with and without the
+    # payload: the hash input of always converting. Forcing the shortcut (never converting) fails here.
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+
+    image = {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0"}}
+    svc: dict[str, Any] = {"componentType": "worker", "replicas": 1, "labels": labels, "annotations": annotations,
+                           "extraPodSpec": image}
+    if sub is not None:
+        svc["subComponentType"] = sub
+    if dyn_ns is not None:
+        svc["dynamoNamespace"] = dyn_ns
+    services: dict[str, Any] = {"Frontend": {"componentType": "frontend", "replicas": 1}, "VllmWorker": svc}
+    if prefill:
+        services["PrefillWorker"] = {"componentType": "worker", "subComponentType": "prefill", "replicas": 2,
+                                     "extraPodSpec": copy.deepcopy(image)}
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+             "metadata": {"name": "gen", "annotations": dict(extra)},
+             "spec": {"backendFramework": "vllm", "services": services}}
+    beta = to_v1beta1(alpha)
+    if not keep_payload:
+        (beta["metadata"].get("annotations") or {}).pop("nvidia.com/dgd-spec", None)
+    fast = _hash_inputs(beta)
+    assert fast == _hash_inputs(beta, _always_convert)
+    assert isinstance(fast[0], dict)
+
+
+def test_forcing_the_worker_hash_shortcut_fails_the_generated_test() -> None:
+    # sabotage: with the shortcut taken everywhere, the generated test above finds a difference
+    with pytest.MonkeyPatch.context() as mp:
+        import dynamo_schema._render._alphacompat as A
+
+        real = A.may_preserve_alpha_metadata
+
+        def sabotaged(dgd: Any) -> bool:
+            return False
+
+        def hash_inputs(dgd: dict[str, Any], may_preserve: Any = None) -> list[Any]:
+            return _HASH_INPUTS(dgd, may_preserve if may_preserve is not None else sabotaged)
+
+        mp.setitem(globals(), "_hash_inputs", hash_inputs)
+        with pytest.raises(AssertionError):
+            test_worker_hash_of_generated_annotated_dgds()
+        assert A.may_preserve_alpha_metadata is real
+
+
+_HASH_INPUTS = _hash_inputs

@@ -106,6 +106,29 @@ def dcd_compat_annotations(
     return {str(k): str(v) for k, v in _annotations(carrier).items()}
 
 
+GENERATED_DCD_VIEW_FIELDS = ("labels", "annotations", "subComponentType", "dynamoNamespace")
+
+
+def generated_dcd_alpha_metadata(dgd: Mapping[str, Any], component_name: str) -> dict[str, Any] | None:
+    """What ``dcd_alpha_spec`` of the DCD generated for ``component_name`` says about
+    :data:`GENERATED_DCD_VIEW_FIELDS`, read from the DGD's v1alpha1 view directly instead of converting
+    the component's carrier to v1beta1 (``dcd_compat_annotations``) and the generated DCD back.
+
+    The carrier's ``nvidia.com/dcd-spec`` payload saves the v1alpha1-only fields of the component's
+    view: ``labels``, ``annotations``, ``dynamoNamespace`` always (v1beta1 has no place for them), a
+    ``subComponentType`` other than the one its ``type`` says; the DCD's conversion back restores each
+    (the generated spec cannot represent them either) and sets the sub-type from ``type`` otherwise.
+    So the DCD's view holds the component view's values. None ("no view": no labels or annotations,
+    the sub-type from ``type``) where :func:`dgd_alpha_metadata` has none. Only for a reader of those
+    four fields (the worker hash input); ``tests/test_perf_paths.py`` compares the hash inputs with
+    those of converting the carriers and the DCDs, on the corpus, the golden inputs and generated
+    annotated DGDs."""
+    comp = dgd_alpha_metadata(dgd, component_name)
+    if comp is None:
+        return None
+    return {k: comp[k] for k in GENERATED_DCD_VIEW_FIELDS if k in comp}
+
+
 def dcd_alpha_spec(dcd: Mapping[str, Any]) -> dict[str, Any] | None:
     """``getDCDAlphaSharedSpec``: the DCD converted to v1alpha1 (only a preserved payload adds to
     what the v1beta1 spec already says, so DCDs without it take the fast path)."""

@@ -258,8 +258,14 @@ def prune_empty_metadata(component: dict[str, Any]) -> None:
             del pt["metadata"]
 
 
-def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> list[dict[str, Any]]:
-    """DGD → child DCDs, in ``spec.components`` order (``generateSingleDCD``)."""
+def generate_dcds(
+    dgd: Mapping[str, Any], worker_hash: str, namespace: str, *, alpha_compat: bool = True,
+) -> list[dict[str, Any]]:
+    """DGD → child DCDs, in ``spec.components`` order (``generateSingleDCD``).
+
+    ``alpha_compat=False``: without ``applyDGDComponentAlphaCompatibilityToDCD``'s annotations (the
+    ``nvidia.com/dcd-spec`` payload), for the worker hash input, which takes the DCDs' v1alpha1
+    metadata from the DGD's view instead (``_workerhash.generated_worker_dcds``)."""
     from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
@@ -276,7 +282,7 @@ def generate_dcds(dgd: Mapping[str, Any], worker_hash: str, namespace: str) -> l
         ctype = str(comp.get("type") or "")
         resource_name = dcd_name(dgd_name, name, ctype, worker_hash)
         # applyDGDComponentAlphaCompatibilityToDCD, then the topology-source keys are dropped
-        annotations = dcd_compat_annotations(dgd, name, resource_name, namespace, backend)
+        annotations = dcd_compat_annotations(dgd, name, resource_name, namespace, backend) if alpha_compat else {}
         for key in kv.TOPOLOGY_SOURCE_ANNOTATION_KEYS:
             annotations.pop(key, None)
         dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)

@@ -203,12 +203,38 @@ def _sorted_map(m: Mapping[str, Any]) -> dict[str, Any]:
     return {str(k): m[k] for k in sorted(m, key=str)}
 
 
-def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) -> list[dict[str, Any]]:
-    """The DCDs of ``dgd`` generated with the placeholder worker hash (``GenerateDynamoComponentsDeployments``)."""
+# tests: True = build the hash input as upstream does (each carrier converted to v1beta1, each DCD
+# back to v1alpha1) instead of reading the DCDs' v1alpha1 metadata from the DGD's view
+ALWAYS_CONVERT = False
+
+
+def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) -> list[tuple[dict[str, Any], Any]]:
+    """The DCDs of ``dgd`` generated with the placeholder worker hash (``GenerateDynamoComponentsDeployments``),
+    each with its v1alpha1 view's metadata (or ``_workloads._UNSET``: ask ``dcd_alpha_spec``), for the
+    hash input: it reads each DCD's spec, labels, the topology-source annotations and the view's
+    ``labels``, ``annotations``, ``subComponentType`` and ``dynamoNamespace``.
+
+    Those four come from the DGD's v1alpha1 view directly (:func:`._alphacompat.generated_dcd_alpha_metadata`),
+    so the DCDs are generated without ``applyDGDComponentAlphaCompatibilityToDCD``'s payload: no carrier
+    converted to v1beta1 and no DCD back. Without a ``nvidia.com/dgd-spec`` payload
+    (:func:`._alphacompat.may_preserve_alpha_metadata` false) not even the DGD is converted: each
+    component's view is ``comp_to_svc`` alone (no ``labels``, ``annotations`` or ``dynamoNamespace``;
+    ``subComponentType`` exactly for ``prefill``/``decode``), which is what "no view" says (None).
+    ``tests/test_perf_paths.py`` compares the hash inputs against always converting."""
+    from ._alphacompat import generated_dcd_alpha_metadata, may_preserve_alpha_metadata
     from ._graph import generate_dcds, strip_private
+    from ._workloads import _UNSET
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
-    return [strip_private(d) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
+    if ALWAYS_CONVERT:
+        return [(strip_private(d), _UNSET) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
+    dcds = generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns, alpha_compat=False)
+    convert = may_preserve_alpha_metadata(dgd)
+    comps = (dgd.get("spec") or {}).get("components") or []
+    return [
+        (strip_private(d), generated_dcd_alpha_metadata(dgd, str(c.get("name", ""))) if convert else None)
+        for d, c in zip(dcds, comps)
+    ]
 
 
 def dcd_worker_hash_input(
@@ -220,7 +246,7 @@ def dcd_worker_hash_input(
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
     workers: dict[str, dict[str, Any]] = {}
-    for dcd in generated_worker_dcds(dgd, ns):
+    for dcd, alpha in generated_worker_dcds(dgd, ns):
         spec = dcd.get("spec") or {}
         if not is_worker_type(spec.get("type")):
             continue
@@ -231,10 +257,10 @@ def dcd_worker_hash_input(
         if name in workers:
             raise RenderError.at(f'duplicate generated worker DCD component name "{name}"', rule="render.worker-hash")
         entry: dict[str, Any] = {}
-        labels = dcd_kube_labels(dcd, ns)
+        labels = dcd_kube_labels(dcd, ns, alpha)
         if labels:
             entry["labels"] = _sorted_map(labels)
-        annotations = dcd_kube_annotations(dcd)
+        annotations = dcd_kube_annotations(dcd, alpha)
         if annotations:
             entry["annotations"] = _sorted_map(annotations)
         rv = resolved_runtime_version_for_hash(spec) if runtime_version else ""

@@ -125,11 +125,13 @@ def dcd_worker_hash(dcd: Mapping[str, Any]) -> str:
     return pod_template_labels(spec).get(LABEL_WORKER_HASH, "")
 
 
-def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str) -> dict[str, str]:
+def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str, alpha: Any = _UNSET) -> dict[str, str]:
+    """``GetDCDKubeLabels``; ``alpha``: the DCD's v1alpha1 view (``dcd_alpha_spec``) when the caller has it."""
     spec = _spec(dcd)
     object_labels = dict((dcd.get("metadata") or {}).get("labels") or {})
     labels = dict(object_labels)
-    alpha = dcd_alpha_spec(dcd)  # one v1alpha1 view for the three lookups below (read only)
+    if alpha is _UNSET:
+        alpha = dcd_alpha_spec(dcd)  # one v1alpha1 view for the three lookups below (read only)
     labels.update(dict((alpha or {}).get("labels") or {}))  # dcd_preserved_labels
     labels.update(pod_template_labels(spec))
     model = (spec.get("modelRef") or {}).get("name")
@@ -150,11 +152,12 @@ def dcd_kube_labels(dcd: Mapping[str, Any], namespace: str) -> dict[str, str]:
     return labels
 
 
-def dcd_kube_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
+def dcd_kube_annotations(dcd: Mapping[str, Any], alpha: Any = _UNSET) -> dict[str, str]:
     """``GetDCDKubeAnnotations``: preserved alpha annotations, podTemplate annotations, base model;
-    minus the origin version; topology-source keys only from the DCD metadata."""
+    minus the origin version; topology-source keys only from the DCD metadata. ``alpha``: the DCD's
+    v1alpha1 view (``dcd_alpha_spec``) when the caller has it."""
     spec = _spec(dcd)
-    ann = dcd_preserved_annotations(dcd)
+    ann = dcd_preserved_annotations(dcd) if alpha is _UNSET else dict((alpha or {}).get("annotations") or {})
     ann.update(pod_template_annotations(spec))
     model = (spec.get("modelRef") or {}).get("name")
     if model:
