@@ -43,7 +43,7 @@ class _LazyDataclassFields:
                 annotations.update(klass.__dict__.get("__annotations__", {}))
             twin = dataclasses.make_dataclass(owner.__name__, [(name, annotations.get(name, Any))
                                                                for name in owner._FIELDS])
-            table = dict(getattr(twin, "__dataclass_fields__"))
+            table = {f.name: f for f in dataclasses.fields(twin)}
             type.__setattr__(owner, "_dataclass_fields_cache", table)
         return table
 

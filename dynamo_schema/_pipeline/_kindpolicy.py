@@ -90,7 +90,7 @@ UPSTREAM_DYNAMO_KINDS = ("DynamoModel", "DynamoGraphDeploymentScalingAdapter", "
                          "PodSnapshotContent")
 MODELLED_GROUPS = ("nvidia.com", "grove.io", "leaderworkerset.x-k8s.io", "infercrane.dev")
 
-_VAR = re.compile(r"\{\{\s*\.([A-Za-z]+)\s*\}\}")
+_VAR = r"\{\{\s*\.([A-Za-z]+)\s*\}\}"  # compiled on first use (re's cache), not at import (D32)
 TEMPLATE_VARS = ("NormalizedKubernetesVersion", "StrictSuffix", "ResourceKind", "ResourceAPIVersion", "Group",
                  "KindSuffix")
 
@@ -147,7 +147,7 @@ class KindPolicy(FrozenRecord):
         for loc in locs:
             if loc.startswith(("http://", "https://")):
                 raise PolicyError(f"--schema-location {loc!r}: only local paths are supported (no network)")
-            for name in _VAR.findall(loc):
+            for name in re.findall(_VAR, loc):
                 if name not in TEMPLATE_VARS:
                     raise PolicyError(f"--schema-location {loc!r}: unknown template variable .{name} "
                                       f"(known: {', '.join(TEMPLATE_VARS)})")
@@ -188,7 +188,7 @@ def expand(location: str, values: dict[str, str]) -> str:
     if not location.endswith(("json", "yaml", "yml")):
         location = location.rstrip("/") + "/{{.NormalizedKubernetesVersion}}-standalone{{.StrictSuffix}}/" \
             "{{.ResourceKind}}{{.KindSuffix}}.json"
-    return _VAR.sub(lambda m: values[m.group(1)], location)
+    return re.sub(_VAR, lambda m: values[m.group(1)], location)
 
 
 @cache
