@@ -22,7 +22,8 @@ dataclass gave:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from dataclasses import Field
@@ -48,6 +49,15 @@ class _LazyDataclassFields:
         return table
 
 
+def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    if len(names) == 1:  # attrgetter of one name returns the value, not a 1-tuple
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    if not names:
+        return lambda obj: ()
+    return attrgetter(*names)
+
+
 class Record:
     """A mutable value class: dataclass equality (unhashable), repr, pickling, ``dataclasses.replace``."""
 
@@ -58,12 +68,23 @@ class Record:
     else:
         __dataclass_fields__ = _LazyDataclassFields()
 
-    def _compared(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in getattr(self, "_COMPARE", self._FIELDS)])
+    if TYPE_CHECKING:
+        @staticmethod
+        def _compared(obj: Any, /) -> tuple[Any, ...]: ...
+
+        @staticmethod
+        def _hashed(obj: Any, /) -> tuple[Any, ...]: ...
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # one C-level getter per class for the compared and the hashed field tuples
+        super().__init_subclass__(**kwargs)
+        compare = tuple(getattr(cls, "_COMPARE", cls._FIELDS))
+        cls._compared = staticmethod(_tuple_getter(compare))  # type: ignore[method-assign]
+        cls._hashed = staticmethod(_tuple_getter(tuple(getattr(cls, "_HASH", compare))))  # type: ignore[method-assign]
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._compared() == other._compared()
+            return self._compared(self) == self._compared(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -88,10 +109,7 @@ class FrozenRecord(Record):
     __slots__ = ()
 
     def __hash__(self) -> int:  # type: ignore[override]
-        names = getattr(self, "_HASH", None)
-        if names is None:
-            return hash(self._compared())
-        return hash(tuple([getattr(self, name) for name in names]))
+        return hash(self._hashed(self))
 
     def __setattr__(self, name: str, value: Any) -> None:
         from dataclasses import FrozenInstanceError
