@@ -55,6 +55,15 @@ class Diagnostic(FrozenRecord):
         setattr_(self, "line", line)
         setattr_(self, "column", column)
 
+    def __eq__(self, other: object) -> bool:  # written out: the hot one (sets of diagnostics in bulk runs)
+        if isinstance(other, Diagnostic) and other.__class__ is self.__class__:
+            return (self.rule, self.path, self.message, self.severity, self.file, self.line, self.column) == (
+                other.rule, other.path, other.message, other.severity, other.file, other.line, other.column)
+        return NotImplemented
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash((self.rule, self.path, self.message, self.severity, self.file, self.line, self.column))
+
     @property
     def field(self) -> str:
         return format_path(self.path)
