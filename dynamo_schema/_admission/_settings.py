@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from typing import Any
+
+from .._core._record import FrozenRecord
 
 #: Operator version of the reference revision (ai-dynamo/dynamo@2a6da14c, Helm chart
 #: ``deploy/helm/charts/platform`` version 1.5.0); stamped as
@@ -12,8 +13,7 @@ from typing import Any
 BUNDLED_OPERATOR_VERSION = "1.5.0"
 
 
-@dataclass(frozen=True)
-class AdmissionSettings:
+class AdmissionSettings(FrozenRecord):
     """Operator configuration and cluster facts the webhooks consult.
 
     Defaults describe a cluster with Grove and the Gateway API Inference Extension installed,
@@ -42,19 +42,38 @@ class AdmissionSettings:
       (broadest first). None means "unknown": the live topology checks are skipped.
     """
 
-    grove_enabled: bool = True
-    lws_enabled: bool = True
-    lpx_enabled: bool = False
-    grove_tas_enabled: bool = False
-    checkpoint_enabled: bool = False
-    gpu_discovery_enabled: bool = True
-    inference_pool_available: bool = True
-    discovery_backend: str = "kubernetes"
-    operator_version: str = BUNDLED_OPERATOR_VERSION
-    dgdr_default_image: str = ""
-    operator_principal: str = ""
-    request_username: str | None = None
-    cluster_topologies: Mapping[str, tuple[str, ...]] | None = field(default=None, hash=False)
+    __slots__ = _FIELDS = (
+        "grove_enabled", "lws_enabled", "lpx_enabled", "grove_tas_enabled", "checkpoint_enabled",
+        "gpu_discovery_enabled", "inference_pool_available", "discovery_backend", "operator_version",
+        "dgdr_default_image", "operator_principal", "request_username", "cluster_topologies")
+    _HASH = _FIELDS[:-1]  # ``cluster_topologies`` compared, not hashed
+    grove_enabled: bool
+    lws_enabled: bool
+    lpx_enabled: bool
+    grove_tas_enabled: bool
+    checkpoint_enabled: bool
+    gpu_discovery_enabled: bool
+    inference_pool_available: bool
+    discovery_backend: str
+    operator_version: str
+    dgdr_default_image: str
+    operator_principal: str
+    request_username: str | None
+    cluster_topologies: Mapping[str, tuple[str, ...]] | None
+
+    def __init__(self, grove_enabled: bool = True, lws_enabled: bool = True, lpx_enabled: bool = False,
+                 grove_tas_enabled: bool = False, checkpoint_enabled: bool = False,
+                 gpu_discovery_enabled: bool = True, inference_pool_available: bool = True,
+                 discovery_backend: str = "kubernetes", operator_version: str = BUNDLED_OPERATOR_VERSION,
+                 dgdr_default_image: str = "", operator_principal: str = "",
+                 request_username: str | None = None,
+                 cluster_topologies: Mapping[str, tuple[str, ...]] | None = None) -> None:
+        setattr_ = object.__setattr__
+        for name, value in zip(self._FIELDS, (
+                grove_enabled, lws_enabled, lpx_enabled, grove_tas_enabled, checkpoint_enabled,
+                gpu_discovery_enabled, inference_pool_available, discovery_backend, operator_version,
+                dgdr_default_image, operator_principal, request_username, cluster_topologies)):
+            setattr_(self, name, value)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> AdmissionSettings:
@@ -64,7 +83,7 @@ class AdmissionSettings:
         values are coerced: booleans accept true/false/yes/no/1/0; ``cluster_topologies`` accepts
         a mapping of name → list of domains, or ``"name=a,b,c;other=x,y"``.
         """
-        known = {f.name: f for f in fields(cls)}
+        known = set(cls._FIELDS)
         kwargs: dict[str, Any] = {}
         for raw_key, value in data.items():
             key = str(raw_key).replace("-", "_")

@@ -16,7 +16,6 @@ note: one printed line per real problem.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
@@ -37,12 +36,12 @@ def prepare(r: ResourceResult) -> ResourceResult:
     out: list[Diagnostic] = []
     for d in r.diagnostics:
         if d is first:
-            out.append(replace(d, message=f"{d.message} (note: {CEL_NOTE})"))
+            out.append(d._replace(message=f"{d.message} (note: {CEL_NOTE})"))
         elif d.rule == "cel.not-checked":
-            out.append(replace(d, severity="note"))
+            out.append(d._replace(severity="note"))
         else:
             out.append(d)
-    return replace(r, diagnostics=out)
+    return r._replace(diagnostics=out)
 
 
 def group_of(r: ResourceResult) -> str:

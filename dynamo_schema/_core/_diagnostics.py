@@ -6,8 +6,9 @@ and, once the pipeline has located it, the source ``file:line:col``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Literal, Union
+
+from ._record import FrozenRecord
 
 PathElem = Union[str, int]
 Path = tuple[PathElem, ...]
@@ -27,24 +28,48 @@ def format_path(path: Path) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
-class Diagnostic:
-    """One problem (or warning, or note) found in one document."""
+class Diagnostic(FrozenRecord):
+    """One problem (or warning, or note) found in one document.
 
+    A frozen value (the constructor, equality, hash, repr and ``dataclasses.replace`` of a frozen
+    dataclass with these fields), written out: no dataclass on a cold start (docs/decisions.md D32).
+    """
+
+    __slots__ = _FIELDS = ("rule", "path", "message", "severity", "file", "line", "column")
     rule: str
     path: Path
     message: str
-    severity: Severity = "error"
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
+    severity: Severity
+    file: str | None
+    line: int | None
+    column: int | None
+
+    def __init__(self, rule: str, path: Path, message: str, severity: Severity = "error",
+                 file: str | None = None, line: int | None = None, column: int | None = None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "rule", rule)
+        setattr_(self, "path", path)
+        setattr_(self, "message", message)
+        setattr_(self, "severity", severity)
+        setattr_(self, "file", file)
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+
+    def __eq__(self, other: object) -> bool:  # written out: the hot one (sets of diagnostics in bulk runs)
+        if isinstance(other, Diagnostic) and other.__class__ is self.__class__:
+            return (self.rule, self.path, self.message, self.severity, self.file, self.line, self.column) == (
+                other.rule, other.path, other.message, other.severity, other.file, other.line, other.column)
+        return NotImplemented
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash((self.rule, self.path, self.message, self.severity, self.file, self.line, self.column))
 
     @property
     def field(self) -> str:
         return format_path(self.path)
 
     def located(self, file: str | None, line: int | None, column: int | None) -> Diagnostic:
-        return replace(self, file=file, line=line, column=column)
+        return Diagnostic(self.rule, self.path, self.message, self.severity, file, line, column)
 
     def to_dict(self) -> dict[str, object]:
         return {

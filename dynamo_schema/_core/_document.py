@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ._diagnostics import Diagnostic, Path
+from ._record import Record
 
 
-@dataclass
-class Document:
+class Document(Record):
     """One YAML/JSON document.
 
     ``data`` is plain JSON-like Python data (dict/list/str/int/float/bool/None), keys in source order.
     ``positions`` maps a path (tuple of keys and indexes) to the 1-based ``(line, column)`` of that node
     (for a mapping entry: of its key). ``index`` is the document's position in its file (0-based).
+
+    A mutable value with a dataclass's constructor, equality, repr and ``dataclasses.replace``, written
+    out: no dataclass on a cold start (docs/decisions.md D32).
     """
 
+    __slots__ = ("data", "file", "index", "positions", "start")
+    _FIELDS: ClassVar[tuple[str, ...]] = __slots__
     data: Any
-    file: str = "<stdin>"
-    index: int = 0
-    positions: dict[Path, tuple[int, int]] = field(default_factory=dict)
-    start: tuple[int, int] = (1, 1)
+    file: str
+    index: int
+    positions: dict[Path, tuple[int, int]]
+    start: tuple[int, int]
+
+    def __init__(self, data: Any, file: str = "<stdin>", index: int = 0,
+                 positions: dict[Path, tuple[int, int]] | None = None, start: tuple[int, int] = (1, 1)) -> None:
+        self.data = data
+        self.file = file
+        self.index = index
+        self.positions = {} if positions is None else positions
+        self.start = start
 
     @property
     def api_version(self) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
 from typing import Any, Mapping, Sequence
 
 KUBE_SCHEDULER = "default-scheduler"
@@ -43,9 +42,13 @@ class GroveSettings:
         return tuple(getattr(self, name) for name in self._FIELDS)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        from dataclasses import FrozenInstanceError  # only to raise it: no dataclasses on a cold start (D32)
+
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other: object) -> bool:

@@ -33,11 +33,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, DynamoSchemaError, Path
 from .._core._document import Document
+from .._core._record import Record
 from ._builder import _Abort, _Builder, _json_int, _json_literal
 from ._scalars import (
     _EXTENSIONS,
@@ -93,16 +93,27 @@ class LoadError(DynamoSchemaError):
         self.documents: list[Document] = list(documents or [])
 
 
-@dataclass
 class LoadedDocument(Document):
     """A :class:`Document` that also knows where each mapping *value* starts
-    (``positions`` holds the key position of a mapping entry, ``value_positions`` its value's)."""
+    (``positions`` holds the key position of a mapping entry, ``value_positions`` its value's).
+    Written out as :class:`Document` is (docs/decisions.md D32)."""
 
-    value_positions: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    __slots__ = ("value_positions",)
+    _FIELDS = Document._FIELDS + ("value_positions",)
+    value_positions: dict[Path, tuple[int, int]]
+
+    def __init__(self, data: Any, file: str = "<stdin>", index: int = 0,
+                 positions: dict[Path, tuple[int, int]] | None = None, start: tuple[int, int] = (1, 1),
+                 value_positions: dict[Path, tuple[int, int]] | None = None) -> None:
+        self.data = data
+        self.file = file
+        self.index = index
+        self.positions = {} if positions is None else positions
+        self.start = start
+        self.value_positions = {} if value_positions is None else value_positions
 
 
-@dataclass
-class LoadResult:
+class LoadResult(Record):
     """Everything one input produced.
 
     ``documents``: every document whose root is a mapping, in source order (``kind: List`` expanded).
@@ -110,9 +121,17 @@ class LoadResult:
     ``errors``: diagnostics tied to no usable document (syntax, encoding, a non-mapping document).
     """
 
-    documents: list[Document] = field(default_factory=list)
-    document_diagnostics: list[list[Diagnostic]] = field(default_factory=list)
-    errors: list[Diagnostic] = field(default_factory=list)
+    __slots__ = _FIELDS = ("documents", "document_diagnostics", "errors")
+    documents: list[Document]
+    document_diagnostics: list[list[Diagnostic]]
+    errors: list[Diagnostic]
+
+    def __init__(self, documents: list[Document] | None = None,
+                 document_diagnostics: list[list[Diagnostic]] | None = None,
+                 errors: list[Diagnostic] | None = None) -> None:
+        self.documents = [] if documents is None else documents
+        self.document_diagnostics = [] if document_diagnostics is None else document_diagnostics
+        self.errors = [] if errors is None else errors
 
     @property
     def diagnostics(self) -> list[Diagnostic]:

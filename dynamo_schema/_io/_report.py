@@ -22,10 +22,10 @@ Which diagnostics are printed:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
 from .._core._diagnostics import Diagnostic
+from .._core._record import Record
 
 __all__ = ["ResourceResult", "render_github", "render_json", "render_junit", "render_text",
            "summary_counts"]
@@ -33,18 +33,35 @@ __all__ = ["ResourceResult", "render_github", "render_json", "render_junit", "re
 Status = Literal["valid", "invalid", "error", "skipped"]
 
 
-@dataclass
-class ResourceResult:
-    """The outcome of validating one resource (one document); ``diagnostics`` are located."""
+class ResourceResult(Record):
+    """The outcome of validating one resource (one document); ``diagnostics`` are located.
 
+    A mutable value with a dataclass's constructor, equality, repr, pickling and
+    ``dataclasses.replace``, written out: no dataclass on a cold start (docs/decisions.md D32).
+    """
+
+    __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics",
+                                            "api_version", "waived")
     filename: str
     kind: str
     name: str
     version: str
     status: Status
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    api_version: str = ""  # the full apiVersion (group included); "" when unknown
-    waived: list[Diagnostic] = field(default_factory=list)  # diagnostics covered by a waiver (_waivers)
+    diagnostics: list[Diagnostic]
+    api_version: str  # the full apiVersion (group included); "" when unknown
+    waived: list[Diagnostic]  # diagnostics covered by a waiver (_waivers)
+
+    def __init__(self, filename: str, kind: str, name: str, version: str, status: Status,
+                 diagnostics: list[Diagnostic] | None = None, api_version: str = "",
+                 waived: list[Diagnostic] | None = None) -> None:
+        self.filename = filename
+        self.kind = kind
+        self.name = name
+        self.version = version
+        self.status = status
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.api_version = api_version
+        self.waived = [] if waived is None else waived
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:

@@ -144,8 +144,6 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     ``operator_version`` also sets the admission settings' ``operator_version`` (one knob: the
     origin-version annotation stamped at admission then names the emulated release).
     """
-    from dataclasses import replace
-
     from .._admission import AdmissionSettings
 
     if not isinstance(obj, dict):  # library callers: plain data of any shape
@@ -153,12 +151,12 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         raise RenderError(msg, [Diagnostic("render.not-a-mapping", (), msg)])
     settings = settings or AdmissionSettings()
     if operator_version:
-        settings = replace(settings, operator_version=operator_version)
+        settings = settings._replace(operator_version=operator_version)
     kind = obj.get("kind")
     api = obj.get("apiVersion")
     if target == "kubernetes":
         # what the operator creates with Grove off: admitted with Grove off too (no Grove-only defaults)
-        settings = replace(settings, grove_enabled=False)
+        settings = settings._replace(grove_enabled=False)
     stored: dict[str, Any] | None = None
     if api == "nvidia.com/v1alpha1" and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment",
                                                  "DynamoGraphDeploymentRequest"):

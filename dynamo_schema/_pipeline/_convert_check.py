@@ -15,8 +15,6 @@ from .._core._diagnostics import Diagnostic
 
 
 def legacy_value_warnings(alpha: dict[str, Any], converted: dict[str, Any]) -> list[Diagnostic]:
-    from dataclasses import replace
-
     from .._schema import _schemas, _structural
     from ._validate import alpha_path
 
@@ -32,7 +30,7 @@ def legacy_value_warnings(alpha: dict[str, Any], converted: dict[str, Any]) -> l
         if not exact and len(d.path) == 4 and d.path[-1] == "type" and len(mapped) == 3:
             mapped, exact = mapped + ("componentType",), True  # a component's type: the service's componentType
         where = "" if exact else f"{d.field}: "
-        out.append(replace(d, rule="convert.legacy-value", severity="warning", path=mapped,
+        out.append(d._replace(rule="convert.legacy-value", severity="warning", path=mapped,
                            message=f"{where}{d.message} (valid v1alpha1, copied verbatim by the conversion; "
                                    f"not valid as nvidia.com/v1beta1 input: {d.rule})"))
     return out

@@ -25,11 +25,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._record import FrozenRecord
 
 # (apiVersion, kind) -> (Kubernetes release that stopped serving it, the API to use instead).
 # From the Kubernetes "Deprecated API Migration Guide" (kubernetes.io/docs/reference/using-api/
@@ -90,7 +90,7 @@ UPSTREAM_DYNAMO_KINDS = ("DynamoModel", "DynamoGraphDeploymentScalingAdapter", "
                          "PodSnapshotContent")
 MODELLED_GROUPS = ("nvidia.com", "grove.io", "leaderworkerset.x-k8s.io", "infercrane.dev")
 
-_VAR = re.compile(r"\{\{\s*\.([A-Za-z]+)\s*\}\}")
+_VAR = r"\{\{\s*\.([A-Za-z]+)\s*\}\}"  # compiled on first use (re's cache), not at import (D32)
 TEMPLATE_VARS = ("NormalizedKubernetesVersion", "StrictSuffix", "ResourceKind", "ResourceAPIVersion", "Group",
                  "KindSuffix")
 
@@ -110,15 +110,33 @@ def _version_tuple(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", v)[:2])
 
 
-@dataclass(frozen=True)
-class KindPolicy:
-    skip: frozenset[str] = frozenset()
-    reject: frozenset[str] = frozenset()
-    ignore_missing: bool = False
-    locations: tuple[str, ...] = ()
-    kubernetes_version: str = "1.32.0"
-    strict: bool = True
-    extra_crds: tuple[tuple[tuple[str, str, str], str], ...] = field(default=(), compare=False)
+class KindPolicy(FrozenRecord):
+    """A frozen value with a dataclass's constructor, equality, hash and repr (``extra_crds`` not
+    compared nor hashed), written out: no dataclass on a cold start (docs/decisions.md D32)."""
+
+    __slots__ = _FIELDS = ("skip", "reject", "ignore_missing", "locations",
+                                            "kubernetes_version", "strict", "extra_crds")
+    _COMPARE = ("skip", "reject", "ignore_missing", "locations", "kubernetes_version", "strict")
+    skip: frozenset[str]
+    reject: frozenset[str]
+    ignore_missing: bool
+    locations: tuple[str, ...]
+    kubernetes_version: str
+    strict: bool
+    extra_crds: tuple[tuple[tuple[str, str, str], str], ...]
+
+    def __init__(self, skip: frozenset[str] = frozenset(), reject: frozenset[str] = frozenset(),
+                 ignore_missing: bool = False, locations: tuple[str, ...] = (),
+                 kubernetes_version: str = "1.32.0", strict: bool = True,
+                 extra_crds: tuple[tuple[tuple[str, str, str], str], ...] = ()) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "skip", skip)
+        setattr_(self, "reject", reject)
+        setattr_(self, "ignore_missing", ignore_missing)
+        setattr_(self, "locations", locations)
+        setattr_(self, "kubernetes_version", kubernetes_version)
+        setattr_(self, "strict", strict)
+        setattr_(self, "extra_crds", extra_crds)
 
     @classmethod
     def from_options(cls, skip: list[str] | None = None, reject: list[str] | None = None,
@@ -129,7 +147,7 @@ class KindPolicy:
         for loc in locs:
             if loc.startswith(("http://", "https://")):
                 raise PolicyError(f"--schema-location {loc!r}: only local paths are supported (no network)")
-            for name in _VAR.findall(loc):
+            for name in re.findall(_VAR, loc):
                 if name not in TEMPLATE_VARS:
                     raise PolicyError(f"--schema-location {loc!r}: unknown template variable .{name} "
                                       f"(known: {', '.join(TEMPLATE_VARS)})")
@@ -170,7 +188,7 @@ def expand(location: str, values: dict[str, str]) -> str:
     if not location.endswith(("json", "yaml", "yml")):
         location = location.rstrip("/") + "/{{.NormalizedKubernetesVersion}}-standalone{{.StrictSuffix}}/" \
             "{{.ResourceKind}}{{.KindSuffix}}.json"
-    return _VAR.sub(lambda m: values[m.group(1)], location)
+    return re.sub(_VAR, lambda m: values[m.group(1)], location)
 
 
 @cache

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._record import FrozenRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._io._report import ResourceResult
@@ -31,12 +31,17 @@ _DROPPED = frozenset({"schema.required", "schema.min-items", "schema.min-propert
 _SEARCH_UP = 8
 
 
-@dataclass(frozen=True)
-class PatchTarget:
-    """What a kustomization says a patch applies to (empty: not said)."""
+class PatchTarget(FrozenRecord):
+    """What a kustomization says a patch applies to (empty: not said). A frozen value with a
+    dataclass's constructor, equality, hash and repr (docs/decisions.md D32)."""
 
-    api_version: str = ""
-    kind: str = ""
+    __slots__ = _FIELDS = ("api_version", "kind")
+    api_version: str
+    kind: str
+
+    def __init__(self, api_version: str = "", kind: str = "") -> None:
+        object.__setattr__(self, "api_version", api_version)
+        object.__setattr__(self, "kind", kind)
 
 
 def _read_yaml(path: str) -> Any:

@@ -10,7 +10,6 @@ refused, as ``reconcile.*`` diagnostics located at the component that causes it.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
@@ -160,7 +159,7 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
         if text.startswith("rendered "):
             text = text[len("rendered "):]
         where = f" (component {component})" if component else ""
-        out.append(replace(d, rule=_rule(d.rule), path=_component_path(data, component),
+        out.append(d._replace(rule=_rule(d.rule), path=_component_path(data, component),
                            message=f"the operator would fail to create {text}{where}"))
     return out
 
@@ -180,7 +179,7 @@ def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False
     if shape_only:
         from .._render.targets._common import SHAPE_ONLY_HASH
 
-        options = replace(options, worker_hash_algorithm=SHAPE_ONLY_HASH)
+        options = options._replace(worker_hash_algorithm=SHAPE_ONLY_HASH)
     plugin = target(operator_target(stored))  # that target's module only (not the registry of all)
     assert plugin is not None
     return plugin.render(stored, options)

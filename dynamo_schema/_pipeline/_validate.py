@@ -12,32 +12,53 @@ Each document is checked on its own, the way the API server admits it:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
+from .._core._record import FrozenRecord, Record
 
 NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
 
 
-@dataclass(frozen=True)
-class ValidateOptions:
-    strict: bool = True
-    kubernetes_version: str = "1.32.0"
-    settings: Any = None  # dynamo_schema._admission.AdmissionSettings; None = documented defaults
-    old: Any = None  # previous version of the object (update checks), plain data
+class ValidateOptions(FrozenRecord):
+    """A frozen value with a dataclass's constructor, equality, hash and repr (docs/decisions.md D32)."""
+
+    __slots__ = _FIELDS = ("strict", "kubernetes_version", "settings", "old")
+    strict: bool
+    kubernetes_version: str
+    settings: Any  # dynamo_schema._admission.AdmissionSettings; None = documented defaults
+    old: Any  # previous version of the object (update checks), plain data
+
+    def __init__(self, strict: bool = True, kubernetes_version: str = "1.32.0", settings: Any = None,
+                 old: Any = None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "strict", strict)
+        setattr_(self, "kubernetes_version", kubernetes_version)
+        setattr_(self, "settings", settings)
+        setattr_(self, "old", old)
 
 
-@dataclass
-class ResourceOutcome:
+class ResourceOutcome(Record):
+    """A mutable value with a dataclass's constructor, equality and repr (docs/decisions.md D32)."""
+
+    __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics")
     filename: str
     kind: str
     name: str
     version: str
     status: str  # valid | invalid | error | skipped
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic]
+
+    def __init__(self, filename: str, kind: str, name: str, version: str, status: str,
+                 diagnostics: list[Diagnostic] | None = None) -> None:
+        self.filename = filename
+        self.kind = kind
+        self.name = name
+        self.version = version
+        self.status = status
+        self.diagnostics = [] if diagnostics is None else diagnostics
 
 
 def _settings(options: ValidateOptions) -> Any:
@@ -173,15 +194,13 @@ def alpha_path(path: tuple[Any, ...], alpha: dict[str, Any], beta: dict[str, Any
 
 def _to_alpha_diag(d: Diagnostic, alpha: dict[str, Any], beta: dict[str, Any] | None) -> Diagnostic:
     """A webhook diagnostic of the converted object, pointed at the v1alpha1 object the user wrote."""
-    from dataclasses import replace
-
     if not d.path:
         return d
     mapped, exact = alpha_path(tuple(d.path), alpha, beta)
     if exact:
-        return replace(d, path=mapped)
+        return d._replace(path=mapped)
     # the v1alpha1 object has no such field: keep the v1beta1 field in the message
-    return replace(d, path=mapped, message=f"{d.field}: {d.message}")
+    return d._replace(path=mapped, message=f"{d.field}: {d.message}")
 
 
 def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[Diagnostic]:
@@ -236,8 +255,6 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
     then schema, CEL transition rules (``oldSelf`` = the stored object) and the webhooks' update rules.
     Returns (diagnostics, stored new object or None, stored old object or None).
     """
-    from dataclasses import replace
-
     from .. import _admission
     from .._schema import _cel
 
@@ -245,7 +262,7 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
         okind = old.get("kind") if isinstance(old, dict) else None
         return [Diagnostic("update.kind-changed", ("kind",),
                            f'Invalid value: "{new.get("kind")}": the update changes the kind of "{okind}"')], None, None
-    create = replace(options, old=None)
+    create = options._replace(old=None)
     old_diags, old_stored = check_nvidia(old, create)
     old_errors = [d for d in old_diags if d.severity == "error"]
     if old_stored is None or old_errors:
@@ -257,7 +274,7 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
     alpha = "nvidia.com/v1alpha1"
     if new.get("apiVersion") == alpha and old.get("apiVersion") == alpha:
         # both written as v1alpha1: CEL compares the two alpha objects, the webhooks the converted ones
-        diags, stored = check_nvidia(new, replace(options, old=old))
+        diags, stored = check_nvidia(new, options._replace(old=old))
         return diags + _cel.newer_transition_rules(new, old, diags), stored, old_stored
     new_b, conv = _convert_alpha(new) if new.get("apiVersion") == alpha else (new, [])
     last, _ = _convert_alpha(old) if old.get("apiVersion") == alpha else (old, [])
@@ -269,7 +286,7 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
         applied = dict(_admission.default(applied, _settings(options), operation="UPDATE", old=old_stored))
     except Exception:  # noqa: BLE001, S110 - malformed input: the schema check below reports it
         pass
-    diags, stored = check_nvidia(applied, replace(options, old=old_stored))
+    diags, stored = check_nvidia(applied, options._replace(old=old_stored))
     return diags + _cel.newer_transition_rules(applied, old_stored, diags), stored, old_stored
 
 

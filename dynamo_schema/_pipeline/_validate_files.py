@@ -36,8 +36,6 @@ def validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
     olds: dict[Any, Any] | None = args[2] if len(args) > 2 else None
     preread: bytes | None = args[3] if len(args) > 3 else None
     policy, ignore_rules = args[4] if len(args) > 4 and args[4] is not None else (None, frozenset())
-    from dataclasses import replace
-
     from .._io._load import load, load_path_result
     from .._io._report import ResourceResult
     from ._kustomize import error_result, io_error_result, patch_results, patch_target
@@ -78,7 +76,7 @@ def validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
             continue
         opts = options
         if olds is not None:
-            opts = replace(options, old=olds.get(identity(doc.data)))
+            opts = options._replace(old=olds.get(identity(doc.data)))
         r = validate_document(doc, opts)
         out.append(ResourceResult(filename=r.filename, kind=as_str(r.kind), name=r.name,
                                   version=as_str(r.version),

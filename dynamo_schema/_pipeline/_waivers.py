@@ -16,21 +16,31 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._record import Record
 
-_COMMENT = re.compile(r"#\s*dynamo-schema:\s*ignore\[([^\]]*)\]")
+_COMMENT = r"#\s*dynamo-schema:\s*ignore\[([^\]]*)\]"  # compiled by the first file with a waiver (D32)
 
 
-@dataclass
-class Waiver:
+class Waiver(Record):
+    """A mutable value with a dataclass's constructor, equality and repr (docs/decisions.md D32)."""
+
+    __slots__ = _FIELDS = ("line", "column", "rules", "document_wide", "used")
     line: int
     column: int
     rules: tuple[str, ...]
-    document_wide: bool = False
-    used: set[str] = field(default_factory=set)
+    document_wide: bool
+    used: set[str]
+
+    def __init__(self, line: int, column: int, rules: tuple[str, ...], document_wide: bool = False,
+                 used: set[str] | None = None) -> None:
+        self.line = line
+        self.column = column
+        self.rules = rules
+        self.document_wide = document_wide
+        self.used = set() if used is None else used
 
     def covers(self, rule: str) -> str | None:
         for r in self.rules:
@@ -44,8 +54,9 @@ def scan(text: str) -> list[Waiver]:
     out: list[Waiver] = []
     if "dynamo-schema" not in text:
         return out
+    comment = re.compile(_COMMENT)
     for i, line in enumerate(text.splitlines(), 1):
-        m = _COMMENT.search(line)
+        m = comment.search(line)
         if m is None:
             continue
         before = line[: m.start()]
@@ -101,10 +112,10 @@ def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | N
                 kept.append(d)
         if waived and [d.rule for d in kept if d.severity == "error"] == ["cel.not-checked"]:
             # CEL was skipped only because of errors that are now waived: say so, as a warning
-            kept = [replace(d, severity="warning", message="CEL rules were not checked because of waived "
+            kept = [d._replace(severity="warning", message="CEL rules were not checked because of waived "
                             "errors (the API server would not check them either)")
                     if d.rule == "cel.not-checked" else d for d in kept]
-        out.append(replace(r, diagnostics=kept, waived=waived, status=_recompute(r.status, kept, waived)))
+        out.append(r._replace(diagnostics=kept, waived=waived, status=_recompute(r.status, kept, waived)))
     unused = [w for w in waivers if set(w.rules) - w.used]
     if unused and out:
         for w in unused:
@@ -117,7 +128,7 @@ def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | N
             r = out[target]
             d = Diagnostic("waiver.unused", (), f"waiver ignore[{stale}] matches no diagnostic", "warning",
                            r.filename, w.line, w.column)
-            out[target] = replace(r, diagnostics=r.diagnostics + [d])
+            out[target] = r._replace(diagnostics=r.diagnostics + [d])
     return out
 
 

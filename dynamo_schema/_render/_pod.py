@@ -7,11 +7,11 @@ Behaviour follows ``rendering.md`` §5–§6 and upstream ``deploy/operator/inte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
+from .._core._record import Record
 from .._k8s._quantity import quantity_is_zero
 from . import _backends
 from ._errors import RenderError
@@ -40,8 +40,13 @@ EPP_SA = "epp-serviceaccount"
 VLLM_CACHE_DEFAULT = "/root/.cache/vllm"
 
 
-@dataclass
-class Ctx:
+class Ctx(Record):
+    """A value with a dataclass's constructor, equality and repr, written out
+    (docs/decisions.md D32)."""
+
+    __slots__ = _FIELDS = ("dynamo_namespace", "component_type", "dgd_name", "namespace",
+                                            "discovery_backend", "discovery_mode", "worker_hash", "runtime",
+                                            "eppconfig")
     dynamo_namespace: str
     component_type: str
     dgd_name: str
@@ -50,7 +55,20 @@ class Ctx:
     discovery_mode: str
     worker_hash: str
     runtime: Version | None
-    eppconfig: Any = None
+    eppconfig: Any
+
+    def __init__(self, dynamo_namespace: str, component_type: str, dgd_name: str, namespace: str,
+                 discovery_backend: str, discovery_mode: str, worker_hash: str, runtime: Version | None,
+                 eppconfig: Any = None) -> None:
+        self.dynamo_namespace = dynamo_namespace
+        self.component_type = component_type
+        self.dgd_name = dgd_name
+        self.namespace = namespace
+        self.discovery_backend = discovery_backend
+        self.discovery_mode = discovery_mode
+        self.worker_hash = worker_hash
+        self.runtime = runtime
+        self.eppconfig = eppconfig
 
 
 def discovery_backend(default: str, annotations: Mapping[str, str]) -> str:

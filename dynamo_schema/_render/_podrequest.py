@@ -7,17 +7,21 @@ imports the other's module for these.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._core._consts import GPU_RESOURCE
+from .._core._record import Record
 from ._options import RenderOptions
 
 MAIN = "main"
 
 
-@dataclass
-class PodRequest:
+class PodRequest(Record):
+    """The request of one pod build: a value with a dataclass's constructor, equality and repr, written out
+    (docs/decisions.md D32)."""
+
+    __slots__ = _FIELDS = ("component", "component_type", "backend", "dgd_name", "namespace", "role",
+                                            "nodes", "deployer", "service_name", "options", "path")
     component: dict[str, Any]
     component_type: str
     backend: str
@@ -28,7 +32,22 @@ class PodRequest:
     deployer: str  # "grove" | "lws"
     service_name: str
     options: RenderOptions
-    path: tuple[str | int, ...] = field(default_factory=tuple)
+    path: tuple[str | int, ...]
+
+    def __init__(self, component: dict[str, Any], component_type: str, backend: str, dgd_name: str, namespace: str,
+                 role: str, nodes: int, deployer: str, service_name: str, options: RenderOptions,
+                 path: tuple[str | int, ...] = ()) -> None:
+        self.component = component
+        self.component_type = component_type
+        self.backend = backend
+        self.dgd_name = dgd_name
+        self.namespace = namespace
+        self.role = role
+        self.nodes = nodes
+        self.deployer = deployer
+        self.service_name = service_name
+        self.options = options
+        self.path = path
 
 
 def pod_template_annotations(component: Mapping[str, Any]) -> dict[str, str]:

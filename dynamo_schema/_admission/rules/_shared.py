@@ -3,11 +3,11 @@ both the DGD (per ``spec.components[i]``) and the DCD (``spec``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..._core._consts import GPU_RESOURCE
 from ..._core._diagnostics import Diagnostic, Path
+from ..._core._record import Record
 from ..._k8s._quantity import parse_quantity_json as parse_quantity
 from .._common import (
     as_dict,
@@ -50,18 +50,33 @@ GROVE_ONLY = "is currently supported only for Grove-backed DynamoGraphDeployment
 INFERENCE_POOL_GROUP = "inference.networking.k8s.io"
 
 
-@dataclass
-class Ctx:
+class Ctx(Record):
     """Per-request validation context (the Go ``sharedValidation`` plus per-resource options)."""
 
+    __slots__ = _FIELDS = ("prefix", "settings", "grove_pathway", "validate_inference_pool",
+                                            "provider_overrides_supported", "workload_provider",
+                                            "check_runtime_version", "allow_missing_override")
     prefix: str  # "dgd" or "dcd"
     settings: AdmissionSettings
-    grove_pathway: bool = False
-    validate_inference_pool: bool = False
-    provider_overrides_supported: bool = False
-    workload_provider: str = ""
-    check_runtime_version: bool = True
-    allow_missing_override: bool = False
+    grove_pathway: bool
+    validate_inference_pool: bool
+    provider_overrides_supported: bool
+    workload_provider: str
+    check_runtime_version: bool
+    allow_missing_override: bool
+
+    def __init__(self, prefix: str, settings: AdmissionSettings, grove_pathway: bool = False,
+                 validate_inference_pool: bool = False, provider_overrides_supported: bool = False,
+                 workload_provider: str = "", check_runtime_version: bool = True,
+                 allow_missing_override: bool = False) -> None:
+        self.prefix = prefix
+        self.settings = settings
+        self.grove_pathway = grove_pathway
+        self.validate_inference_pool = validate_inference_pool
+        self.provider_overrides_supported = provider_overrides_supported
+        self.workload_provider = workload_provider
+        self.check_runtime_version = check_runtime_version
+        self.allow_missing_override = allow_missing_override
 
     def rid(self, name: str) -> str:
         return f"{self.prefix}.{name}"

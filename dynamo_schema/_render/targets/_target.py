@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError
 from typing import Any, Protocol, runtime_checkable
 
 from .._options import RenderOptions
@@ -43,9 +42,13 @@ class Target:
             object.__setattr__(self, attr, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        from dataclasses import FrozenInstanceError  # only to raise it: no dataclasses on a cold start (D32)
+
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other: object) -> bool:
