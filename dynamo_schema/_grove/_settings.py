@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from .._core._record import FrozenRecord
+
 KUBE_SCHEDULER = "default-scheduler"
 KAI_SCHEDULER = "kai-scheduler"
 VOLCANO_SCHEDULER = "volcano"
 LPX_SCHEDULER = "lpx-scheduler"
 
 
-class GroveSettings:
+class GroveSettings(FrozenRecord):
     """Operator configuration and cluster state Grove's create admission reads.
 
     Defaults are the Helm chart's (grove.md §3.7, §3.9): scheduler profiles ``default-scheduler`` and
@@ -18,9 +20,8 @@ class GroveSettings:
     auto-MNNVL off. ``cluster_topologies`` maps ClusterTopologyBinding names to their domains,
     broadest first; ``None`` means unknown (lookups are skipped).
 
-    An immutable value (keyword or positional fields, equality, hash and repr as a frozen dataclass
-    gives them), written out: creating a dataclass costs ~0.5 ms at import, in every cold ``validate``
-    (docs/decisions.md D26).
+    An immutable value (a :class:`~dynamo_schema._core._record.FrozenRecord`: equality, hash and repr as a
+    frozen dataclass gives them, without creating one at import; docs/decisions.md D26, D32).
     """
 
     __slots__ = _FIELDS = ("enabled_schedulers", "default_scheduler", "tas_enabled", "cluster_topologies",
@@ -37,30 +38,6 @@ class GroveSettings:
         for name, value in zip(self._FIELDS, (enabled_schedulers, default_scheduler, tas_enabled, cluster_topologies,
                                               auto_mnnvl_enabled)):
             object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._FIELDS)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        from dataclasses import FrozenInstanceError  # only to raise it: no dataclasses on a cold start (D32)
-
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        from dataclasses import FrozenInstanceError
-
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS) + ")"
 
 
 def grove_settings(settings: Any) -> GroveSettings:

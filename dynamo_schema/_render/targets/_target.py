@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from ..._core._record import FrozenRecord
 from .._options import RenderOptions
 
 RenderFunction = Callable[[dict[str, Any], RenderOptions], list[dict[str, Any]]]
@@ -27,11 +28,12 @@ class RenderTarget(Protocol):
     def render(self, obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]: ...
 
 
-class Target:
+class Target(FrozenRecord):
     """A ``RenderTarget`` from a render function (each module of ``targets/`` exports one as ``TARGET``).
-    Immutable; a plain class rather than a frozen dataclass (~0.5 ms less at import, docs/decisions.md D26)."""
+    Immutable; a :class:`~dynamo_schema._core._record.FrozenRecord` rather than a frozen dataclass (no
+    dataclass created at import, docs/decisions.md D26, D32)."""
 
-    __slots__ = ("name", "kinds", "_render", "description")
+    __slots__ = _FIELDS = ("name", "kinds", "_render", "description")
     name: str
     kinds: frozenset[str]
     _render: RenderFunction
@@ -40,31 +42,6 @@ class Target:
     def __init__(self, name: str, kinds: frozenset[str], _render: RenderFunction, description: str = "") -> None:
         for attr, value in (("name", name), ("kinds", kinds), ("_render", _render), ("description", description)):
             object.__setattr__(self, attr, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        from dataclasses import FrozenInstanceError  # only to raise it: no dataclasses on a cold start (D32)
-
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        from dataclasses import FrozenInstanceError
-
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def _values(self) -> tuple[Any, ...]:
-        return (self.name, self.kinds, self._render, self.description)
-
-    def __repr__(self) -> str:
-        return (f"Target(name={self.name!r}, kinds={self.kinds!r}, _render={self._render!r}, "
-                f"description={self.description!r})")
 
     def render(self, obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
         return self._render(obj, options)
