@@ -8,10 +8,13 @@ schema is reported as skipped. Validators are compiled once per (version, kind) 
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pathlib (with urllib.parse, ipaddress: ~3 ms) only where a schema is read, not in a cold validate
+    from pathlib import Path
 
 from .._core._diagnostics import Diagnostic
 
@@ -31,7 +34,7 @@ def parse_version(version: str) -> tuple[int, int, int]:
 
 
 @cache
-def _base_dir() -> Path | None:
+def _base_dir() -> str | None:
     """The schema folder of ``kubernetes-validate``, found without importing it (it imports jsonschema)."""
     import importlib.util
 
@@ -41,8 +44,8 @@ def _base_dir() -> Path | None:
         return None
     if spec is None or not spec.origin:  # pragma: no cover - dependency is declared
         return None
-    base = Path(spec.origin).parent / "kubernetes-json-schema"
-    return base if base.is_dir() else None
+    base = os.path.join(os.path.dirname(spec.origin), "kubernetes-json-schema")
+    return base if os.path.isdir(base) else None
 
 
 @cache
@@ -52,10 +55,10 @@ def bundled_versions() -> tuple[str, ...]:
     if base is None:  # pragma: no cover - dependency is declared
         return ()
     found = []
-    for d in base.iterdir():
-        if d.name.startswith("v") and d.name.endswith("-local-strict"):
+    for name in os.listdir(base):
+        if name.startswith("v") and name.endswith("-local-strict"):
             try:
-                found.append(parse_version(d.name[1:].split("-")[0]))
+                found.append(parse_version(name[1:].split("-")[0]))
             except ValueError:
                 continue
     return tuple(".".join(map(str, v)) for v in sorted(set(found)))
@@ -74,9 +77,12 @@ def check_version(version: str) -> str:
 
 @cache
 def _schema_dir(version: str, strict: bool) -> Path | None:
-    base = _base_dir()
-    if base is None:  # pragma: no cover - dependency is declared
+    from pathlib import Path
+
+    found = _base_dir()
+    if found is None:  # pragma: no cover - dependency is declared
         return None
+    base = Path(found)
     try:
         want = parse_version(version)[:2]
     except ValueError:
@@ -134,7 +140,8 @@ def _registry(d: str) -> Any:
     """The definitions as a referencing registry, crawled once (not on every lookup)."""
     from referencing import Registry, Resource
 
-    data = json.loads((Path(d) / "_definitions.json").read_text())
+    with open(os.path.join(d, "_definitions.json"), encoding="utf-8") as fh:
+        data = json.load(fh)
     data.setdefault("$schema", "https://json-schema.org/draft/2020-12/schema")
     return Registry().with_resource("_definitions.json", Resource.from_contents(data)).crawl()
 
