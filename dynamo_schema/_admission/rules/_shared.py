@@ -8,6 +8,7 @@ from typing import Any
 from ..._core._consts import GPU_RESOURCE
 from ..._core._diagnostics import Diagnostic, Path
 from ..._core._record import Record
+from ..._k8s._container import has_arg
 from ..._k8s._quantity import parse_quantity_json as parse_quantity
 from .._common import (
     as_dict,
@@ -497,11 +498,6 @@ ELASTIC_EP_DETAIL = (
 )
 
 
-def _has_arg(args: list[str], flag: str, value: str) -> bool:
-    from ..._k8s._container import has_arg
-
-    return has_arg(args, flag, value)
-
 
 def is_elastic_ep_ray_launch(container: dict[str, Any]) -> bool:
     expanded: list[str] = []
@@ -509,7 +505,7 @@ def is_elastic_ep_ray_launch(container: dict[str, Any]) -> bool:
         if isinstance(arg, str):
             expanded += arg.split()
     return "--enable-elastic-ep" in expanded and (
-        _has_arg(expanded, "--data-parallel-backend", "ray") or _has_arg(expanded, "-dpb", "ray")
+        has_arg(expanded, "--data-parallel-backend", "ray") or has_arg(expanded, "-dpb", "ray")
     )
 
 

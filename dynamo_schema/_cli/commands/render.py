@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from ..._k8s._gofmt import go_quote
 from .._common import UsageError, load_documents
-from .._options import _go_quote, admission_settings, check_namespace, check_operator_version, settings_mapping
+from .._options import admission_settings, check_namespace, check_operator_version, settings_mapping
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -34,7 +35,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         unknown = [k for k in provider if k not in SETTINGS]
         if unknown and pdoc is not None:
             line, col = pdoc.locate((unknown[0],))
-            raise UsageError(f"{pdoc.file}:{line}:{col}: unknown provider setting {_go_quote(str(unknown[0]))}"
+            raise UsageError(f"{pdoc.file}:{line}:{col}: unknown provider setting {go_quote(str(unknown[0]))}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
     from ..._pipeline._render_stream import render_stream
 
