@@ -30,6 +30,9 @@ class AdmissionSettings(FrozenRecord):
     * ``checkpoint_enabled`` (False) — the checkpoint gate (``experimental.checkpoint.enabled``).
     * ``gpu_discovery_enabled`` (True) — the GPU discovery gate (DGDR ``spec.hardware``).
     * ``inference_pool_available`` (True) — the InferencePool API group exists (EPP on DGD create).
+    * ``dra_enabled`` (False) — Dynamic Resource Allocation is available (the ``resource.k8s.io/v1`` API
+      and the DeviceClass ``gpu.nvidia.com``; the operator's DRA gate). Without it the operator's
+      reconcile fails for GPU Memory Service / failover components.
     * ``discovery_backend`` ("kubernetes") — operator discovery backend (rendering only).
     * ``operator_version`` ("1.5.0") — the operator version (origin-version stamp, DGDR image).
     * ``dgdr_default_image`` ("") — explicit DGDR profiler image; empty derives
@@ -44,8 +47,9 @@ class AdmissionSettings(FrozenRecord):
 
     __slots__ = _FIELDS = (
         "grove_enabled", "lws_enabled", "lpx_enabled", "grove_tas_enabled", "checkpoint_enabled",
-        "gpu_discovery_enabled", "inference_pool_available", "discovery_backend", "operator_version",
-        "dgdr_default_image", "operator_principal", "request_username", "cluster_topologies")
+        "gpu_discovery_enabled", "inference_pool_available", "dra_enabled", "discovery_backend",
+        "operator_version", "dgdr_default_image", "operator_principal", "request_username",
+        "cluster_topologies")
     _HASH = _FIELDS[:-1]  # ``cluster_topologies`` compared, not hashed
     grove_enabled: bool
     lws_enabled: bool
@@ -54,6 +58,7 @@ class AdmissionSettings(FrozenRecord):
     checkpoint_enabled: bool
     gpu_discovery_enabled: bool
     inference_pool_available: bool
+    dra_enabled: bool
     discovery_backend: str
     operator_version: str
     dgdr_default_image: str
@@ -64,14 +69,14 @@ class AdmissionSettings(FrozenRecord):
     def __init__(self, grove_enabled: bool = True, lws_enabled: bool = True, lpx_enabled: bool = False,
                  grove_tas_enabled: bool = False, checkpoint_enabled: bool = False,
                  gpu_discovery_enabled: bool = True, inference_pool_available: bool = True,
-                 discovery_backend: str = "kubernetes", operator_version: str = BUNDLED_OPERATOR_VERSION,
+                 dra_enabled: bool = False, discovery_backend: str = "kubernetes", operator_version: str = BUNDLED_OPERATOR_VERSION,
                  dgdr_default_image: str = "", operator_principal: str = "",
                  request_username: str | None = None,
                  cluster_topologies: Mapping[str, tuple[str, ...]] | None = None) -> None:
         setattr_ = object.__setattr__
         for name, value in zip(self._FIELDS, (
                 grove_enabled, lws_enabled, lpx_enabled, grove_tas_enabled, checkpoint_enabled,
-                gpu_discovery_enabled, inference_pool_available, discovery_backend, operator_version,
+                gpu_discovery_enabled, inference_pool_available, dra_enabled, discovery_backend, operator_version,
                 dgdr_default_image, operator_principal, request_username, cluster_topologies)):
             setattr_(self, name, value)
 
@@ -103,6 +108,7 @@ _BOOL_KEYS = {
     "checkpoint_enabled",
     "gpu_discovery_enabled",
     "inference_pool_available",
+    "dra_enabled",
 }
 
 
