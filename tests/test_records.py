@@ -51,6 +51,7 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
     "dynamo_schema._admission._settings:AdmissionSettings": (True, [
         ("grove_enabled", True), ("lws_enabled", True), ("lpx_enabled", False), ("grove_tas_enabled", False),
         ("checkpoint_enabled", False), ("gpu_discovery_enabled", True), ("inference_pool_available", True),
+        ("dra_enabled", False),
         ("discovery_backend", "kubernetes"), ("operator_version", "1.5.0"), ("dgdr_default_image", ""),
         ("operator_principal", ""), ("request_username", None), ("cluster_topologies", None, True, False)]),
     "dynamo_schema._admission.rules._shared:Ctx": (False, [
