@@ -130,7 +130,7 @@ from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from ._common import get
-from ._defaults import default, is_v1beta1
+from ._defaults import apply_schema_defaults, default, is_v1beta1
 from ._runtime_version import (
     RuntimeVersion,
     component_runtime_image,
@@ -151,10 +151,21 @@ __all__ = [
     "RuntimeVersion",
     "component_runtime_image",
     "component_runtime_version",
+    "crd_defaults",
     "default",
     "resolve_runtime_version",
     "validate",
 ]
+
+
+def crd_defaults(obj: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``obj`` with the CRD schema defaults (what the API server applies while decoding)."""
+    from .._core._datacopy import deepcopy
+
+    out: dict[str, Any] = deepcopy(obj)
+    if is_v1beta1(out):
+        apply_schema_defaults(out)
+    return out
 
 
 def validate(

@@ -199,7 +199,8 @@ def default(
     operation: str = "CREATE",
     old: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Return a defaulted deep copy of ``obj`` (schema defaults, then the mutating webhook).
+    """Return a defaulted deep copy of ``obj`` (schema defaults, then the mutating webhook: its defaults
+    and its Go round trip, ``_gojson.go_round_trip``, then schema defaults again).
 
     ``operation`` is ``CREATE`` or ``UPDATE``. ``old`` is accepted for symmetry with
     :func:`validate` (the reference webhooks do not read it). Objects that are not nvidia.com/v1beta1
@@ -211,6 +212,7 @@ def default(
         return out
     op = operation.upper()
     apply_schema_defaults(out)
+    before = deepcopy(out)
     kind = out["kind"]
     if kind == "DynamoGraphDeployment":
         _default_dgd(out, settings, op)
@@ -218,8 +220,21 @@ def default(
         _default_dcd(out, op)
     else:
         _default_dgdr(out, settings, op)
+    if out != before:
+        # the Go round trip reaches the stored object only when the defaulter changed something
+        # (docs/decisions.md D35)
+        out = _go_round_trip(out)
     apply_schema_defaults(out)
     return out
+
+
+def _go_round_trip(obj: dict[str, Any]) -> dict[str, Any]:
+    """What the webhook's JSON patch adds besides the defaults: the Go round trip (``_gojson``)."""
+    from .._schema._schemas import for_object
+    from ._gojson import go_round_trip
+
+    schema = for_object(str(obj.get("apiVersion")), str(obj.get("kind")))
+    return obj if schema is None else go_round_trip(obj, schema)
 
 
 def _annotations(obj: dict[str, Any], create: bool) -> dict[str, Any] | None:

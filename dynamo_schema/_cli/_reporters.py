@@ -10,7 +10,8 @@ skipped resources and waived diagnostics are listed too.
 
 Before any format sees a result, :func:`prepare` attaches a ``cel.not-checked`` companion (the API
 server skips CEL when the schema check failed) to the first schema error of the same resource, as a
-note: one printed line per real problem.
+note, and prints an unknown field's ``schema.did-you-mean`` suggestion on that field's line: one printed
+line per real problem.
 """
 
 from __future__ import annotations
@@ -26,8 +27,26 @@ FORMATS = ("text", "json", "junit", "github", "sarif", "tap")
 CEL_NOTE = "CEL rules not checked until the schema errors are fixed"
 
 
+def _fold_suggestions(r: ResourceResult) -> ResourceResult:
+    """Print the ``schema.did-you-mean`` note of an unknown field on that field's line
+    (``unknown field "spec.replica", did you mean "replicas"?``): the library keeps upstream's message
+    and the suggestion apart, the command line shows them as one."""
+    notes = {(d.file, d.line, d.path): d.message for d in r.diagnostics if d.rule == "schema.did-you-mean"}
+    if not notes:
+        return r
+    out: list[Diagnostic] = []
+    for d in r.diagnostics:
+        if d.rule == "schema.did-you-mean":
+            continue
+        hint = notes.get((d.file, d.line, d.path)) if d.rule == "schema.unknown-field" else None
+        out.append(d._replace(message=f"{d.message}, {hint}") if hint else d)
+    return r._replace(diagnostics=out)
+
+
 def prepare(r: ResourceResult) -> ResourceResult:
-    """Fold ``cel.not-checked`` into the first other error of the resource (kept as a note in json)."""
+    """Fold ``cel.not-checked`` into the first other error of the resource (kept as a note in json), and
+    an unknown field's suggestion into its line."""
+    r = _fold_suggestions(r)
     cel = [d for d in r.diagnostics if d.rule == "cel.not-checked" and d.severity == "error"]
     others = [d for d in r.diagnostics if d.severity == "error" and d.rule != "cel.not-checked"]
     if not cel or not others:

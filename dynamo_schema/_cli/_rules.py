@@ -30,6 +30,10 @@ _FAMILIES: dict[str, tuple[str, str]] = {
                      "JSON Schema validation against a schema supplied with --schema-location."),
     "cel": ("A CEL rule (x-kubernetes-validations) of the CRD failed or was not checked.",
             "The CRD's CEL validation rules, evaluated on the defaulted object as the API server evaluates them."),
+    "webhook": ("The operator's mutating webhook could not decode the object into its Go type.",
+                "The mutating webhook decodes the body into the operator's Go type before the schema is "
+                "checked: a value that type cannot hold (a quantity Go cannot parse, a string or 1.5 for an "
+                "integer, a list for a map) is refused with the Go decoder's message."),
     "dgd": ("A DynamoGraphDeployment admission webhook rule failed.",
             "Rules of the Dynamo operator's validating webhook for DynamoGraphDeployment."),
     "dcd": ("A DynamoComponentDeployment admission webhook rule failed.",

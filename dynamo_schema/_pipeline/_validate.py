@@ -109,15 +109,17 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     diags: list[Diagnostic] = list(notes)
     # status is a subresource: the API server drops it from create/update requests before validating
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
+    old = options.old
+    alpha = api == "nvidia.com/v1alpha1"
+    if not alpha:
+        return _check_v1beta1(pruned, schema, structural, diags, options, source_version)
     diags += structural
     diags += meta_errors(pruned, structural)
-    old = options.old
     diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
     if any(d.severity == "error" for d in diags):
         return diags, None
     from .. import _admission
 
-    alpha = api == "nvidia.com/v1alpha1"
     if alpha:
         converted, conv = _convert_alpha(pruned)
         if converted is None:
@@ -133,6 +135,47 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
                                source_version=source_version or ("v1alpha1" if alpha else "v1beta1"))
     if alpha:
         hook = [_to_alpha_diag(d, data, stored) for d in hook]
+    return diags + hook, stored
+
+
+_DECODE_NOTES = frozenset({"schema.unknown-field", "schema.did-you-mean"})
+
+
+def _check_v1beta1(pruned: dict[str, Any], schema: dict[str, Any], structural: list[Diagnostic],
+                   diags: list[Diagnostic], options: ValidateOptions, source_version: str | None
+                   ) -> tuple[list[Diagnostic], dict[str, Any] | None]:
+    """A v1beta1 DGD / DCD / DGDR in the API server's order (operator cases README, "expected.causes and
+    stage"): strict decoding refuses unknown fields before anything else; the mutating webhook decodes
+    the (CRD-defaulted) body into its Go type and refuses what does not decode; the schema, ObjectMeta
+    and CEL checks run on the object its patch produced (defaults, Go zero values, canonical
+    quantities); the validating webhook last."""
+    from .. import _admission
+    from .._admission._gojson import decode_error
+    from .._schema import _cel, _structural
+
+    decoding = [d for d in structural if d.rule in _DECODE_NOTES]
+    if options.strict and any(d.rule == "schema.unknown-field" and d.severity == "error" for d in decoding):
+        return diags + decoding, None
+    diags = diags + decoding  # non-strict: the warnings (the API server drops those fields)
+    old = options.old
+    defaulted = _admission.crd_defaults(pruned)
+    refused = decode_error(defaulted, schema)
+    if refused is not None:
+        return diags + [refused], None
+    settings = _settings(options)
+    operation = "UPDATE" if old is not None else "CREATE"
+    stored = _admission.default(pruned, settings, operation=operation, old=old)
+    stored, _ = _structural.prune_nulls(stored, schema)
+    checked = [d for d in _structural.validate(stored, schema, strict=options.strict, status_subresource=True)
+               if d.rule not in _DECODE_NOTES and d.rule != "schema.null-pruned"]
+    diags += checked
+    diags += meta_errors(stored, checked)
+    diags += _cel.validate_cel(stored, schema, old=old, structural=checked, status_subresource=True)
+    if any(d.severity == "error" for d in diags):
+        return diags, None
+    # the CRD's transition rules (oldSelf) were evaluated with the CEL rules above
+    hook = _admission.validate(stored, settings, old=old, transition_rules=False,
+                               source_version=source_version or "v1beta1")
     return diags + hook, stored
 
 

@@ -15,11 +15,11 @@ data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator doe
 * transition rules (using ``oldSelf``) run only when a correlatable old value exists (object
   properties, map values, items of ``x-kubernetes-list-type: map`` lists matched by key); a rule with
   ``optionalOldSelf: true`` also runs on create, with ``oldSelf`` = ``optional.none()``;
-* a failed rule is the field error ``Invalid value: "<schema type>": <message>`` (``Forbidden`` /
+* a failed rule is the field error ``Invalid value: <message>`` (Kubernetes 1.36; ``Forbidden`` /
   ``Required value`` / ``Duplicate value`` for ``reason``), on the node's path plus ``fieldPath``;
   the message is ``messageExpression``'s value when it evaluates to a usable string, else
   ``message``, else ``failed rule: <rule>``; a runtime error (e.g. a missing key) is
-  ``Invalid value: "<type>": no such key: <k> evaluating rule: <message or rule>``.
+  ``Invalid value: no such key: <k> evaluating rule: <message or rule>``.
 """
 
 from __future__ import annotations
@@ -80,15 +80,17 @@ def _field_path(fp: str) -> Path:
 
 
 def _field_error(value_type: str, detail: str, reason: str | None) -> str:
-    """The field error a failed rule becomes (``reason`` picks the constructor; the bad value is the
-    schema type name, a string)."""
+    """The field error a failed rule becomes (``reason`` picks the constructor). Kubernetes 1.36 omits
+    the value of an ``Invalid value`` CEL error (``Invalid value: <message>``; older releases printed
+    the schema type, ``Invalid value: "object": <message>``: the operator cases, e.g.
+    ``0099-dgd-grove-kvtransfer-preferred-no-weig-denied``); a duplicate still names the type."""
     if reason == "FieldValueForbidden":
         return field_error("Forbidden", OMIT, detail)
     if reason == "FieldValueRequired":
         return field_error("Required value", OMIT, detail)
     if reason == "FieldValueDuplicate":
         return field_error("Duplicate value", value_type)
-    return field_error("Invalid value", value_type, detail)
+    return field_error("Invalid value", OMIT, detail)
 
 
 def _error_string(rule: dict[str, Any]) -> str:
@@ -155,7 +157,7 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
                 )
             else:
                 detail = f"{err} evaluating rule: {_error_string(rule)}"
-            w.diags.append(Diagnostic(rid, path, field_error("Invalid value", vt, detail)))
+            w.diags.append(Diagnostic(rid, path, field_error("Invalid value", OMIT, detail)))
             continue
         except _compile_error() as e:
             w.diags.append(Diagnostic("cel.untranslated", path,
@@ -291,8 +293,10 @@ def _map_key(o: dict[str, Any], keys: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple((type(o.get(k)).__name__, repr(o.get(k))) for k in keys)
 
 
+# Kubernetes 1.36 prints the nil value as ``null`` (unquoted): the operator cases, e.g.
+# ``0035-dgd-k8s-backend-enum-denied``
 BLOCKED_MESSAGE = (
-    'Invalid value: "null": some validation rules were not checked because the object was invalid; '
+    "Invalid value: null: some validation rules were not checked because the object was invalid; "
     "correct the existing errors to complete validation"
 )
 
@@ -393,7 +397,7 @@ def newer_transition_rules(new: Any, old: Any, have: list[Diagnostic]) -> list[D
         return []
     alpha = new.get("apiVersion") == "nvidia.com/v1alpha1"
     field = "componentType" if alpha else "type"
-    msg = f'Invalid value: "object": {field} is immutable after it is set'
+    msg = f"Invalid value: {field} is immutable after it is set"
     nspec: dict[str, Any] = new["spec"] if isinstance(new.get("spec"), dict) else {}
     ospec: dict[str, Any] = old["spec"] if isinstance(old.get("spec"), dict) else {}
     if new.get("kind") == "DynamoComponentDeployment":

@@ -63,14 +63,16 @@ class Run:
 
 
 def unknown_field(run: Run, path: Path, key: str, siblings: Any) -> None:
-    msg = f"unknown field {go_quote(openapi_name(path))}"
+    """The strict decoder's ``unknown field "PATH"`` (exactly upstream's message), and, when a declared
+    field is close, our suggestion as a separate note at the same path (``schema.did-you-mean``)."""
+    run.add("schema.unknown-field", path, f"unknown field {go_quote(openapi_name(path))}",
+            "error" if run.strict else "warning")
     names = [s for s in siblings if isinstance(s, str)]
     import difflib  # only to explain an unknown field
 
     close = difflib.get_close_matches(key, names, n=1)
     if close:
-        msg += f", did you mean {go_quote(close[0])}?"
-    run.add("schema.unknown-field", path, msg, "error" if run.strict else "warning")
+        run.add("schema.did-you-mean", path, f"did you mean {go_quote(close[0])}?", "note")
 
 
 def null_note(run: Run, path: Path, node: Node) -> None:

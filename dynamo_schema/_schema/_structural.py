@@ -201,13 +201,15 @@ def _validate_node(run: Run, data: Any, node: Node, path: Path, structural: bool
             if node.max_length is not None and n > node.max_length:
                 unit = "byte" if node.max_length == 1 else "bytes"
                 run.add("schema.max-length", path, f"Too long: may not be more than {node.max_length} {unit}")
-            if node.min_length is not None and n < node.min_length:
+            # kube-openapi's stringValidator stops at the first failing keyword: maxLength, then
+            # minLength, then pattern (operator case 0285-dgd-grove-component-name-pattern-denied)
+            elif node.min_length is not None and n < node.min_length:
                 run.add(
                     "schema.min-length",
                     path,
                     schema_field_error("Invalid value", data, f"{name} in body should be at least {node.min_length} chars long"),
                 )
-            if node.pattern is not None and node.pattern.search(data) is None:
+            elif node.pattern is not None and node.pattern.search(data) is None:
                 run.add(
                     "schema.pattern",
                     path,

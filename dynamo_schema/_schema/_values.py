@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core._diagnostics import Path
+from .._k8s._gofmt import field_error, go_json
 from ._fielderrors import Run, schema_field_error
 from ._nodes import Node
 
@@ -85,6 +86,13 @@ def scalar_key(x: Any) -> Any:
     return (type(x).__name__, x)
 
 
+def _json_key(v: Any) -> str:
+    try:
+        return go_json(v, sort_keys=True)
+    except ValueError:  # NaN/Inf: not JSON; the older Go form
+        return schema_field_error("", v)[2:]
+
+
 def list_uniqueness(run: Run, data: list[Any], node: Node, path: Path) -> None:
     if node.list_type == "set":
         seen: set[Any] = set()
@@ -127,6 +135,8 @@ def list_uniqueness(run: Run, data: list[Any], node: Node, path: Path) -> None:
         if k in seen:
             if k not in reported:
                 reported.add(k)
-                run.add("schema.duplicate", path + (i,), schema_field_error("Duplicate value", keyval))
+                # Kubernetes 1.36 prints the key as JSON (a Go map: sorted keys), e.g.
+                # ``Duplicate value: {"name":"A"}`` (operator case 1036-dgd-grove-duplicate-env-denied)
+                run.add("schema.duplicate", path + (i,), field_error("Duplicate value", keyval, render=_json_key))
         else:
             seen.add(k)

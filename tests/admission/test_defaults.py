@@ -176,11 +176,15 @@ def test_component_schema_defaults() -> None:
     assert w["multinode"] == {"nodeCount": 2}
     assert w["experimental"]["gpuMemoryService"] == {"mode": "IntraPod", "deviceClassName": "gpu.nvidia.com"}
     assert w["experimental"]["failover"] == {"mode": "IntraPod", "numShadows": 1}
+    # plus the zero values the webhook's Go round trip writes for fields without omitempty
+    # (api/v1beta1/common.go: ComponentCheckpointConfig.Enabled `json:"enabled"`, DynamoCheckpointIdentity
+    # Model / BackendFramework; ZERO-VALUE-PATCH of the operator cases)
     assert w["experimental"]["checkpoint"] == {
-        "identity": {"pipelineParallelSize": 1, "tensorParallelSize": 1},
+        "identity": {"pipelineParallelSize": 1, "tensorParallelSize": 1, "model": "", "backendFramework": ""},
         "deletionPolicy": "Delete",
         "startupPolicy": "Immediate",
         "targetContainerName": "main",
+        "enabled": False,
     }
     assert w["podTemplate"]["spec"]["containers"][0]["ports"] == [{"containerPort": 80, "protocol": "TCP"}]
     assert out["spec"]["restart"]["strategy"]["type"] == "Sequential"

@@ -163,7 +163,10 @@ def test_wrong_type() -> None:
           - name: Frontend
             replicas: two  #<
         """)
-    expect(text, "schema.type", 'must be of type integer: "string"')
+    # the operator's mutating webhook refuses it while decoding, before the schema check (operator
+    # case 0765-dgd-k8s-replicas-str-denied)
+    expect(text, "webhook.decode", "json: cannot unmarshal string into Go struct field "
+           "DynamoComponentDeploymentSharedSpec.spec.components.replicas of type int32")
 
 
 def test_wrong_enum() -> None:

@@ -50,7 +50,7 @@ def test_type_change_is_refused(tmp_path: Path) -> None:
     rc, errors = run(tmp_path, OLD, OLD.replace("type: worker", "type: prefill"))
     assert rc == 1
     hit = [e for e in errors if e["rule"] == "cel.type-immutable"]
-    assert hit and hit[0]["message"] == 'Invalid value: "object": type is immutable after it is set'
+    assert hit and hit[0]["message"] == 'Invalid value: type is immutable after it is set'
     assert hit[0]["path"] == "spec.components[0]"
     assert (hit[0]["line"], hit[0]["column"]) == (7, 7)
 

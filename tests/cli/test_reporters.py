@@ -23,8 +23,7 @@ metadata:
 spec:
   components:
   - name: frontend
-    type: frontend
-    replicas: two
+    type: bogus
 ---
 apiVersion: v1
 kind: ConfigMap
@@ -68,19 +67,19 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(bad: Path) -> None:
     run_ = doc["runs"][0]
     assert doc["version"] == "2.1.0"
     rules = {r["id"]: r for r in run_["tool"]["driver"]["rules"]}
-    assert set(rules) == {"schema.type", "k8s-schema.type"}
+    assert set(rules) == {"schema.enum", "k8s-schema.type"}
     for r in rules.values():
         assert r["help"]["text"] and r["helpUri"].endswith("#" + r["id"].split(".")[0])
     live = [r for r in run_["results"] if "suppressions" not in r]
     assert len(live) == 1  # cel.not-checked folded into the schema error
     res = live[0]
-    assert res["ruleId"] == "schema.type" and res["level"] == "error"
+    assert res["ruleId"] == "schema.enum" and res["level"] == "error"
     assert rules[res["ruleId"]] is run_["tool"]["driver"]["rules"][res["ruleIndex"]]
     assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == bad.as_uri()
     region = res["locations"][0]["physicalLocation"]["region"]
-    assert (region["startLine"], region["startColumn"]) == (9, 5)
+    assert (region["startLine"], region["startColumn"]) == (8, 5)
     assert res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == \
-        "nvidia.com/v1beta1/DynamoGraphDeployment/bad:spec.components[0].replicas"
+        "nvidia.com/v1beta1/DynamoGraphDeployment/bad:spec.components[0].type"
     waived = [r for r in run_["results"] if "suppressions" in r]
     assert [w["ruleId"] for w in waived] == ["k8s-schema.type"]
     assert run_["properties"]["summary"] == {"valid": 2, "invalid": 1, "errors": 0, "skipped": 1, "waived": 1}
@@ -100,9 +99,9 @@ def test_tap(bad: Path) -> None:
     assert lines[0] == "TAP version 13"
     points = [ln for ln in lines if ln.startswith(("ok ", "not ok "))]
     assert points == [
-        f"not ok 1 - {bad} (nvidia.com/v1beta1/DynamoGraphDeployment/bad): Invalid value: \"string\": "
-        "spec.components[0].replicas in body must be of type integer: \"string\" (note: CEL rules not checked "
-        "until the schema errors are fixed)",
+        f"not ok 1 - {bad} (nvidia.com/v1beta1/DynamoGraphDeployment/bad): Unsupported value: \"bogus\": "
+        "supported values: \"frontend\", \"worker\", \"prefill\", \"decode\", \"planner\", \"epp\" (note: CEL "
+        "rules not checked until the schema errors are fixed)",
         f"ok 2 - {bad} (v1/ConfigMap/ok)",
         f"ok 3 - {bad} (example.com/v1/Widget/w) # SKIP no schema for this kind",
         f"ok 4 - {bad} (v1/ConfigMap/waived)",
@@ -131,9 +130,9 @@ def test_api_group_in_json_and_junit_identities(bad: Path) -> None:
 
 def test_cel_not_checked_is_one_line_with_the_schema_error(bad: Path) -> None:
     _, text, _ = run("validate", str(bad))
-    assert text.count("\n") == 1 and "[schema.type]" in text and "note: CEL rules not checked" in text
+    assert text.count("\n") == 1 and "[schema.enum]" in text and "note: CEL rules not checked" in text
     _, gh, _ = run("validate", "-o", "github", str(bad))
     assert gh.count("::error") == 1
     doc = json.loads(run("validate", "-o", "json", str(bad))[1])
     errs = doc["resources"][0]["errors"]
-    assert [(e["rule"], e["severity"]) for e in errs] == [("schema.type", "error"), ("cel.not-checked", "note")]
+    assert [(e["rule"], e["severity"]) for e in errs] == [("schema.enum", "error"), ("cel.not-checked", "note")]

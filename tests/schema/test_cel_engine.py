@@ -249,8 +249,8 @@ def test_rule_added_to_a_crd_is_evaluated_with_its_message(monkeypatch: pytest.M
     got = [(d.rule, d.path, d.message) for d in C.validate_cel(doc, schema)]
     at = ("spec", "components", 1)
     assert got == [
-        ("cel.rule", at, 'Invalid value: "object": replicas must be at most 8'),
-        ("cel.rule", at, 'Invalid value: "object": failed rule: self.name.size() <= 12'),
+        ("cel.rule", at, 'Invalid value: replicas must be at most 8'),
+        ("cel.rule", at, 'Invalid value: failed rule: self.name.size() <= 12'),
         ("cel.rule", (*at, "envs"), "Forbidden: env names must be upper case: lower"),
     ]
     comp.update({"replicas": 2, "name": "w", "envs": [{"name": "UP", "value": "1"}]})
@@ -258,7 +258,7 @@ def test_rule_added_to_a_crd_is_evaluated_with_its_message(monkeypatch: pytest.M
     # the messageExpression errs (no such key): the API server falls back to message
     comp["name"] = ""
     assert [(d.path, d.message) for d in C.validate_cel(doc, schema)] == [
-        (at, 'Invalid value: "object": fallback message')
+        (at, 'Invalid value: fallback message')
     ]
 
     # and through the public validate(), with the file position of the component
@@ -278,8 +278,8 @@ def test_rule_added_to_a_crd_is_evaluated_with_its_message(monkeypatch: pytest.M
     text = yaml.safe_dump(src, sort_keys=False)
     diags = [d for d in dynamo_schema.validate(dynamo_schema.load_text(text, "dgd.yaml")) if d.rule == "cel.rule"]
     assert {(d.field, d.message) for d in diags} == {
-        ("spec.components[0]", 'Invalid value: "object": replicas must be at most 8'),
-        ("spec.components[1]", 'Invalid value: "object": replicas must be at most 8'),
+        ("spec.components[0]", 'Invalid value: replicas must be at most 8'),
+        ("spec.components[1]", 'Invalid value: replicas must be at most 8'),
     }
     lines = text.splitlines()
     for d in diags:
@@ -448,5 +448,5 @@ def test_sidecar_image_rule_absorbs_the_missing_name_error() -> None:
     assert C.validate_cel(doc, schema, check_blocking=False) == []
     containers[-1]["image"] = ""
     assert [d.message for d in C.validate_cel(doc, schema, check_blocking=False)] == [
-        'Invalid value: "object": no such key: name evaluating rule: sidecar containers must specify a non-empty image'
+        'Invalid value: no such key: name evaluating rule: sidecar containers must specify a non-empty image'
     ]

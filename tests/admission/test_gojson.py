@@ -1,0 +1,160 @@
+"""The mutating webhook's Go round trip (``_admission/_gojson.py``, D34/D35) and the API server's order of
+admission (``_pipeline/_validate.py: _check_v1beta1``), against the operator-verified cases."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dynamo_schema
+from dynamo_schema._admission import AdmissionSettings, crd_defaults
+from dynamo_schema._admission._gojson import decode_error, parse_quantity_error
+from dynamo_schema._schema import _schemas
+from tests.oracles import _operator_cases as oc
+
+CASES = oc.CASES_DIR
+needs_cases = pytest.mark.skipif(not CASES.is_dir(), reason="operator cases not present")
+
+
+def case(prefix: str) -> dict[str, Any]:
+    hits = sorted(CASES.glob(f"{prefix}*.yaml"))
+    assert len(hits) == 1, prefix
+    return oc.load_case(hits[0])
+
+
+def causes(c: dict[str, Any]) -> set[tuple[str, str]]:
+    diags = dynamo_schema.validate(copy.deepcopy(c["input"]), settings=oc.admission_settings(c["settings"]))
+    return oc.our_causes(diags, c["expected"].get("stage"))
+
+
+def decode_cases() -> list[Path]:
+    out = []
+    for p in oc.case_files():
+        if "denied" in p.name and "stage: mutating-webhook" in p.read_text(encoding="utf-8"):
+            out.append(p)
+    return out
+
+
+@needs_cases
+@pytest.mark.parametrize("path", decode_cases(), ids=lambda p: p.stem)
+def test_decoder_message_is_the_operators(path: Path) -> None:
+    c = oc.load_case(path)
+    obj = c["input"]
+    schema = _schemas.for_object(obj["apiVersion"], obj["kind"])
+    assert schema is not None
+    got = decode_error(crd_defaults(obj), schema)
+    assert got is not None and got.rule == "webhook.decode"
+    assert got.message == c["expected"]["message"]
+    # and it is the only error validate reports (the schema is not checked then)
+    assert causes(c) == oc.expected_causes(c["expected"])
+
+
+@needs_cases
+def test_decoder_error_points_at_the_value() -> None:
+    c = case("0187-")  # spec.workload.isl: "4000"
+    d = decode_error(c["input"], _schemas.for_object(c["input"]["apiVersion"], c["input"]["kind"]) or {})
+    assert d is not None and d.path == ("spec", "workload", "isl")
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("1.5Gi", None), ("500m", None), ("1e3", None), ("1E-3", None), (".5", None), ("1.", None), ("0", None),
+        ("+2", None),
+        # apimachinery parseQuantityString: a character outside the suffix set -> ErrFormatWrong
+        ("8 Gi", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("16GB", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("1..0", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        # suffix characters that make no known suffix -> ErrSuffix
+        ("1KM", "unable to parse quantity's suffix"),
+        ("1e", "unable to parse quantity's suffix"),
+    ],
+)
+def test_parse_quantity_error(text: str, error: str | None) -> None:
+    assert parse_quantity_error(text) == error
+
+
+@needs_cases
+@pytest.mark.parametrize(
+    ("prefix", "path", "value"),
+    [
+        # QUANTITY-CANONICAL: Go's canonical form in the stored object
+        ("0127-", ("spec", "components", 1, "podTemplate", "spec", "containers", 0, "resources", "limits",
+                   "memory"), "1536Mi"),
+        ("0363-", ("spec", "components", 1, "podTemplate", "spec", "containers", 0, "resources", "limits", "cpu"),
+         "2"),
+        ("0142-", ("spec", "components", 0, "sharedMemorySize"), "0"),
+        # EPP-CONFIG-TYPED: PluginSpec.Name has no omitempty
+        ("0527-", None, None),
+    ],
+)
+def test_stored_object_is_the_operators(prefix: str, path: tuple[Any, ...] | None, value: Any) -> None:
+    c = case(prefix)
+    stored = dynamo_schema.default(copy.deepcopy(c["input"]), oc.admission_settings(c["settings"]))
+    stored.setdefault("metadata", {}).setdefault("namespace", oc.namespace_of(c["settings"]))
+    assert stored == c["expected"]["defaulted"]
+    if path is not None:
+        node: Any = stored
+        for k in path:
+            node = node[k]
+        assert node == value
+
+
+@needs_cases
+def test_epp_plugins_get_an_empty_name() -> None:
+    c = case("0527-")
+    stored = dynamo_schema.default(copy.deepcopy(c["input"]), AdmissionSettings())
+    epp = [x for x in stored["spec"]["components"] if x.get("type") == "epp"][0]
+    plugins = epp["eppConfig"]["config"]["plugins"]
+    assert plugins and all("name" in p for p in plugins)
+    assert any(p["name"] == "" for p in plugins)
+
+
+@needs_cases
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "0420-",  # ZERO-VALUE-PATCH: spec.model "" -> min length (the webhook defaulted spec.image)
+        "0645-",  # D35: spec.image given, the defaulter changes nothing -> Required value
+        "0523-",  # DCD: spec.name copied -> configMapRef.key "" -> only the CEL cause
+        "0877-",  # DCD with spec.name: no patch -> Required value, CEL not checked
+        "0693-",  # STRICT-DECODE-FIRST: only the unknown field
+        "0068-",  # a map where a list is declared: strict decoding prunes its keys
+        "0034-",  # CEL-NONBLOCKING: a minimum error does not skip CEL; minAvailable defaulted first
+        "0035-",  # CEL-SKIP-REPORTING: its own cause, field <nil>, 'Invalid value: null: ...'
+        "0285-",  # STRING-FIRST-ERROR: min length only, not the pattern
+        "1093-",  # DCD-NAME-DEFAULT-VALIDATED: spec.name copied from metadata.name, then its pattern
+        "1036-",  # DUPLICATE-VALUE-FORMAT
+        "0099-",  # CEL in the 1.36 form
+        "0386-",  # unknown field message without the suggestion
+    ],
+)
+def test_causes_are_the_operators(prefix: str) -> None:
+    c = case(prefix)
+    assert causes(c) == oc.expected_causes(c["expected"])
+
+
+@needs_cases
+def test_suggestion_is_a_note_at_the_same_path() -> None:
+    c = case("0386-")
+    diags = dynamo_schema.validate(copy.deepcopy(c["input"]), settings=oc.admission_settings(c["settings"]))
+    err = [d for d in diags if d.rule == "schema.unknown-field"]
+    note = [d for d in diags if d.rule == "schema.did-you-mean"]
+    assert len(err) == 1 and len(note) == 1
+    assert note[0].severity == "note" and note[0].path == err[0].path
+    assert note[0].message == 'did you mean "nodeSelector"?'
+
+
+def test_defaulting_does_not_add_a_pod_spec_of_nulls() -> None:
+    """A podTemplate without spec: Go would marshal ``spec: {"containers": null}``; what the API server
+    stores then is not shown by the cases, so nothing is added (D34)."""
+    dgd = {
+        "apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "x"},
+        "spec": {"components": [{"name": "a", "type": "frontend", "podTemplate": {"metadata": {"labels": {"a": "b"}}}}]},
+    }
+    out = dynamo_schema.default(dgd, AdmissionSettings())
+    assert out["spec"]["components"][0]["podTemplate"] == {"metadata": {"labels": {"a": "b"}}}
