@@ -5,6 +5,8 @@
 * mypy holds the package type-clean under ``--strict`` (pyproject ``[tool.mypy] strict = true``;
   ``py.typed`` promises it to users).
 * no hand-written module is over 800 lines.
+* the tree carries no upstream code, no recipe to build or run it, and no data extracted from it (the
+  operator's render test rows are reference data in ../shared; docs/upstream-render-tests.md).
 """
 
 from __future__ import annotations
@@ -44,3 +46,17 @@ def test_no_hand_written_module_is_over_800_lines() -> None:
         if lines > 800:
             big[path.relative_to(ROOT).as_posix()] = lines
     assert not big, big
+
+
+# Issue 26: the folders that held a harness compiled into upstream (and its build steps) and the rows
+# extracted with it. Go sources of our own may exist (tests/io/data/gojson records Go's standard library);
+# none may import the operator's packages.
+UPSTREAM_ONLY = ("tools/upstream_dump", "tests/render/upstream_cases")
+
+
+def test_no_upstream_code_or_extracted_data_in_the_tree() -> None:
+    present = [p for p in UPSTREAM_ONLY if (ROOT / p).exists()]
+    go = sorted(p.relative_to(ROOT).as_posix() for top in ("dynamo_schema", "tests", "tools", "docs", "benchmarks")
+                for p in (ROOT / top).rglob("*") if p.name.endswith((".go", ".go.txt"))
+                and "github.com/ai-dynamo/" in p.read_text(encoding="utf-8", errors="replace"))
+    assert not present and not go, (present, go)

@@ -1,13 +1,13 @@
-"""List the render unit-test functions and their table rows of the operator at the reference revision.
+"""List the render unit-test functions and their table rows of the operator at a revision.
 
-Dev tool (not used at run time): reads the Go test files from a git mirror of ai-dynamo/dynamo (or its
-fork wxsms/dynamo, main = 2a6da14c) and prints, per file, every ``func TestXxx`` with the names of its
-table rows (``name: "..."`` / ``desc: "..."`` fields of the table literal, or ``"row": {`` map keys, or
-``t.Run("...")`` subtests; a function without any counts as one row named after itself).
-The result seeds ``tests/render/upstream_cases/INDEX.json``.
+Dev tool (not used at run time, runs nothing of upstream): reads the Go test files from a git mirror of
+ai-dynamo/dynamo (or its fork wxsms/dynamo, main = 2a6da14c) and prints, per file, every ``func TestXxx``
+with the names of its table rows (``name: "..."`` / ``desc: "..."`` fields of the table literal, or
+``"row": {`` map keys, or ``t.Run("...")`` subtests; a function without any counts as one row named after
+itself), as JSON. Compare it with the function listing of the reference rows' ``INDEX.json``
+(docs/upstream-render-tests.md) after a revision change.
 
-    python tools/upstream_render_tests.py index /work/.mirror/wxsms+dynamo/repo main > /tmp/index.json
-    python tools/upstream_render_tests.py cases DUMP_DIR tests/render/upstream_cases MIRROR main
+    python tools/upstream_render_tests.py /work/.mirror/wxsms+dynamo/repo main > /tmp/index.json
 """
 
 from __future__ import annotations
@@ -54,40 +54,8 @@ def rows(body: str) -> list[str]:
     return []
 
 
-FILE_OF_TEST: dict[str, str] = {}
-
-
-def write_cases(dump_dir: str, out_dir: str, repo: str, rev: str) -> None:
-    """One JSON file per Go test file: ``{"source", "cases": [{"test", "row", "data"}]}``."""
-    import glob
-    import os
-
-    for path in FILES:
-        text = subprocess.run(["git", "-C", repo, "show", f"{rev}:{path}"], capture_output=True, text=True,
-                              check=True).stdout
-        for name, _ in functions(text):
-            FILE_OF_TEST[name] = path
-    per_file: dict[str, list] = {}
-    for fn in sorted(glob.glob(os.path.join(dump_dir, "*.jsonl"))):
-        for line in open(fn, encoding="utf-8"):
-            rec = json.loads(line)
-            test, _, row = rec["test"].partition("/")
-            if test not in FILE_OF_TEST:
-                continue
-            per_file.setdefault(FILE_OF_TEST[test], []).append({"test": test, "row": row, "data": rec["row"]})
-    for path, cases in per_file.items():
-        stem = path.rsplit("/", 1)[1].removesuffix("_test.go")
-        body = {"source": f"ai-dynamo/dynamo@2a6da14c {path}", "cases": cases}
-        with open(os.path.join(out_dir, stem + ".json"), "w", encoding="utf-8") as f:
-            json.dump(body, f, indent=1, sort_keys=True, ensure_ascii=False)
-            f.write("\n")
-
-
 def main() -> None:
-    if sys.argv[1] == "cases":
-        write_cases(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
-        return
-    _, repo, rev = sys.argv[1:4]
+    repo, rev = sys.argv[1:3]
     index = {}
     for path in FILES:
         text = subprocess.run(["git", "-C", repo, "show", f"{rev}:{path}"], capture_output=True, text=True,

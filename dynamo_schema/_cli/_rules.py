@@ -52,6 +52,8 @@ _FAMILIES: dict[str, tuple[str, str]] = {
                 "The conversion webhook (v1alpha1 <-> v1beta1) refused the object."),
     "policy": ("The kind was skipped or rejected by validate's kind controls.",
                "--skip, --reject, --ignore-missing-schemas and the policy for kinds without a schema."),
+    "render": ("The operator would fail to create the objects, or render refuses the object.",
+               "Reconcile-time failures of the operator's rendering, and layouts this renderer does not produce."),
     "waiver": ("A waiver comment matches no diagnostic.",
                "A '# dynamo-schema: ignore[RULE-ID]' comment that waives nothing: remove it or fix its rule ids."),
     "resource": ("The resource failed validation.", "The resource is invalid or could not be validated."),

@@ -71,6 +71,16 @@ def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]
     return [(name, "main", 1 if replicas is None else int(replicas))]
 
 
+def startup_dependencies(role: str, backend: str, leader: str, workers: list[str]) -> list[str] | None:
+    """``getCliqueStartupDependencies``: a vLLM or SGLang worker clique starts after its leader, a
+    TRT-LLM leader after its workers (mpirun reaches them over SSH); nothing otherwise."""
+    if backend in ("vllm", "sglang") and role == "worker" and leader:
+        return [leader]
+    if backend == "trtllm" and role == "leader" and workers:
+        return list(workers)
+    return None
+
+
 def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, namespace: str, disc_backend: str) -> dict[str, str]:
     dgd_name = str((dgd.get("metadata") or {}).get("name", ""))
     ctype = str(component.get("type") or "")
@@ -247,12 +257,13 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
                 del clique["annotations"]
             cliques.append(clique)
             names.append(role_name.lower())
-        if backend == "trtllm" and n > 1:
-            leader = names[0]
+        if backend == "trtllm" and n > 1:  # applyCliqueStartupDependencies: TRT-LLM multinode only
+            leader = next((c for c, (_, r, _) in zip(names, roles) if r == "leader"), "")
             workers = [c for c, (_, r, _) in zip(names, roles) if r == "worker"]
-            for clique in cliques:
-                if clique["name"] == leader and workers:
-                    clique["spec"]["startsAfter"] = workers
+            for clique, (_, role, _) in zip(cliques[len(cliques) - len(names):], roles):
+                after = startup_dependencies(role, backend, leader, workers)
+                if after:
+                    clique["spec"]["startsAfter"] = after
                     explicit = True
         if pcsg:
             group: dict[str, Any] = {"name": name.lower(), "cliqueNames": names}

@@ -21,6 +21,7 @@ from .._core._consts import (
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations
+from ._errors import RenderError
 from ._graph import (
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,
@@ -172,6 +173,14 @@ def dcd_kube_annotations(dcd: Mapping[str, Any], alpha: Any = _UNSET) -> dict[st
     return ann
 
 
+def dcd_resource_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
+    """``getResourceAnnotations`` (dynamocomponentdeployment_controller.go): the preserved v1alpha1
+    annotations, overridden by the pod template's; the Deployment strategy is read from them."""
+    ann = dcd_preserved_annotations(dcd)
+    ann.update(pod_template_annotations(_spec(dcd)))
+    return ann
+
+
 def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
     spec = deepcopy(_spec(dcd))
     workload_type = dcd_workload_type(dcd)
@@ -244,10 +253,35 @@ def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace:
     spec["selector"] = {"matchLabels": {LABEL_SELECTOR: name}}
     spec["template"] = template
     spec["strategy"] = {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": max_surge, "maxUnavailable": max_unavailable}}
-    # deploymentStrategyFromAnnotations reads the pod-template annotations (getResourceAnnotations).
-    if pod_template_annotations(_spec(dcd)).get(ANN_DEPLOYMENT_STRATEGY) == "Recreate":
+    # deploymentStrategyFromAnnotations reads getResourceAnnotations.
+    if dcd_resource_annotations(dcd).get(ANN_DEPLOYMENT_STRATEGY) == "Recreate":
         spec["strategy"] = {"type": "Recreate"}
     return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta, "spec": spec}
+
+
+# dynamocomponentdeployment_renderer.go generateLeaderPodTemplateSpec / generateWorkerPodTemplateSpec:
+# how each wraps the failed check of its template
+_LWS_CHECK_STEP = {
+    "leader": "generateLeaderPodTemplateSpec: failed to check main container",
+    "worker": "generateWorkerPodTemplateSpec: failed to check LWS worker main container",
+}
+
+
+def lws_main_container_problem(pod: Mapping[str, Any]) -> str | None:
+    """``checkMainContainer`` (dynamocomponentdeployment_controller.go): a LeaderWorkerSet pod needs a
+    ``main`` container with a command and arguments (an image entrypoint cannot be wrapped for the roles);
+    the operator's words for what is missing, None when nothing is."""
+    containers = pod.get("containers") or []
+    if not containers:
+        return "No containers found in pod spec"
+    main = next((c for c in containers if c.get("name") == "main"), None)
+    if main is None:
+        return "main container not found in pod spec"
+    if not main.get("command"):
+        return "container Command cannot be nil for LWS pod"
+    if not main.get("args"):
+        return "container Args cannot be empty for LWS pod"
+    return None
 
 
 def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
@@ -265,6 +299,11 @@ def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -
         t["metadata"]["labels"].update(pod_labels)
         t["metadata"]["labels"]["role"] = role
         t["metadata"]["labels"].pop(LABEL_SELECTOR, None)
+        problem = lws_main_container_problem(t["spec"])
+        if problem:
+            raise RenderError.at(f"generateLeaderWorkerSet: failed to render multinode pod templates: "
+                                 f"{_LWS_CHECK_STEP[role]}: {problem}", ("spec", "podTemplate", "spec", "containers"),
+                                 rule="render.lws")
         templates[role] = t
     replicas = _spec(dcd).get("replicas")
     spec = {

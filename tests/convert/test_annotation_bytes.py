@@ -1,11 +1,11 @@
 """Exact bytes of the preservation annotations, as upstream writes them.
 
 Upstream (wxsms/dynamo main = the reference revision, ``deploy/operator/api/v1alpha1/``):
-``preservation.go`` ``marshalPreservedSpec`` = ``json.Marshal(preservedSpecEnvelope{Version: 1,
-Spec: <typed v1alpha1 DynamoComponentDeploymentSpec save>, RawJSON: []preservedRawJSON})`` with
-tags ``version`` / ``spec`` / ``rawJSON,omitempty`` and ``path`` / ``raw,omitempty`` / ``nil,omitempty``;
-``dynamocomponentdeployment_conversion.go`` ``marshalDCDSpokeSpec`` (records
-``{Path: "serviceName", Nil: true}`` when the name was defaulted from metadata.name),
+``preservation.go`` ``marshalPreservedSpec`` (the JSON of ``preservedSpecEnvelope``: ``version`` 1, ``spec``
+the typed v1alpha1 DynamoComponentDeploymentSpec save, ``rawJSON`` a list omitted when empty, whose entries
+hold ``path`` and, each omitted when empty, ``raw`` and ``nil``);
+``dynamocomponentdeployment_conversion.go`` ``marshalDCDSpokeSpec`` (records an entry for the path
+``serviceName`` with ``nil`` true when the name was defaulted from metadata.name),
 ``shared_spec_conversion.go`` ``saveSharedAlphaOnlySpec`` / ``saveSharedMainContainerOrigins``
 (what the save holds), ``setJSONAnnOnObj`` (status saves: the typed v1alpha1 status struct).
 Go's encoder: struct fields in declaration order, ``omitempty`` never drops a value-typed struct

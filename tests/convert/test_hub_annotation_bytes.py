@@ -7,7 +7,7 @@ is a typed v1beta1 ``DynamoComponentDeploymentSpec`` whose ``name`` is always se
 holding only ``components``: order preservation, non-zero saves, hub-origin podTemplates),
 ``shared_spec_conversion.go`` ``saveSharedHubOnlySpec`` / ``sparseSharedHubOnlyPodTemplate`` (what a
 component save holds) and ``restoreSharedHubOnlyFields`` (how it is read back); ``preservation.go``
-``marshalPreservedSpec`` = ``json.Marshal({"version":1,"spec":...})``.
+``marshalPreservedSpec`` (the JSON of an envelope with ``version`` 1 and the ``spec`` saved).
 Go's encoder: fields in declaration order; ``DynamoComponentDeploymentSharedSpec.ComponentName``
 (``json:"name"``) has no omitempty; ``PodTemplateSpec.ObjectMeta`` is a value struct whose
 ``creationTimestamp`` (``metav1.Time``) marshals as ``null``; ``PodSpec.Containers`` has no

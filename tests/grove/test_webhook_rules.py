@@ -474,7 +474,8 @@ def test_topology_disabled_on_every_level() -> None:
 
 
 def test_object_meta() -> None:
-    """``apivalidation.ValidateObjectMeta(&pcs.ObjectMeta, true, NameIsDNSSubdomain, "metadata")``."""
+    """Grove's PodCliqueSet webhook checks the object's metadata with apimachinery's ``ValidateObjectMeta``:
+    namespaced, the name a DNS subdomain, errors under ``metadata``."""
     p = base()
     del p["metadata"]["name"]
     p["metadata"]["generateName"] = "inference-"

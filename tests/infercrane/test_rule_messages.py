@@ -7,7 +7,7 @@ Expected messages are copied from upstream source (``infercrane/infercrane``):
 ``internal/provision/{aws_ec2,gcp_compute}.go@64491a4``, ``runpod_pods.go@67a0ce4``,
 ``runpod_serverless.go`` and ``kubernetes_dynamo.go@11890ae`` (§2.4). Adapter errors returned from
 ``EnsureReplica`` are wrapped ``invalid provider replica specification: <error>`` upstream
-(``fmt.Errorf("%w: %v", ErrInvalidReplicaSpec, err)``).
+(``ErrInvalidReplicaSpec`` followed by the adapter's error).
 
 Paths are the library's contract: the field that has to change to make the rule pass.
 """

@@ -155,7 +155,8 @@ def test_go_scalar_is_the_shared_scalar_case() -> None:
 
 def test_quantity_exa_and_exbi_suffixes() -> None:
     """``E`` is the SI exa suffix and ``Ei`` exbi, not an exponent without digits: the values below are
-    what k8s.io/apimachinery v0.30.1 ``resource.ParseQuantity(s).AsDec()`` prints (run with Go 1.26.8)."""
+    the decimal values k8s.io/apimachinery v0.30.1 gives for them (``ParseQuantity``, then ``AsDec``; run with
+    Go 1.26.8)."""
     from dynamo_schema._k8s._quantity import parse_quantity
 
     go = {"1E": 10**18, "0E": 0, "1Ei": 2**60, "1.5E": 15 * 10**17, "5Ei": 5 * 2**60, "2e3": 2000,

@@ -1,5 +1,5 @@
-"""Rendered-object name checks quote the bad value as apimachinery's ``field.Invalid`` does: ``%q`` of a
-string, i.e. Go's ``strconv.Quote`` (``field.Error.ErrorBody``: ``case string: fmt.Sprintf("%s: %q", ...)``)."""
+"""Rendered-object name checks quote the bad value as apimachinery's ``field.Invalid`` does: a string value
+is printed after the error type in Go's quoted form, ``strconv.Quote`` (``field.Error.ErrorBody``)."""
 
 from __future__ import annotations
 

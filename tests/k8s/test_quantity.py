@@ -10,9 +10,8 @@ import pytest
 
 from dynamo_schema._k8s._quantity import quantity_is_zero
 
-# Expected values printed by k8s.io/apimachinery v0.32.0 (pkg/api/resource):
-# ``q, err := resource.ParseQuantity(s); q.IsZero()`` for each string, and ``resource.Quantity{}.IsZero()``
-# for the zero value (a field that is absent or null).
+# Expected values printed by k8s.io/apimachinery v0.32.0 (pkg/api/resource): ``Quantity.IsZero`` of each
+# string parsed with ``ParseQuantity``, and of the zero ``Quantity`` (a field that is absent or null).
 GO_IS_ZERO = [
     ("0", True), ("0Gi", True), ("0.0", True), ("-0", True), ("+0", True), ("0e5", True), ("0E", True),
     ("0Ei", True), (".0", True), ("0.", True), ("0m", True),

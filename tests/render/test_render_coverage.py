@@ -216,7 +216,7 @@ def _epp_container(objs: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str
 def test_native_epp_contract() -> None:
     objs = render(_epp_dgd("nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.5.0"), "kubernetes", RenderOptions(namespace="ns1"))
     main, pod = _epp_container(objs)
-    assert not main.get("args")  # []string{} marshals as omitted
+    assert not main.get("args")  # an empty args list is omitted (omitempty)
     env = {e["name"]: e.get("value") for e in main["env"]}
     assert env["HOME"] == "/home/dynamo"
     assert [m for m in main["volumeMounts"] if m["name"] == "hf-cache"] == [{"name": "hf-cache", "mountPath": "/home/dynamo/.cache"}]
@@ -301,8 +301,8 @@ def test_sglang_nixl_exporter_port_settings(gpus: int, env: list[dict[str, Any]]
      'NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and is set to "abc", which is not a number, '
      "so the operator cannot declare the range it names and Prometheus would scrape ports no rank binds. Set "
      "NIXL_TELEMETRY_PROMETHEUS_PORT to a port between 1 and 65535, or set NIXL_TELEMETRY_ENABLE=n"),
-    # upstream literalPort: fmt.Errorf("is set to %q, which is not a number", env.Value), i.e. strconv.Quote
-    # (a NUL is \x00 in Go, not JSON's \u0000; the value is quoted untrimmed)
+    # newest upstream backend_sglang.go literalPort: the value is quoted the Go way (strconv.Quote: a NUL is \x00,
+    # not JSON's \u0000) and untrimmed
     (2, _env(NIXL_TELEMETRY_ENABLE="y", NIXL_TELEMETRY_PROMETHEUS_PORT=" 1\x00\x7f"),
      'NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and is set to " 1\\x00\\x7f", which is not a '
      "number, so the operator cannot declare the range it names and Prometheus would scrape ports no rank binds. Set "

@@ -210,8 +210,8 @@ def test_max_items() -> None:
 def test_too_many_of_one_says_items_for_lists_and_maps() -> None:
     """maxItems and maxProperties both become ``field.TooMany`` (apiextensions-apiserver v0.32.0,
     pkg/apiserver/validation/validation.go: ``MaxItemsFailCode`` and ``TooManyPropertiesCode``), whose
-    message in apimachinery v0.32.0 (pkg/util/validation/field/errors.go) is
-    ``fmt.Sprintf("must have at most %d items", maxQuantity)``, plural for 1 too; the singular ``1 item``
+    message in apimachinery v0.32.0 (pkg/util/validation/field/errors.go, ``TooMany``) is "must have at
+    most N items" with the limit as N, plural for 1 too; the singular ``1 item``
     is newer apimachinery (v0.36), not the Kubernetes 1.32 we emulate. kubectl-validate v0.0.4 agrees."""
     schema = {
         "type": "object",
