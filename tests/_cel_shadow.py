@@ -13,6 +13,7 @@ which the engine evaluates whichever side decided the rule, so equal outcomes gi
 from __future__ import annotations
 
 import reprlib
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -47,6 +48,8 @@ class Shadow:
     def __init__(self) -> None:
         self.checked = 0
         self.disagreements: list[str] = []
+        self.test = ""  # the running test's node id (set by tests/conftest.py)
+        self.seconds = 0.0  # time spent in the engine's evaluations (the check's cost)
 
     def hook(self, rule: dict[str, Any], node: Any, path: tuple[str | int, ...], fast: Rule) -> Rule:
         text = str(rule["rule"])
@@ -61,7 +64,9 @@ class Shadow:
             except Exception as e:  # a crash of the translation: report it, then let it propagate
                 self._record(text, path, s, old, ("exception", repr(e)), self._engine(text, optional, node, s, old))
                 raise
+            t0 = time.perf_counter()
             want = self._engine(text, optional, node, s, old)
+            self.seconds += time.perf_counter() - t0
             self.checked += 1
             if got != want:
                 self._record(text, path, s, old, got, want)
@@ -82,6 +87,7 @@ class Shadow:
         self.disagreements.append(
             f"{short} at {where}: fast path {_fmt(got)}, engine {_fmt(want)}\n"
             f"    rule: {text}\n    self: {_REPR.repr(s)}\n    oldSelf: {old_text}"
+            + (f"\n    test: {self.test}" if self.test else "")
         )
 
     @contextmanager

@@ -79,12 +79,23 @@ def _shadow(config: pytest.Config) -> "Shadow | None":
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """A disagreement of the fast path with the engine fails the test that made it."""
     shadow = _shadow(item.config)
-    seen = len(shadow.disagreements) if shadow is not None else 0
-    result = yield
-    if shadow is not None and len(shadow.disagreements) > seen:
-        new = shadow.disagreements[seen:]
-        raise AssertionError(f"CEL fast path disagrees with the engine ({len(new)}):\n" + "\n".join(new[:5]))
+    if shadow is None:
+        return (yield)
+    seen = len(shadow.disagreements)
+    shadow.test = item.nodeid
+    try:
+        result = yield
+    except BaseException as exc:  # the test failed on its own: say so too, with the test's error as cause
+        _raise_if_new(shadow, seen, exc)
+        raise
+    _raise_if_new(shadow, seen, None)
     return result
+
+
+def _raise_if_new(shadow: "Shadow", seen: int, cause: BaseException | None) -> None:
+    new = shadow.disagreements[seen:]
+    if new:
+        raise AssertionError(f"CEL fast path disagrees with the engine ({len(new)}):\n" + "\n".join(new[:5])) from cause
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -100,7 +111,7 @@ def pytest_terminal_summary(terminalreporter: "pytest.TerminalReporter", exitsta
     if shadow is None:
         return
     terminalreporter.write_line(f"CEL shadow check: {shadow.checked} fast-path evaluations checked against the "
-                                f"engine, {len(shadow.disagreements)} disagreements")
+                                f"engine ({shadow.seconds:.1f} s), {len(shadow.disagreements)} disagreements")
     for d in shadow.disagreements[:20]:
         terminalreporter.write_line(d)
 
