@@ -71,7 +71,7 @@ def _install_cel_shadow(config: pytest.Config) -> None:
     config.stash[_SHADOW_KEY] = shadow
 
 
-def _shadow(config: pytest.Config) -> "Shadow | None":
+def _shadow(config: pytest.Config) -> Shadow | None:
     return config.stash.get(_SHADOW_KEY, None)
 
 
@@ -92,7 +92,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     return result
 
 
-def _raise_if_new(shadow: "Shadow", seen: int, cause: BaseException | None) -> None:
+def _raise_if_new(shadow: Shadow, seen: int, cause: BaseException | None) -> None:
     new = shadow.disagreements[seen:]
     if new:
         raise AssertionError(f"CEL fast path disagrees with the engine ({len(new)}):\n" + "\n".join(new[:5])) from cause
@@ -105,7 +105,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_terminal_summary(terminalreporter: "pytest.TerminalReporter", exitstatus: int,
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int,
                             config: pytest.Config) -> None:
     shadow = _shadow(config)
     if shadow is None:

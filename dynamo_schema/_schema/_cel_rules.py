@@ -1,8 +1,10 @@
 """The hand-written fast path of the CRDs' CEL rules: a Python translation of every distinct rule text
-of the DGD / DCD / DynamoCheckpoint CRDs (v1beta1 and v1alpha1) and the Grove PodCliqueSet, keyed by the exact (whitespace-normalised) rule text,
-each a function ``(self, oldSelf) -> bool`` that raises :class:`CelError` where CEL reports a runtime
-error. Proven equal to the engine (results and error texts) by tests/schema/test_cel_engine.py;
-evaluated by ``_cel.py``."""
+of the DGD / DCD / DynamoCheckpoint CRDs (v1beta1 and v1alpha1) and the Grove PodCliqueSet, keyed by
+the exact (whitespace-normalised) rule text, each a function ``(self, oldSelf) -> bool`` that raises
+:class:`CelError` where CEL reports a runtime error. Proven equal to the engine (results and error
+texts) by tests/schema/test_cel_engine.py (random inputs) and tests/schema/test_cel_fast_path.py (edge
+inputs), and re-decided by the engine on every evaluation of a CI test run (tests/_cel_shadow.py,
+docs/decisions.md D40); evaluated by ``_cel.py``."""
 
 from __future__ import annotations
 
