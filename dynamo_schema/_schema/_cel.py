@@ -24,6 +24,7 @@ data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator doe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
@@ -48,6 +49,10 @@ __all__ = [
 
 
 # --- evaluation ----------------------------------------------------------------------------------
+
+fast_path_hook: Callable[[dict[str, Any], Node, Path, Rule], Rule] | None = None
+"""None in normal runs. The test session's shadow check (tests/_cel_shadow.py, docs/decisions.md D40)
+sets it to wrap each fast-path function ``(rule, node, path, fn) -> fn`` before it decides a rule."""
 
 _REASONS = {"FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate", "FieldValueInvalid"}
 
@@ -136,6 +141,8 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
         if hit is not None:
             short, fn = hit
             rid = f"cel.{short}"
+            if fast_path_hook is not None:
+                fn = fast_path_hook(rule, node, path, fn)
         else:
             from . import _cel_engine
 

@@ -1,8 +1,10 @@
 """The hand-written fast path of the CRDs' CEL rules: a Python translation of every distinct rule text
-of the DGD / DCD CRDs (v1beta1 and v1alpha1), keyed by the exact (whitespace-normalised) rule text,
-each a function ``(self, oldSelf) -> bool`` that raises :class:`CelError` where CEL reports a runtime
-error. Proven equal to the engine (results and error texts) by tests/schema/test_cel_engine.py;
-evaluated by ``_cel.py``."""
+of the DGD / DCD / DynamoCheckpoint CRDs (v1beta1 and v1alpha1) and the Grove PodCliqueSet, keyed by
+the exact (whitespace-normalised) rule text, each a function ``(self, oldSelf) -> bool`` that raises
+:class:`CelError` where CEL reports a runtime error. Proven equal to the engine (results and error
+texts) by tests/schema/test_cel_engine.py (random inputs) and tests/schema/test_cel_fast_path.py (edge
+inputs), and re-decided by the engine on every evaluation of a CI test run (tests/_cel_shadow.py,
+docs/decisions.md D40); evaluated by ``_cel.py``."""
 
 from __future__ import annotations
 
@@ -23,15 +25,17 @@ NONE = ABSENT  # ``optional.none()`` for ``oldSelf`` of an ``optionalOldSelf`` r
 
 
 def _has(obj: Any, key: str) -> bool:
-    """CEL ``has(obj.key)`` on an object / map value."""
+    """CEL ``has(obj.key)`` on an object / map value: the key is present (an explicit null too, as for
+    the API server's unstructured values; the shipped schemas have no nullable field, so a null has
+    been pruned before CEL runs)."""
     if not isinstance(obj, dict):
         raise CelError("no such overload")
-    return key in obj and obj[key] is not None
+    return key in obj
 
 
 def _get(obj: Any, key: str) -> Any:
-    """CEL ``obj.key`` (``no such key`` when absent)."""
-    if not isinstance(obj, dict) or key not in obj or obj[key] is None:
+    """CEL ``obj.key`` (``no such key`` when absent; an explicit null is the value null)."""
+    if not isinstance(obj, dict) or key not in obj:
         raise CelError(f"no such key: {key}")
     return obj[key]
 
@@ -51,6 +55,30 @@ def _lower_ascii(s: Any) -> str:
 def _eq(a: Any, b: Any) -> bool:
     """CEL ``==``: heterogeneous equality (numbers by value; values of different kinds are unequal)."""
     return _cel_eq(a, b)
+
+
+def _bool(v: Any) -> bool:
+    """A value used as a condition (``&&`` / ``||`` / ``!`` operand): a bool, else ``no such overload``."""
+    if not isinstance(v, bool):
+        raise CelError("no such overload")
+    return v
+
+
+def _all(items: Any, pred: Callable[[Any], bool]) -> bool:
+    """CEL ``items.all(x, pred)``: false when any item's predicate is false (even if another errs),
+    else the first error, else true."""
+    if not isinstance(items, (list, dict)):
+        raise CelError("no such overload")
+    err: CelError | None = None
+    for x in items:
+        try:
+            if not pred(x):
+                return False
+        except CelError as e:
+            err = err or e
+    if err is not None:
+        raise err
+    return True
 
 
 def _int(v: Any) -> int | float:
@@ -75,13 +103,14 @@ def _r_single_epp(s: Any, old: Any) -> bool:
 def _r_unique_names(s: Any, old: Any) -> bool:
     # self.all(c1, !has(c1.name) || self.filter(c2, has(c2.name) && c2.name.lowerAscii() ==
     #   c1.name.lowerAscii()).size() == 1)
-    for c1 in s:
+    # (c1 itself is among the c2: a c1 whose name is not a string errs, as does any other non-string name)
+    def unique(c1: Any) -> bool:
         if not _has(c1, "name"):
-            continue
+            return True
         n1 = _lower_ascii(_get(c1, "name"))
-        if sum(1 for c2 in s if _has(c2, "name") and _lower_ascii(_get(c2, "name")) == n1) != 1:
-            return False
-    return True
+        return sum(1 for c2 in s if _has(c2, "name") and _lower_ascii(_get(c2, "name")) == n1) == 1
+
+    return _all(s, unique)
 
 
 def _r_epp_config_type(s: Any, old: Any) -> bool:
@@ -114,6 +143,13 @@ def _r_type_immutable(s: Any, old: Any) -> bool:
     return _has(s, "type") and _eq(_get(s, "type"), _get(old, "type"))
 
 
+def _r_checkpoint_identity(s: Any, old: Any) -> bool:
+    # !has(oldSelf.spec.identity) || self.spec.identity == oldSelf.spec.identity
+    #   (DynamoCheckpoint root: api/v1alpha1/dynamocheckpoint_types.go, the XValidation on DynamoCheckpoint)
+    return _or(lambda: not _has(_get(old, "spec"), "identity"),
+               lambda: _eq(_get(_get(s, "spec"), "identity"), _get(_get(old, "spec"), "identity")))
+
+
 def _r_epp_config_source(s: Any, old: Any) -> bool:
     # has(self.configMapRef) != has(self.config)
     return _has(s, "configMapRef") != _has(s, "config")
@@ -126,7 +162,7 @@ def _r_checkpoint_job(s: Any, old: Any) -> bool:
 
 def _empty_or_mode(s: Any, field: str, mode: str) -> bool:
     # !has(self.<field>) || size(self.<field>) == 0 || self.mode == '<mode>'
-    return not _has(s, field) or _size(_get(s, field)) == 0 or _eq(_get(s, "mode"), mode)
+    return not _has(s, field) or _or(lambda: _size(_get(s, field)) == 0, lambda: _eq(_get(s, "mode"), mode))
 
 
 def _r_gms_containers(s: Any, old: Any) -> bool:
@@ -248,9 +284,8 @@ def _quantity(v: Any) -> Decimal:
 
 def _r_shared_memory(s: Any, old: Any) -> bool:
     # (has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0')))
-    if _has(s, "disabled") and _get(s, "disabled") is True:
-        return True
-    return _has(s, "size") and _quantity(_get(s, "size")) > 0
+    return _or(lambda: _has(s, "disabled") and _bool(_get(s, "disabled")),
+               lambda: _has(s, "size") and _quantity(_get(s, "size")) > 0)
 
 
 def _r_pack_or_domain(s: Any, old: Any) -> bool:
@@ -285,11 +320,8 @@ def _no_pack_domain_in(s: Any, old: Any, field: str) -> bool:
     template = _get(_get(s, "spec"), "template")
     if not _has(template, field):
         return True
-    items = _get(template, field)
-    if not isinstance(items, list):
-        raise CelError("no such overload")
-    return all(not _has(c, "topologyConstraint") or not _has(_get(c, "topologyConstraint"), "packDomain")
-               for c in items)
+    return _all(_get(template, field),
+                lambda c: not _has(c, "topologyConstraint") or not _has(_get(c, "topologyConstraint"), "packDomain"))
 
 
 def _r_no_clique_pack_domain(s: Any, old: Any) -> bool:
@@ -336,6 +368,10 @@ RULES: dict[str, tuple[str, Rule]] = {
     "!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)": (
         "type-immutable",
         _r_type_immutable,
+    ),
+    "!has(oldSelf.spec.identity) || self.spec.identity == oldSelf.spec.identity": (
+        "checkpoint-identity-immutable",
+        _r_checkpoint_identity,
     ),
     "has(self.configMapRef) != has(self.config)": ("epp-config-source", _r_epp_config_source),
     "!has(self.job) || !has(self.checkpointRef) || size(self.checkpointRef) == 0": (

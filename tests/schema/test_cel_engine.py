@@ -302,7 +302,7 @@ def _literals(rule: str) -> list[str]:
 
 
 def _strings(rule: str) -> st.SearchStrategy[str]:
-    lits = _literals(rule) + ["", "a", "A", "main", "Main", "a/b", "x/y/z", "epp", "EPP"]
+    lits = _literals(rule) + ["", "a", "A", "main", "Main", "a/b", "x/y/z", "epp", "EPP", "\u00e9", "\u00c9", "\u212a"]
     return st.one_of(
         st.sampled_from(_literals(rule) or lits),
         st.sampled_from(lits),
@@ -329,7 +329,10 @@ def _values(schema: dict[str, Any], idents: set[str], rule: str, depth: int = 0)
         return st.booleans()
     if t == "array":
         items = schema.get("items") or {}
-        return st.lists(_values(items, idents, rule, depth + 1) if depth < 4 else st.just({}), max_size=4)
+        lists = st.lists(_values(items, idents, rule, depth + 1) if depth < 4 else st.just({}), max_size=4)
+        # and a list with a case-swapped copy of one of its items (names, types that differ only by case)
+        return st.one_of(lists, lists.filter(bool).flatmap(
+            lambda xs: st.integers(0, len(xs) - 1).map(lambda i: [*xs, _swapcase(xs[i])])))
     if t == "object" or "properties" in schema:
         props = {k: v for k, v in (schema.get("properties") or {}).items() if k in idents}
         if props and depth < 4:
@@ -342,6 +345,16 @@ def _values(schema: dict[str, Any], idents: set[str], rule: str, depth: int = 0)
             return st.dictionaries(keys, st.one_of(st.integers(0, 2), _strings(rule)), max_size=2)
         return st.just({})
     return st.one_of(st.integers(-1, 2), _strings(rule), st.booleans())
+
+
+def _swapcase(v: Any) -> Any:
+    if isinstance(v, str):
+        return v.swapcase()
+    if isinstance(v, dict):
+        return {k: _swapcase(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_swapcase(x) for x in v]
+    return v
 
 
 @cache
