@@ -39,6 +39,8 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
         # ClusterTopologyBinding levels: one input for admission's topology checks and rendering
         "cluster_topology_domains": settings.cluster_topologies,
         "apiserver_defaults": stored,
+        "dra_enabled": settings.dra_enabled,
+        "checkpoint_enabled": settings.checkpoint_enabled,
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm

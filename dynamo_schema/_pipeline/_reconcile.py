@@ -175,7 +175,8 @@ def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False
     options = RenderOptions(namespace=namespace, grove_enabled=settings.grove_enabled,
                             lws_enabled=settings.lws_enabled, discovery_backend=settings.discovery_backend,
                             operator_version=settings.operator_version,
-                            cluster_topology_domains=settings.cluster_topologies)
+                            cluster_topology_domains=settings.cluster_topologies,
+                            dra_enabled=settings.dra_enabled, checkpoint_enabled=settings.checkpoint_enabled)
     if shape_only:
         from .._render.targets._common import SHAPE_ONLY_HASH
 

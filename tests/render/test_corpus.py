@@ -15,8 +15,9 @@ import yaml
 from dynamo_schema._pipeline._compile import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
-# Inter-pod GPU memory service layouts (rendering.md "out of scope": GMS rendering details).
-UNSUPPORTED = {("deploy__operator__samples__dgd-gms-failover.yaml", "grove")}
+# The GPU Memory Service / failover samples need DRA: the operator's reconcile refuses them without it
+# (operator-cases DRA-GATE), so the corpus renders for a cluster with DRA.
+GMS_SAMPLE = "deploy__operator__samples__dgd-gms-failover.yaml"
 
 
 def _documents(shared: Path) -> list[tuple[str, int, dict]]:
@@ -41,10 +42,9 @@ def test_corpus_renders(shared: Path) -> None:
         targets = ["kubernetes", "grove", "dcd"] if doc["kind"] == "DynamoGraphDeployment" else ["kubernetes"]
         for target in targets:
             try:
-                objs = render(doc, target, RenderOptions(namespace="corpus"))
+                objs = render(doc, target, RenderOptions(namespace="corpus", dra_enabled=True))
             except RenderError as exc:
-                if (name, target) not in UNSUPPORTED:
-                    failures.append(f"{name}#{i} {target}: {exc}")
+                failures.append(f"{name}#{i} {target}: {exc}")
                 continue
             rendered += 1
             problems = check_rendered(objs)
@@ -56,12 +56,13 @@ def test_corpus_renders(shared: Path) -> None:
     assert rendered > 300
 
 
-def test_unsupported_is_reported(shared: Path) -> None:
-    for name, _, doc in _documents(shared):
-        for n, target in UNSUPPORTED:
-            if n == name:
-                with pytest.raises(RenderError):
-                    render(doc, target, RenderOptions())
+def test_gms_sample_needs_dra(shared: Path) -> None:
+    """Without DRA the operator's shared-resource reconcile refuses a GMS / failover DGD on both pathways."""
+    docs = [doc for name, _, doc in _documents(shared) if name == GMS_SAMPLE]
+    assert docs
+    for target in ("kubernetes", "grove"):
+        with pytest.raises(RenderError, match="requires DRA"):
+            render(docs[0], target, RenderOptions())
 
 
 _SCRIPT = r"""

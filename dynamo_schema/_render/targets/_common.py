@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._dra import dgd_claim_templates
 from .._errors import RenderError
 from .._extras import (
     discovery_rbac,
@@ -67,10 +68,18 @@ def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) ->
     return [apply_server_defaults(o) for o in objs]
 
 
+def check_shared_resources(admitted: dict[str, Any], options: RenderOptions) -> None:
+    """The DGD's shared-resource reconcile as far as it can fail before the workloads
+    (``dgdSharedResourcesReconciler``): the DRA gate and the GMS ResourceClaimTemplates. The component
+    pathway runs it after the worker hash, the Grove pathway before it."""
+    dgd_claim_templates(admitted, namespace_of(admitted, options), options)
+
+
 def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
     admitted = admit(dgd, options, grove=False)
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
+    check_shared_resources(admitted, options)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
 
 
@@ -79,6 +88,7 @@ def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dic
     out: list[dict[str, Any]] = []
     if is_k8s_discovery(options.discovery_backend, (dgd.get("metadata") or {}).get("annotations") or {}):
         out += discovery_rbac(name, ns)
+    out += dgd_claim_templates(dgd, ns, options)
     if has_multinode(dgd):
         out.append(wait_leader_configmap(name, ns))
     out += epp_objects(dgd, ns)

@@ -12,13 +12,23 @@ from .._names import compute_dynamo_namespace, dcd_name
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
 from .._workloads import component_service
-from ._common import DGD, check_kind, dgd_common, finish, maybe_server_defaults, namespace_of, worker_hash
+from ._common import (
+    DGD,
+    check_kind,
+    check_shared_resources,
+    dgd_common,
+    finish,
+    maybe_server_defaults,
+    namespace_of,
+    worker_hash,
+)
 from ._target import Target
 
 
 def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
     check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
+    check_shared_resources(admitted, options)
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
     out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
