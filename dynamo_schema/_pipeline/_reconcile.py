@@ -144,8 +144,12 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
     """:func:`reconcile_errors` with the real worker hash throughout (the reference for its fast path)."""
     if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
         return []
+    from .._render._errors import RenderError
+
     try:
         objs = _children(stored, settings)
+    except RenderError as exc:  # the operator's own reconcile failures are findings; other refusals are not
+        return _reconcile_failures(data, stored, exc)
     except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
         return []
     out: list[Diagnostic] = []
@@ -161,6 +165,33 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
         where = f" (component {component})" if component else ""
         out.append(d._replace(rule=_rule(d.rule), path=_component_path(data, component),
                            message=f"the operator would fail to create {text}{where}"))
+    return out
+
+
+#: Render refusals that are the operator's reconcile failing (``validate`` reports them as ``reconcile.*``
+#: with the operator's message): the DRA gate and the GMS ResourceClaimTemplates
+#: (``dgd_gms_resource_claims_reconciler.go``), GMS client references, failover for a backend other than
+#: vLLM, a LeaderWorkerSet template without a ``main`` container (intra-pod failover).
+RECONCILE_FAILURE_RULES = frozenset({
+    "render.dra-unavailable", "render.dra-claim", "render.gms", "render.failover-backend",
+    "render.lws-main-container",
+})
+
+
+def _reconcile_failures(data: dict[str, Any], stored: dict[str, Any], exc: Exception) -> list[Diagnostic]:
+    """The operator's reconcile failure in ``exc`` located in ``data``: the rendered path when the document
+    is the v1beta1 object admission stored, else the component it names."""
+    out: list[Diagnostic] = []
+    same_layout = data.get("apiVersion") == stored.get("apiVersion")
+    for d in getattr(exc, "diagnostics", None) or []:
+        if d.rule not in RECONCILE_FAILURE_RULES:
+            continue
+        path = tuple(d.path)
+        if not same_layout:
+            component = _at(stored, path[:3]) if path[:2] == ("spec", "components") else None
+            name = component.get("name") if isinstance(component, dict) else None
+            path = _component_path(data, name if isinstance(name, str) else None)
+        out.append(d._replace(rule=_rule(d.rule), path=path))
     return out
 
 

@@ -161,4 +161,4 @@ def require_main_container(pod: Mapping[str, Any], role: str, path: tuple[str | 
         msg = "main container not found in pod spec"
     where = ("generateLeaderPodTemplateSpec: failed to check main container" if role == "leader"
              else "generateWorkerPodTemplateSpec: failed to check LWS worker main container")
-    raise RenderError.at(f"{where}: {msg}", path, rule="render.lws")
+    raise RenderError.at(f"{where}: {msg}", path, rule="render.lws-main-container")

@@ -20,6 +20,7 @@ from .._graph import admit, generate_dcds, strip_private
 from .._merge import sort_keys_deep
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
+from .._workloads import render_dcd_workloads
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
@@ -81,6 +82,17 @@ def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, A
     wh = worker_hash(admitted, options, ns)
     check_shared_resources(admitted, options)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
+
+
+def child_workloads(dcd: dict[str, Any], index: int, options: RenderOptions, ns: str) -> list[dict[str, Any]]:
+    """The workloads of the child DCD of ``spec.components[index]``; a refusal is located at that component
+    of the DGD (the DCD controller's paths are relative to the DCD's ``spec``)."""
+    try:
+        return render_dcd_workloads(dcd, options, ns)
+    except RenderError as exc:
+        moved = [d._replace(path=("spec", "components", index) + tuple(d.path[1:]))
+                 if tuple(d.path[:1]) == ("spec",) else d for d in exc.diagnostics]
+        raise RenderError(str(exc), moved) from exc
 
 
 def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dict[str, Any]]:
