@@ -169,18 +169,21 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
 
 
 #: Render refusals that are the operator's reconcile failing (``validate`` reports them as ``reconcile.*``
-#: with the operator's message): the DRA gate and the GMS ResourceClaimTemplates
+#: warnings with the operator's message: the object is admitted, then the operator's reconcile stops and
+#: the DGD's status says Failed; docs/decisions.md D38): the DRA gate and the GMS ResourceClaimTemplates
 #: (``dgd_gms_resource_claims_reconciler.go``), GMS client references, failover for a backend other than
-#: vLLM, a LeaderWorkerSet template without a ``main`` container (intra-pod failover).
+#: vLLM, a LeaderWorkerSet template without a ``main`` container (intra-pod failover), the DGD-managed
+#: checkpoints.
 RECONCILE_FAILURE_RULES = frozenset({
     "render.dra-unavailable", "render.dra-claim", "render.gms", "render.failover-backend",
-    "render.lws-main-container",
+    "render.lws-main-container", "render.checkpoint",
 })
 
 
 def _reconcile_failures(data: dict[str, Any], stored: dict[str, Any], exc: Exception) -> list[Diagnostic]:
-    """The operator's reconcile failure in ``exc`` located in ``data``: the rendered path when the document
-    is the v1beta1 object admission stored, else the component it names."""
+    """The operator's reconcile failure in ``exc`` located in ``data`` (a warning: admission accepts the
+    object): the rendered path when the document is the v1beta1 object admission stored, else the component
+    it names."""
     out: list[Diagnostic] = []
     same_layout = data.get("apiVersion") == stored.get("apiVersion")
     for d in getattr(exc, "diagnostics", None) or []:
@@ -191,7 +194,7 @@ def _reconcile_failures(data: dict[str, Any], stored: dict[str, Any], exc: Excep
             component = _at(stored, path[:3]) if path[:2] == ("spec", "components") else None
             name = component.get("name") if isinstance(component, dict) else None
             path = _component_path(data, name if isinstance(name, str) else None)
-        out.append(d._replace(rule=_rule(d.rule), path=path))
+        out.append(d._replace(rule=_rule(d.rule), path=path, severity="warning"))
     return out
 
 

@@ -22,6 +22,7 @@ from .._core._datacopy import deepcopy
 from . import _gmsinterpod as gmsip
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_metadata
+from ._checkpoint import CheckpointInfo, apply_clique_metadata
 from ._dra import is_inter_pod_failover
 from ._errors import RenderError
 from ._graph import (
@@ -147,7 +148,10 @@ def _spec_topology(spec_tc: Any) -> dict[str, Any] | None:
     return _grove_constraint(str(spec_tc.get("clusterTopologyName") or ""), spec_tc.get("packDomain"))
 
 
-def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
+def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions, namespace: str,
+               checkpoints: Mapping[str, CheckpointInfo] | None = None) -> dict[str, Any]:
+    """``GenerateGrovePodCliqueSet``; ``checkpoints``: the DGD-managed checkpoint of each component that has
+    one (``_checkpointjob.dgd_checkpoints``)."""
     meta = dgd.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
     dgd_ann = meta.get("annotations") or {}
@@ -236,10 +240,16 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
             if gms:  # the weight server runs no Dynamo runtime: no discovery labels
                 labels.pop(LABEL_DISCOVERY_BACKEND, None)
                 labels.pop(LABEL_DISCOVERY_ENABLED, None)
+            annotations = _annotations(comp, dgd, name, kv_topology=not gms)
+            info = (checkpoints or {}).get(name)
+            if not gms:  # GMS weight servers are no checkpoint targets
+                apply_clique_metadata(labels, annotations, info, options.checkpoint_enabled)
+                if info is not None and info.waiting:  # workers wait at zero until the checkpoint is Ready
+                    replicas = 0
             clique: dict[str, Any] = {
                 "name": role_name.lower(),
                 "labels": labels,
-                "annotations": _annotations(comp, dgd, name, kv_topology=not gms),
+                "annotations": annotations,
                 "spec": {"roleName": role_name.lower(), "replicas": replicas, "minAvailable": min_available, "podSpec": pod},
             }
             if not pcsg:
@@ -267,6 +277,8 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
             group: dict[str, Any] = {"name": name.lower(), "cliqueNames": names}
             if comp.get("replicas") is not None:
                 group["replicas"] = comp["replicas"]
+            if (checkpoints or {}).get(name) is not None and (checkpoints or {})[name].waiting:
+                group["replicas"] = 0
             group["minAvailable"] = int(comp["minAvailable"]) if comp.get("minAvailable") is not None else 1
             tc = _topology(comp.get("topologyConstraint"), spec.get("topologyConstraint"))
             if tc:

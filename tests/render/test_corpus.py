@@ -15,9 +15,13 @@ import yaml
 from dynamo_schema._pipeline._compile import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
-# The GPU Memory Service / failover samples need DRA: the operator's reconcile refuses them without it
-# (operator-cases DRA-GATE), so the corpus renders for a cluster with DRA.
+# The GPU Memory Service / failover samples need DRA and the checkpoint sample the checkpoint gate: the
+# operator's reconcile refuses them without (operator-cases DRA-GATE), so the corpus renders for a cluster
+# with both. DGD-managed checkpoints are rendered on the Grove pathway only (render.unsupported otherwise).
 GMS_SAMPLE = "deploy__operator__samples__dgd-gms-failover.yaml"
+CHECKPOINT_SAMPLE = "examples__backends__trtllm__deploy__snapshot-restore.yaml"
+UNSUPPORTED = {(CHECKPOINT_SAMPLE, "kubernetes"), (CHECKPOINT_SAMPLE, "dcd")}
+OPTIONS = RenderOptions(namespace="corpus", dra_enabled=True, checkpoint_enabled=True)
 
 
 def _documents(shared: Path) -> list[tuple[str, int, dict]]:
@@ -42,9 +46,10 @@ def test_corpus_renders(shared: Path) -> None:
         targets = ["kubernetes", "grove", "dcd"] if doc["kind"] == "DynamoGraphDeployment" else ["kubernetes"]
         for target in targets:
             try:
-                objs = render(doc, target, RenderOptions(namespace="corpus", dra_enabled=True))
+                objs = render(doc, target, OPTIONS)
             except RenderError as exc:
-                failures.append(f"{name}#{i} {target}: {exc}")
+                if (name, target) not in UNSUPPORTED:
+                    failures.append(f"{name}#{i} {target}: {exc}")
                 continue
             rendered += 1
             problems = check_rendered(objs)
@@ -54,6 +59,14 @@ def test_corpus_renders(shared: Path) -> None:
             assert all(o["metadata"].get("namespace") == (doc.get("metadata") or {}).get("namespace", "corpus") for o in objs)
     assert failures == []
     assert rendered > 300
+
+
+def test_unsupported_is_reported(shared: Path) -> None:
+    docs = {name: doc for name, _, doc in _documents(shared)}
+    for name, target in UNSUPPORTED:
+        with pytest.raises(RenderError) as exc:
+            render(docs[name], target, OPTIONS)
+        assert [d.rule for d in exc.value.diagnostics] == ["render.unsupported"]
 
 
 def test_gms_sample_needs_dra(shared: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._checkpointjob import check_compatibility, dgd_checkpoints, has_checkpoints, refuse_component_pathway
 from .._dra import dgd_claim_templates
 from .._errors import RenderError
 from .._extras import (
@@ -70,7 +71,7 @@ def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) ->
 
 
 def check_shared_resources(admitted: dict[str, Any], options: RenderOptions) -> None:
-    """The DGD's shared-resource reconcile as far as it can fail before the workloads
+    """The DGD's shared-resource reconcile as far as it can fail before the checkpoints and the workloads
     (``dgdSharedResourcesReconciler``): the DRA gate and the GMS ResourceClaimTemplates. The component
     pathway runs it after the worker hash, the Grove pathway before it."""
     dgd_claim_templates(admitted, namespace_of(admitted, options), options)
@@ -78,9 +79,13 @@ def check_shared_resources(admitted: dict[str, Any], options: RenderOptions) -> 
 
 def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
     admitted = admit(dgd, options, grove=False)
+    check_compatibility(admitted)  # the DGD controller's preflight
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
     check_shared_resources(admitted, options)
+    if has_checkpoints(admitted):
+        dgd_checkpoints(admitted, ns, options, (wh,))  # its refusals, then: not rendered on this pathway
+        refuse_component_pathway(admitted, options)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
 
 
