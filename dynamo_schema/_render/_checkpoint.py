@@ -99,7 +99,9 @@ class CheckpointInfo(Record):
 
 
 def _clear_restore_status(annotations: dict[str, str]) -> None:
-    for key in [k for k in annotations if k in _RESTORE_STATUS or k.startswith(tuple(p + "." for p in _RESTORE_STATUS))]:
+    """``clearRestoreStatusKeys``: the legacy keys and the per-container ``<key>.<container>`` ones."""
+    prefixes = tuple(p + "." for p in _RESTORE_STATUS)
+    for key in [k for k in annotations if k in _RESTORE_STATUS or k.startswith(prefixes)]:
         del annotations[key]
 
 

@@ -25,7 +25,9 @@ from ._checkpoint import IMMEDIATE, LABEL_CHECKPOINT_ID, RULE_CHECKPOINT, Checkp
 from ._checkpoint import compatibility_errors as _compat
 from ._checkpoint import dgd_checkpoint_id as _checkpoint_id
 from ._errors import RenderError
-from ._graph import LABEL_DGD_NAME, component_backend
+from ._failover import engine_container_names, is_intra_pod_failover
+from ._gms import ensure_client, ensure_server_sidecar
+from ._graph import LABEL_DGD_NAME, apply_dgd_template_defaults, component_backend
 from ._merge import merge_envs, mergo_override
 from ._names import discovery_service_account, is_worker_type
 from ._options import RenderOptions
@@ -74,8 +76,6 @@ def _job_pod_template(dgd: Mapping[str, Any], comp: Mapping[str, Any], backend: 
     """``buildCheckpointJobPodTemplate``: the component's single-node pod (without its experimental features
     and frontend sidecar) reduced to the target container, ``restartPolicy: Never``, the pod template's
     metadata, then the user's ``checkpoint.job.podTemplate`` merged in."""
-    from ._graph import apply_dgd_template_defaults
-
     job_comp: dict[str, Any] = deepcopy(dict(comp))
     job_comp.pop("experimental", None)
     job_comp.pop("frontendSidecar", None)
@@ -134,7 +134,8 @@ def _merge_job_overrides(template: dict[str, Any], overrides: Mapping[str, Any])
     if init:
         pod["initContainers"] = _merge_named(pod.get("initContainers") or [], init)
     for override in containers:
-        existing = next((c for c in pod["containers"] if override.get("name") and c.get("name") == override["name"]), None)
+        name = override.get("name")
+        existing = next((c for c in pod["containers"] if name and c.get("name") == name), None)
         if existing is None:
             pod["containers"].append(deepcopy(override))
             continue
@@ -167,8 +168,6 @@ def _gms_job(template: dict[str, Any], target: str, checkpoint_id: str, gms: Map
     """The checkpoint job's own GMS: its ResourceClaimTemplate (``checkpoint-<id>-worker-gpu``), the claim
     and toleration on its pod, the server sidecar on the target and the job's GMS clients
     (``prepareCheckpointGMSPodTemplate``, ``EnsureIntraPodGPUMemoryService``)."""
-    from ._gms import ensure_client, ensure_server_sidecar
-
     if gms.get("mode") == "InterPod":
         raise RenderError.at('failed to build checkpoint job pod template: gpuMemoryService checkpoint jobs for mode '
                              '"interPod" are not implemented', path, rule=RULE_CHECKPOINT)
@@ -215,7 +214,8 @@ def checkpoint_object(dgd: Mapping[str, Any], index: int, ns: str, worker_hash: 
         backend = str(identity["backendFramework"])
     if backend in ("", "noop"):
         raise RenderError.at(prefix + f"checkpoint backend framework for component {name} could not be determined; "
-                             "set spec.backendFramework or use a recognizable worker command", path, rule=RULE_CHECKPOINT)
+                             "set spec.backendFramework or use a recognizable worker command", path,
+                             rule=RULE_CHECKPOINT)
     target = str(cfg.get("targetContainerName") or "main")
     template = _job_pod_template(dgd, comp, backend, target, ns, options, path)
     pod = template["spec"]
@@ -237,8 +237,8 @@ def checkpoint_object(dgd: Mapping[str, Any], index: int, ns: str, worker_hash: 
     if gms is not None:
         alpha = _alpha_gms(gms, cfg.get("job"))
         spec["gpuMemoryService"] = alpha
-        rct = _gms_job(template, target, checkpoint_id, {**gms, "extraClientContainers": alpha.get("extraClientContainers")},
-                       ns, options, path)
+        job_gms = {**gms, "extraClientContainers": alpha.get("extraClientContainers")}
+        rct = _gms_job(template, target, checkpoint_id, job_gms, ns, options, path)
         if rct is not None:
             objects.append(rct)
     spec["job"] = {"podTemplateSpec": template, "targetContainerName": target}
@@ -257,8 +257,6 @@ def checkpoint_object(dgd: Mapping[str, Any], index: int, ns: str, worker_hash: 
     }
     objects.insert(0, _as_stored(ckpt))
     targets: tuple[str, ...] = (target,) if cfg.get("targetContainerName") else ()
-    from ._failover import engine_container_names, is_intra_pod_failover
-
     if is_intra_pod_failover(comp):
         targets = tuple(engine_container_names())
     info = CheckpointInfo(f"checkpoint-{checkpoint_id}", checkpoint_id, str(cfg.get("startupPolicy") or IMMEDIATE),
