@@ -309,3 +309,39 @@ def test_interpod_trtllm_leader_waits_for_gms_then_workers() -> None:
     assert _gmsinterpod.startup_dependencies(roles, "vllm", 2, True) == {
         "svc-ldr": ["svc-gms-0"], "svc-wkr-1": ["svc-gms-1"]}
 
+
+
+def _interpod_pcs(nodes: int) -> dict[str, Any]:
+    from dynamo_schema._convert._v1alpha1 import to_v1beta1
+    from dynamo_schema._render._graph import admit
+    from dynamo_schema._render._grove import render_pcs
+
+    service: dict[str, Any] = {
+        "componentType": "decode", "replicas": 1, "resources": {"limits": {"gpu": "1"}},
+        "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+        "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}
+    if nodes > 1:
+        service["multinode"] = {"nodeCount": nodes}
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+             "metadata": {"name": "test-dgd", "namespace": "test-ns"},
+             "spec": {"backendFramework": "vllm", "services": {"decode": service}}}
+    dgd = admit(to_v1beta1(alpha), RenderOptions(), grove=True)
+    return render_pcs(dgd, "", RenderOptions(dra_enabled=True), "test-ns")
+
+
+def test_gms_cliques_carry_no_discovery_labels() -> None:
+    """``TestGenerateGrovePodCliqueSet_GMSPodsDoNotCarryDiscoveryLabels``: the weight servers run no Dynamo
+    runtime; the engines keep the discovery labels."""
+    keys = {"nvidia.com/dynamo-discovery-backend", "nvidia.com/dynamo-discovery-enabled"}
+    cliques = _interpod_pcs(1)["spec"]["template"]["cliques"]
+    assert {c["name"]: keys <= set(c["labels"]) for c in cliques} == {"decode-gms-0": False, "decode": True}
+    assert not keys & set(cliques[0]["labels"])
+
+
+def test_failover_shadows_are_not_gang_peers() -> None:
+    """``TestGenerateGrovePodCliqueSet_MinAvailable_FailoverShadowsAreRedundant``: multinode inter-pod
+    failover engines run primary + shadows per rank with minAvailable 1; GMS cliques one pod."""
+    cliques = _interpod_pcs(2)["spec"]["template"]["cliques"]
+    assert [(c["name"], c["spec"]["replicas"], c["spec"]["minAvailable"]) for c in cliques] == [
+        ("decode-gms-0", 1, 1), ("decode-ldr", 2, 1), ("decode-gms-1", 1, 1), ("decode-wkr-1", 2, 1)]
+    assert [c["spec"].get("startsAfter") for c in cliques] == [None, ["decode-gms-0"], None, ["decode-gms-1"]]
