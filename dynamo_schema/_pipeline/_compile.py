@@ -77,10 +77,14 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
                 # what Grove's webhook would refuse, the cluster would too
                 diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
-        elif proven_valid(obj, kubernetes_version):  # compiled once per schema; the walk explains failures
-            diags = []
         else:
-            diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
+            # DRA's resource.k8s.io/v1 is served from Kubernetes 1.34 on: a cluster with DRA runs one (D38)
+            version = "1.34.0" if api == "resource.k8s.io/v1" and not _k8s_schemas.has_schema(
+                api, kind, kubernetes_version) else kubernetes_version
+            if proven_valid(obj, version):  # compiled once per schema; the walk explains failures
+                diags = []
+            else:
+                diags = _k8s_schemas.validate(obj, version=version, strict=True) or []
         for d in diags:
             if d.severity == "error":
                 out.append(Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}"))

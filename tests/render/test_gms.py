@@ -345,3 +345,13 @@ def test_failover_shadows_are_not_gang_peers() -> None:
     assert [(c["name"], c["spec"]["replicas"], c["spec"]["minAvailable"]) for c in cliques] == [
         ("decode-gms-0", 1, 1), ("decode-ldr", 2, 1), ("decode-gms-1", 1, 1), ("decode-wkr-1", 2, 1)]
     assert [c["spec"].get("startsAfter") for c in cliques] == [None, ["decode-gms-0"], None, ["decode-gms-1"]]
+
+
+def test_rendered_claim_templates_are_schema_checked() -> None:
+    """The output check validates ``resource.k8s.io/v1`` with a release that serves it (1.34)."""
+    from dynamo_schema._pipeline._compile import check_rendered
+
+    rct = _dra.resource_claim_template("dgd-w-gpu", "ns", 1, "gpu.nvidia.com", RenderOptions(dra_enabled=True))
+    assert rct is not None and check_rendered([rct]) == []
+    rct["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"] = "two"
+    assert [d.rule for d in check_rendered([rct])] == ["k8s-schema.type"]
