@@ -65,11 +65,15 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("mpi_ssh_secret_name", "mpi-run-ssh-secret"), ("ingress_controller_class_name", ""),
         ("ingress_tls_secret_name", ""), ("ingress_host_suffix", ""), ("virtual_service_gateway", ""),
         ("kai_scheduler_enabled", False), ("volcano_scheduler_enabled", False), ("apiserver_defaults", False),
-        ("worker_hash_algorithm", None), ("cluster_topology_domains", None)]),
+        ("worker_hash_algorithm", None), ("cluster_topology_domains", None), ("dra_enabled", False),
+        ("dra_device_classes", ("gpu.nvidia.com",)), ("checkpoint_enabled", False)]),
     "dynamo_schema._render._podrequest:PodRequest": (False, [
         ("component", REQ), ("component_type", REQ), ("backend", REQ), ("dgd_name", REQ), ("namespace", REQ),
         ("role", REQ), ("nodes", REQ), ("deployer", REQ), ("service_name", REQ), ("options", REQ),
-        ("path", Factory(tuple))]),
+        ("path", Factory(tuple)), ("gms_rank", None)]),
+    "dynamo_schema._render._checkpoint:CheckpointInfo": (False, [
+        ("name", REQ), ("checkpoint_id", REQ), ("startup_policy", "Immediate"), ("targets", Factory(tuple)),
+        ("ready", False)]),
     "dynamo_schema._render._pod:Ctx": (False, [
         ("dynamo_namespace", REQ), ("component_type", REQ), ("dgd_name", REQ), ("namespace", REQ),
         ("discovery_backend", REQ), ("discovery_mode", REQ), ("worker_hash", REQ), ("runtime", REQ),

@@ -39,6 +39,8 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
         # ClusterTopologyBinding levels: one input for admission's topology checks and rendering
         "cluster_topology_domains": settings.cluster_topologies,
         "apiserver_defaults": stored,
+        "dra_enabled": settings.dra_enabled,
+        "checkpoint_enabled": settings.checkpoint_enabled,
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm
@@ -75,10 +77,14 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
                 # what Grove's webhook would refuse, the cluster would too
                 diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
-        elif proven_valid(obj, kubernetes_version):  # compiled once per schema; the walk explains failures
-            diags = []
         else:
-            diags = _k8s_schemas.validate(obj, version=kubernetes_version, strict=True) or []
+            # DRA's resource.k8s.io/v1 is served from Kubernetes 1.34 on: a cluster with DRA runs one (D38)
+            version = "1.34.0" if api == "resource.k8s.io/v1" and not _k8s_schemas.has_schema(
+                api, kind, kubernetes_version) else kubernetes_version
+            if proven_valid(obj, version):  # compiled once per schema; the walk explains failures
+                diags = []
+            else:
+                diags = _k8s_schemas.validate(obj, version=version, strict=True) or []
         for d in diags:
             if d.severity == "error":
                 out.append(Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}"))

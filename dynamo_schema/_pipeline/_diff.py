@@ -194,6 +194,9 @@ def _render(stored: dict[str, Any], raw: dict[str, Any], target: str | None, nam
     kwargs: dict[str, Any] = {"namespace": namespace}
     if operator_version:
         kwargs["operator_version"] = operator_version
+    if settings is not None:  # the cluster's DRA and checkpoint gates decide what the operator creates
+        kwargs["dra_enabled"] = settings.dra_enabled
+        kwargs["checkpoint_enabled"] = settings.checkpoint_enabled
     return _render_fn(stored, target, RenderOptions(**kwargs)), target
 
 

@@ -144,8 +144,12 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
     """:func:`reconcile_errors` with the real worker hash throughout (the reference for its fast path)."""
     if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
         return []
+    from .._render._errors import RenderError
+
     try:
         objs = _children(stored, settings)
+    except RenderError as exc:  # the operator's own reconcile failures are findings; other refusals are not
+        return _reconcile_failures(data, stored, exc)
     except Exception:  # noqa: BLE001 - a renderer gap (or refusal) is not a reconcile finding
         return []
     out: list[Diagnostic] = []
@@ -164,6 +168,36 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
     return out
 
 
+#: Render refusals that are the operator's reconcile failing (``validate`` reports them as ``reconcile.*``
+#: warnings with the operator's message: the object is admitted, then the operator's reconcile stops and
+#: the DGD's status says Failed; docs/decisions.md D38): the DRA gate and the GMS ResourceClaimTemplates
+#: (``dgd_gms_resource_claims_reconciler.go``), GMS client references, failover for a backend other than
+#: vLLM, a LeaderWorkerSet template without a ``main`` container (intra-pod failover), the DGD-managed
+#: checkpoints.
+RECONCILE_FAILURE_RULES = frozenset({
+    "render.dra-unavailable", "render.dra-claim", "render.gms", "render.failover-backend",
+    "render.lws-main-container", "render.checkpoint",
+})
+
+
+def _reconcile_failures(data: dict[str, Any], stored: dict[str, Any], exc: Exception) -> list[Diagnostic]:
+    """The operator's reconcile failure in ``exc`` located in ``data`` (a warning: admission accepts the
+    object): the rendered path when the document is the v1beta1 object admission stored, else the component
+    it names."""
+    out: list[Diagnostic] = []
+    same_layout = data.get("apiVersion") == stored.get("apiVersion")
+    for d in getattr(exc, "diagnostics", None) or []:
+        if d.rule not in RECONCILE_FAILURE_RULES:
+            continue
+        path = tuple(d.path)
+        if not same_layout:
+            component = _at(stored, path[:3]) if path[:2] == ("spec", "components") else None
+            name = component.get("name") if isinstance(component, dict) else None
+            path = _component_path(data, name if isinstance(name, str) else None)
+        out.append(d._replace(rule=_rule(d.rule), path=path, severity="warning"))
+    return out
+
+
 def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False) -> list[Any]:
     """The children of ``stored`` for the operator's pathway (raises what the renderer raises)."""
     from .._render import RenderOptions
@@ -175,7 +209,8 @@ def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False
     options = RenderOptions(namespace=namespace, grove_enabled=settings.grove_enabled,
                             lws_enabled=settings.lws_enabled, discovery_backend=settings.discovery_backend,
                             operator_version=settings.operator_version,
-                            cluster_topology_domains=settings.cluster_topologies)
+                            cluster_topology_domains=settings.cluster_topologies,
+                            dra_enabled=settings.dra_enabled, checkpoint_enabled=settings.checkpoint_enabled)
     if shape_only:
         from .._render.targets._common import SHAPE_ONLY_HASH
 

@@ -70,6 +70,8 @@ class Deployer:
 
 
 def deployer_for(req: PodRequest) -> Deployer:
+    if req.gms_rank is not None:  # generatePodSpecForRole's rank-aware deployer (multinode inter-pod GMS)
+        return Deployer(req.deployer, True, req.gms_rank)
     return Deployer(req.deployer)
 
 
@@ -497,7 +499,13 @@ def _trtllm_update_pod_spec(pod: dict[str, Any], req: PodRequest) -> None:
 # ---------------------------------------------------------------- dispatch
 
 
+#: The backends ``BackendFactory`` knows (``noop``: components without backend-specific changes).
+BACKENDS = ("vllm", "sglang", "trtllm", "noop")
+
+
 def update_container(container: dict[str, Any], req: PodRequest) -> None:
+    if req.backend not in BACKENDS:  # GenerateBasePodSpec: BackendFactory returned none
+        raise RenderError.at(f"unsupported backend framework: {req.backend}", req.path, rule="render.backend")
     if req.backend == "vllm":
         _vllm_update_container(container, req)
     elif req.backend == "sglang":

@@ -269,6 +269,7 @@ def generate_dcds(
     from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
+    from ._gms import check_extra_clients
 
     backend = backend_for_generated_dcds(dgd)
     meta = dgd.get("metadata") or {}
@@ -276,9 +277,10 @@ def generate_dcds(
     spec = dgd.get("spec") or {}
     epp = has_epp(dgd)
     out: list[dict[str, Any]] = []
-    for comp_in in spec.get("components") or []:
+    for i, comp_in in enumerate(spec.get("components") or []):
+        name = str(comp_in.get("name", ""))
+        check_extra_clients(comp_in, name, ("spec", "components", i))  # before any child DCD is written
         comp = deepcopy(comp_in)
-        name = str(comp.get("name", ""))
         ctype = str(comp.get("type") or "")
         resource_name = dcd_name(dgd_name, name, ctype, worker_hash)
         # applyDGDComponentAlphaCompatibilityToDCD, then the topology-source keys are dropped

@@ -19,9 +19,12 @@ from .._core._consts import (
 )
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
-from .._k8s._roles import expand_role_names
+from . import _gmsinterpod as gmsip
+from ._gmsinterpod import clique_startup_dependencies as startup_dependencies  # noqa: F401  (getCliqueStartupDependencies)
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_metadata
+from ._checkpoint import CheckpointInfo, apply_clique_metadata
+from ._dra import is_inter_pod_failover
 from ._errors import RenderError
 from ._graph import (
     LABEL_COMPONENT_CLASS,
@@ -37,7 +40,6 @@ from ._names import (
     compute_dynamo_namespace,
     dcd_name,
     is_inter_pod_gms,
-    is_scaling_group_forced,
     is_worker_type,
     model_hash,
     node_count,
@@ -60,25 +62,9 @@ ANN_GROVE_VOLCANO_QUEUE = "scheduling.grove.io/volcano-queue"
 
 
 def _roles(name: str, component: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    """``expandRolesForComponent`` without the GMS layouts: (name, role, replicas)."""
-    n = node_count(component)
-    if n > 1:
-        leader, worker = expand_role_names(name, n, False)
-        return [(leader, "leader", 1), (worker, "worker", n - 1)]
-    if is_scaling_group_forced(component):
-        return [(name, "main", 1)]
-    replicas = component.get("replicas")
-    return [(name, "main", 1 if replicas is None else int(replicas))]
-
-
-def startup_dependencies(role: str, backend: str, leader: str, workers: list[str]) -> list[str] | None:
-    """``getCliqueStartupDependencies``: a vLLM or SGLang worker clique starts after its leader, a
-    TRT-LLM leader after its workers (mpirun reaches them over SSH); nothing otherwise."""
-    if backend in ("vllm", "sglang") and role == "worker" and leader:
-        return [leader]
-    if backend == "trtllm" and role == "leader" and workers:
-        return list(workers)
-    return None
+    """``expandRolesForComponent`` as (name, role, replicas); render uses ``_gmsinterpod.expand_roles``, which
+    also gives each role its node rank."""
+    return [(n, role, replicas) for n, role, replicas, _ in gmsip.expand_roles(name, component)]
 
 
 def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, namespace: str, disc_backend: str) -> dict[str, str]:
@@ -120,15 +106,17 @@ def _labels(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str, nam
     return labels
 
 
-def _annotations(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str) -> dict[str, str]:
-    """``generateAnnotations`` plus the topology-source handling of ``buildCliqueForRole``."""
+def _annotations(component: Mapping[str, Any], dgd: Mapping[str, Any], name: str,
+                 kv_topology: bool = True) -> dict[str, str]:
+    """``generateAnnotations`` plus the topology-source handling of ``buildCliqueForRole`` (not for a GMS
+    weight server: ``kv_topology`` False)."""
     ann: dict[str, str] = {}
     ann.update((dgd.get("spec") or {}).get("annotations") or {})
     ann.update(dgd_alpha_annotations(dgd, name))
     ann.update(pod_template_annotations(component))
     for key in kv.TOPOLOGY_SOURCE_ANNOTATION_KEYS:
         ann.pop(key, None)
-    if kv.applies_to(component, dgd):
+    if kv_topology and kv.applies_to(component, dgd):
         kv.apply_topology_annotations(ann, kv.kv_transfer_policy(dgd))
     return ann
 
@@ -161,7 +149,10 @@ def _spec_topology(spec_tc: Any) -> dict[str, Any] | None:
     return _grove_constraint(str(spec_tc.get("clusterTopologyName") or ""), spec_tc.get("packDomain"))
 
 
-def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
+def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions, namespace: str,
+               checkpoints: Mapping[str, CheckpointInfo] | None = None) -> dict[str, Any]:
+    """``GenerateGrovePodCliqueSet``; ``checkpoints``: the DGD-managed checkpoint of each component that has
+    one (``_checkpointjob.dgd_checkpoints``)."""
     meta = dgd.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
     dgd_ann = meta.get("annotations") or {}
@@ -204,6 +195,7 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
     topology_domains = kv.resolve_grove_domains(dgd, options.cluster_topology_domains)
     cliques: list[dict[str, Any]] = []
     groups: list[dict[str, Any]] = []
+    claim_templates: list[dict[str, Any]] = []
     explicit = False
     for i, comp_in in enumerate(components):
         comp = deepcopy(comp_in)
@@ -219,28 +211,46 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
         backend = component_backend(comp, spec.get("backendFramework"), path)
         if disc:
             pt["metadata"]["annotations"][ANN_DISCOVERY_BACKEND] = disc
-        if is_inter_pod_gms(comp):
-            raise RenderError.at("inter-pod GPU memory service rendering is not supported by this renderer", path, rule="render.unsupported")
         n = node_count(comp)
         pcsg = uses_pcsg(comp)
-        roles = _roles(name, comp)
+        inter_pod = is_inter_pod_gms(comp)
+        inter_pod_failover = is_inter_pod_failover(comp)
+        roles = gmsip.expand_roles(name, comp)
         names: list[str] = []
-        for role_name, role, replicas in roles:
+        for role_name, role, replicas, rank in roles:
             rendered = deepcopy(comp)
             apply_dgd_template_defaults(rendered, dgd, topology_domains)
+            gms = role == gmsip.ROLE_GMS
             pod = generate_pod_spec(PodRequest(
                 component=rendered, component_type=ctype, backend=backend, dgd_name=dgd_name, namespace=namespace,
-                role=role, nodes=n, deployer="grove", service_name=name, options=options, path=path,
+                role="main" if gms else role, nodes=1 if gms else n, deployer="grove", service_name=name,
+                options=options, path=path, gms_rank=rank if inter_pod and n > 1 and not gms else None,
             ))
+            if gms:  # generatePodSpecForRole: the weight server is the engine's single-node pod, transformed
+                pod = gmsip.weight_server_pod(pod, rank, gmsip.weight_server_gpus(comp, path))
+            elif inter_pod:
+                gmsip.augment_engine(pod, rank, inter_pod_failover)
             min_available = 1
             if not pcsg and comp.get("minAvailable") is not None:
                 min_available = int(comp["minAvailable"])
-            if n > 1:
+            if n > 1 and not inter_pod_failover:
                 min_available = replicas
+            labels = _labels(comp, dgd, name, namespace, disc)
+            if inter_pod_failover and not gms:
+                labels[gmsip.LABEL_FAILOVER_MEMBER] = "true"
+            if gms:  # the weight server runs no Dynamo runtime: no discovery labels
+                labels.pop(LABEL_DISCOVERY_BACKEND, None)
+                labels.pop(LABEL_DISCOVERY_ENABLED, None)
+            annotations = _annotations(comp, dgd, name, kv_topology=not gms)
+            info = (checkpoints or {}).get(name)
+            if not gms:  # GMS weight servers are no checkpoint targets
+                apply_clique_metadata(labels, annotations, info, options.checkpoint_enabled)
+                if info is not None and info.waiting:  # workers wait at zero until the checkpoint is Ready
+                    replicas = 0
             clique: dict[str, Any] = {
                 "name": role_name.lower(),
-                "labels": _labels(comp, dgd, name, namespace, disc),
-                "annotations": _annotations(comp, dgd, name),
+                "labels": labels,
+                "annotations": annotations,
                 "spec": {"roleName": role_name.lower(), "replicas": replicas, "minAvailable": min_available, "podSpec": pod},
             }
             if not pcsg:
@@ -257,28 +267,33 @@ def render_pcs(dgd: Mapping[str, Any], worker_hash: str, options: RenderOptions,
                 del clique["annotations"]
             cliques.append(clique)
             names.append(role_name.lower())
-        if backend == "trtllm" and n > 1:  # applyCliqueStartupDependencies: TRT-LLM multinode only
-            leader = next((c for c, (_, r, _) in zip(names, roles) if r == "leader"), "")
-            workers = [c for c, (_, r, _) in zip(names, roles) if r == "worker"]
-            for clique, (_, role, _) in zip(cliques[len(cliques) - len(names):], roles):
-                after = startup_dependencies(role, backend, leader, workers)
-                if after:
-                    clique["spec"]["startsAfter"] = after
-                    explicit = True
+        depends = gmsip.startup_dependencies(roles, backend, n, inter_pod)
+        for clique in cliques:  # applyCliqueStartupDependencies walks every clique of the set so far
+            if clique["name"] in depends:
+                clique["spec"]["startsAfter"] = list(depends[clique["name"]])
+                explicit = True
+        if inter_pod:
+            claim_templates += gmsip.claim_template_configs(name, comp, roles, path)
         if pcsg:
             group: dict[str, Any] = {"name": name.lower(), "cliqueNames": names}
             if comp.get("replicas") is not None:
                 group["replicas"] = comp["replicas"]
+            if (checkpoints or {}).get(name) is not None and (checkpoints or {})[name].waiting:
+                group["replicas"] = 0
             group["minAvailable"] = int(comp["minAvailable"]) if comp.get("minAvailable") is not None else 1
             tc = _topology(comp.get("topologyConstraint"), spec.get("topologyConstraint"))
             if tc:
                 group["topologyConstraint"] = tc
+            if inter_pod:
+                group["resourceSharing"] = gmsip.resource_sharing(name, roles)
             groups.append(group)
     if explicit:
         template["cliqueStartupType"] = "CliqueStartupTypeExplicit"
     template["cliques"] = cliques
     if groups:
         template["podCliqueScalingGroups"] = groups
+    if claim_templates:
+        template["resourceClaimTemplates"] = claim_templates
     pcs_spec: dict[str, Any] = {"replicas": 1}
     if strategy is not None:
         pcs_spec["updateStrategy"] = {"type": strategy}

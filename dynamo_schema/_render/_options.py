@@ -20,7 +20,8 @@ class RenderOptions(FrozenRecord):
                                             "ingress_controller_class_name", "ingress_tls_secret_name",
                                             "ingress_host_suffix", "virtual_service_gateway", "kai_scheduler_enabled",
                                             "volcano_scheduler_enabled", "apiserver_defaults", "worker_hash_algorithm",
-                                            "cluster_topology_domains")
+                                            "cluster_topology_domains",
+                                            "dra_enabled", "dra_device_classes", "checkpoint_enabled")
     namespace: str
     operator_version: str | None
     discovery_backend: str
@@ -52,6 +53,14 @@ class RenderOptions(FrozenRecord):
     # domains (``resolveGroveClusterTopologyDomains``). None: no cluster access (rendering such a
     # DGD on Grove fails with the operator's "requires a Kubernetes client" error).
     cluster_topology_domains: Mapping[str, tuple[str, ...]] | None
+    # The operator's DRA gate (``features.DRA``: the resource.k8s.io/v1 API served and not disabled)
+    # and the DeviceClasses the cluster holds (``dra.GenerateResourceClaimTemplate`` checks the one a
+    # GMS component names). Off: a DGD with gpuMemoryService / inter-pod failover fails to reconcile
+    # (``dgd_gms_resource_claims_reconciler.go``). docs/decisions.md D38.
+    dra_enabled: bool
+    dra_device_classes: tuple[str, ...]
+    # The checkpoint gate (``features.Checkpoint``): DGD-managed DynamoCheckpoint objects are rendered.
+    checkpoint_enabled: bool
 
     def __init__(self, namespace: str = "default", operator_version: str | None = None,
                  discovery_backend: str = "kubernetes", grove_enabled: bool = True, lws_enabled: bool = True,
@@ -61,7 +70,9 @@ class RenderOptions(FrozenRecord):
                  ingress_tls_secret_name: str = "", ingress_host_suffix: str = "", virtual_service_gateway: str = "",
                  kai_scheduler_enabled: bool = False, volcano_scheduler_enabled: bool = False,
                  apiserver_defaults: bool = False, worker_hash_algorithm: str | None = None,
-                 cluster_topology_domains: Mapping[str, tuple[str, ...]] | None = None) -> None:
+                 cluster_topology_domains: Mapping[str, tuple[str, ...]] | None = None,
+                 dra_enabled: bool = False, dra_device_classes: tuple[str, ...] = ("gpu.nvidia.com",),
+                 checkpoint_enabled: bool = False) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "namespace", namespace)
         setattr_(self, "operator_version", operator_version)
@@ -83,3 +94,6 @@ class RenderOptions(FrozenRecord):
         setattr_(self, "apiserver_defaults", apiserver_defaults)
         setattr_(self, "worker_hash_algorithm", worker_hash_algorithm)
         setattr_(self, "cluster_topology_domains", cluster_topology_domains)
+        setattr_(self, "dra_enabled", dra_enabled)
+        setattr_(self, "dra_device_classes", tuple(dra_device_classes))
+        setattr_(self, "checkpoint_enabled", checkpoint_enabled)

@@ -13,7 +13,7 @@ from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WOR
 from .._core._datacopy import deepcopy
 from .._core._record import Record
 from .._k8s._quantity import quantity_is_zero
-from . import _backends
+from . import _backends, _failover, _gms
 from ._errors import RenderError
 from ._merge import merge_envs, mergo_override
 from ._names import (
@@ -510,6 +510,9 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
 
     _backends.update_pod_spec(pod, req)
     pod["volumes"] = _append_missing_pvc_volumes(pod.get("volumes") or [], pod["containers"][0].get("volumeMounts") or [])
+    # GenerateBasePodSpec's tail: intra-pod GPU Memory Service, then intra-pod failover engines
+    _gms.apply_intra_pod_gms(pod, comp, req.dgd_name, req.service_name, req.path)
+    _failover.apply_intra_pod_failover(pod, comp, req.nodes, req.backend, req.path)
     if not pod["volumes"]:
         del pod["volumes"]
     # Go always serialises Container.resources (a non-pointer struct): `resources: {}`.

@@ -21,7 +21,7 @@ class PodRequest(Record):
     (docs/decisions.md D32)."""
 
     __slots__ = _FIELDS = ("component", "component_type", "backend", "dgd_name", "namespace", "role",
-                                            "nodes", "deployer", "service_name", "options", "path")
+                                            "nodes", "deployer", "service_name", "options", "path", "gms_rank")
     component: dict[str, Any]
     component_type: str
     backend: str
@@ -33,10 +33,13 @@ class PodRequest(Record):
     service_name: str
     options: RenderOptions
     path: tuple[str | int, ...]
+    # The node rank of an engine pod of multinode inter-pod GMS: its deployer names hosts and ranks
+    # statically (``GroveMultinodeDeployer{IsInterPodGMS: true, Rank: r}``); None otherwise.
+    gms_rank: int | None
 
     def __init__(self, component: dict[str, Any], component_type: str, backend: str, dgd_name: str, namespace: str,
                  role: str, nodes: int, deployer: str, service_name: str, options: RenderOptions,
-                 path: tuple[str | int, ...] = ()) -> None:
+                 path: tuple[str | int, ...] = (), gms_rank: int | None = None) -> None:
         self.component = component
         self.component_type = component_type
         self.backend = backend
@@ -48,6 +51,7 @@ class PodRequest(Record):
         self.service_name = service_name
         self.options = options
         self.path = path
+        self.gms_rank = gms_rank
 
 
 def pod_template_annotations(component: Mapping[str, Any]) -> dict[str, str]:

@@ -28,6 +28,7 @@ from ._graph import (
     LABEL_NAMESPACE,
     component_backend,
 )
+from ._gms import require_main_container
 from ._kvtransfer import TOPOLOGY_SOURCE_ANNOTATION_KEYS
 from ._names import (
     compute_dynamo_namespace,
@@ -296,6 +297,7 @@ def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -
     templates = {}
     for role in ("leader", "worker"):
         t = _pod_template(dcd, role, options, namespace)
+        require_main_container(t["spec"], role, ("spec",))  # intra-pod failover renamed it to engine-0
         t["metadata"]["labels"].update(pod_labels)
         t["metadata"]["labels"]["role"] = role
         t["metadata"]["labels"].pop(LABEL_SELECTOR, None)

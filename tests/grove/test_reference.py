@@ -57,8 +57,13 @@ def test_tas_sample_rejected_with_helm_defaults() -> None:
 REFUSED = {
     "examples__backends__trtllm__deploy__snapshot-restore.yaml": "needs the checkpoint gate",
     "examples__power-aware-budget__dgd.yaml": "main containers without image",
-    "deploy__operator__samples__dgd-gms-failover.yaml": "inter-pod GMS rendering is out of scope",
 }
+# a cluster with DRA: the GPU Memory Service samples (intra- and inter-pod) are meant for one; without it
+# the operator's reconcile refuses them (tests/pipeline/test_corpus_validate.py::test_gms_example_needs_dra)
+def _dra_settings() -> Any:
+    from dynamo_schema._admission import AdmissionSettings
+
+    return AdmissionSettings(dra_enabled=True)
 
 
 def _dgds() -> list[tuple[str, dict[str, Any]]]:
@@ -84,9 +89,9 @@ def test_rendered_corpus_pcs_is_admitted(name: str, dgd: dict[str, Any]) -> None
 
     if name.split("#")[0] in REFUSED:
         with pytest.raises(DynamoSchemaError):
-            render_object(dgd, target="grove")
+            render_object(dgd, target="grove", settings=_dra_settings())
         return
-    objs = render_object(dgd, target="grove")
+    objs = render_object(dgd, target="grove", settings=_dra_settings())
     pcss = [o for o in objs if o.get("kind") == "PodCliqueSet"]
     assert len(pcss) == 1
     assert _errors(pcss[0]) == []
@@ -107,9 +112,9 @@ def test_rendered_corpus_pcs_with_kai_is_admitted(name: str, dgd: dict[str, Any]
                         lambda *a, **k: dataclasses.replace(plain(*a, **k), kai_scheduler_enabled=True))
     if name.split("#")[0] in REFUSED:
         with pytest.raises(DynamoSchemaError):
-            _compile.render_object(dgd, target="grove")
+            _compile.render_object(dgd, target="grove", settings=_dra_settings())
         return
-    objs = _compile.render_object(dgd, target="grove")
+    objs = _compile.render_object(dgd, target="grove", settings=_dra_settings())
     (pcs,) = [o for o in objs if o.get("kind") == "PodCliqueSet"]
     # a component may name its own scheduler (the renderer keeps it, as Dynamo does)
     assert "kai-scheduler" in {c["spec"]["podSpec"].get("schedulerName") for c in pcs["spec"]["template"]["cliques"]} \

@@ -47,7 +47,9 @@ def test_corpus_renders_same_bytes(shared: Path) -> None:
                 continue
             for target in (("kubernetes", "grove") if doc["kind"] == "DynamoGraphDeployment" else ("kubernetes",)):
                 try:
-                    objs = render(doc, target, RenderOptions(namespace="corpus"))
+                    # a cluster with DRA and the checkpoint gate: the GMS and checkpoint samples render too
+                    objs = render(doc, target, RenderOptions(namespace="corpus", dra_enabled=True,
+                                                             checkpoint_enabled=True))
                 except RenderError:
                     continue
                 assert dump_all(objs) == _reference_all(objs), (path.name, target)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from dynamo_schema._admission import AdmissionSettings
 from dynamo_schema._io._load import load_text
 from dynamo_schema._pipeline._validate import NVIDIA_KINDS, ValidateOptions, validate_document
 
@@ -60,7 +61,9 @@ def test_schema_and_cel_accept_corpus_as_written(path: Path) -> None:
 def test_corpus_admitted_once_placeholders_are_filled(path: Path) -> None:
     docs = _docs(fill_placeholders(path.read_text()), str(path))
     for doc in docs:
-        out = validate_document(doc, ValidateOptions(strict=True))
+        # a cluster with DRA: the GPU Memory Service examples are meant for one (without it the operator's
+        # reconcile refuses them, test_gms_example_needs_dra)
+        out = validate_document(doc, ValidateOptions(strict=True, settings=AdmissionSettings(dra_enabled=True)))
         bad = [d for d in out.diagnostics if d.severity == "error"]
         assert not bad, [f"{d.line}:{d.column} {d.field}: {d.message} [{d.rule}]" for d in bad]
 
@@ -74,3 +77,17 @@ def test_placeholder_image_is_refused_like_upstream() -> None:
     msgs = {d.message for d in validate_document(doc).diagnostics}
     assert ("Required value: is required when the specified main container image has no parseable "
             "semantic-version tag") in msgs
+
+
+def test_gms_example_needs_dra() -> None:
+    """Without DRA (the default) the operator admits a GPU Memory Service DGD, then its reconcile fails
+    (operator-cases DRA-GATE, e.g. 0234-dgd-k8s-remove-frontend-ok): ``validate`` reports it as a
+    ``reconcile.dra-unavailable`` warning with the operator's message, at the component that asks for it."""
+    from dynamo_schema._render._dra import DRA_UNAVAILABLE
+
+    path = CORPUS / "examples__backends__vllm__deploy__agg_gms.yaml"
+    assert path.is_file(), path
+    doc = _docs(fill_placeholders(path.read_text()), str(path))[0]
+    found = [d for d in validate_document(doc).diagnostics if d.severity != "note"]
+    assert [(d.rule, d.severity, d.message) for d in found] == [("reconcile.dra-unavailable", "warning", DRA_UNAVAILABLE)]
+    assert found[0].field.endswith("experimental.gpuMemoryService")

@@ -39,7 +39,9 @@ def _builtin_objects(shared: Path) -> list[dict[str, Any]]:
                 continue
             for target in (("kubernetes", "grove") if doc["kind"] == "DynamoGraphDeployment" else ("kubernetes",)):
                 try:
-                    objs = render(doc, target, RenderOptions(namespace="corpus"))
+                    # a cluster with DRA and the checkpoint gate: the GMS and checkpoint samples render too
+                    objs = render(doc, target, RenderOptions(namespace="corpus", dra_enabled=True,
+                                                             checkpoint_enabled=True))
                 except RenderError:
                     continue
                 out += [o for o in objs if _schemas.for_object(o["apiVersion"], o["kind"]) is None]
@@ -131,7 +133,8 @@ def test_mutated_renders_same_verdict(shared: Path, data: st.DataObject) -> None
         assert _full(obj) == [], obj
     # check_rendered (fast path first) reports what the full walk reports (it reads the name from a mapping)
     if isinstance(obj.get("metadata"), dict):
-        assert [d.message.split(": ", 1)[1] for d in check_rendered([obj])] == \
+        prefix = f"rendered {obj.get('kind', '')}/{obj['metadata'].get('name', '')}: "  # the name may hold ": "
+        assert [d.message.removeprefix(prefix) for d in check_rendered([obj])] == \
             [f"{d.field}: {d.message}" for d in _full(obj) if d.severity == "error"]
 
 

@@ -15,8 +15,13 @@ import yaml
 from dynamo_schema._pipeline._compile import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
-# Inter-pod GPU memory service layouts (rendering.md "out of scope": GMS rendering details).
-UNSUPPORTED = {("deploy__operator__samples__dgd-gms-failover.yaml", "grove")}
+# The GPU Memory Service / failover samples need DRA and the checkpoint sample the checkpoint gate: the
+# operator's reconcile refuses them without (operator-cases DRA-GATE), so the corpus renders for a cluster
+# with both. DGD-managed checkpoints are rendered on the Grove pathway only (render.unsupported otherwise).
+GMS_SAMPLE = "deploy__operator__samples__dgd-gms-failover.yaml"
+CHECKPOINT_SAMPLE = "examples__backends__trtllm__deploy__snapshot-restore.yaml"
+UNSUPPORTED = {(CHECKPOINT_SAMPLE, "kubernetes"), (CHECKPOINT_SAMPLE, "dcd")}
+OPTIONS = RenderOptions(namespace="corpus", dra_enabled=True, checkpoint_enabled=True)
 
 
 def _documents(shared: Path) -> list[tuple[str, int, dict]]:
@@ -41,7 +46,7 @@ def test_corpus_renders(shared: Path) -> None:
         targets = ["kubernetes", "grove", "dcd"] if doc["kind"] == "DynamoGraphDeployment" else ["kubernetes"]
         for target in targets:
             try:
-                objs = render(doc, target, RenderOptions(namespace="corpus"))
+                objs = render(doc, target, OPTIONS)
             except RenderError as exc:
                 if (name, target) not in UNSUPPORTED:
                     failures.append(f"{name}#{i} {target}: {exc}")
@@ -57,11 +62,20 @@ def test_corpus_renders(shared: Path) -> None:
 
 
 def test_unsupported_is_reported(shared: Path) -> None:
-    for name, _, doc in _documents(shared):
-        for n, target in UNSUPPORTED:
-            if n == name:
-                with pytest.raises(RenderError):
-                    render(doc, target, RenderOptions())
+    docs = {name: doc for name, _, doc in _documents(shared)}
+    for name, target in UNSUPPORTED:
+        with pytest.raises(RenderError) as exc:
+            render(docs[name], target, OPTIONS)
+        assert [d.rule for d in exc.value.diagnostics] == ["render.unsupported"]
+
+
+def test_gms_sample_needs_dra(shared: Path) -> None:
+    """Without DRA the operator's shared-resource reconcile refuses a GMS / failover DGD on both pathways."""
+    docs = [doc for name, _, doc in _documents(shared) if name == GMS_SAMPLE]
+    assert docs
+    for target in ("kubernetes", "grove"):
+        with pytest.raises(RenderError, match="requires DRA"):
+            render(docs[0], target, RenderOptions())
 
 
 _SCRIPT = r"""

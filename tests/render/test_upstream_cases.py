@@ -313,7 +313,7 @@ def _trtllm_ssh_mount(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestExpandRolesForService")
 def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._grove import _roles
+    from dynamo_schema._render._gmsinterpod import expand_roles
 
     comp = beta_component(row["component"])
     comp.pop("type", None)
@@ -321,7 +321,8 @@ def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
         comp["replicas"] = row["serviceReplicas"]
     if row["numberOfNodes"] > 1:
         comp["multinode"] = {"nodeCount": row["numberOfNodes"]}
-    got = [{"Name": n, "Rank": 0, "Replicas": r, "Role": role} for n, role, r in _roles(row["serviceName"], comp)]
+    got = [{"Name": n, "Rank": rank, "Replicas": r, "Role": role}
+           for n, role, r, rank in expand_roles(row["serviceName"], comp)]
     assert got == row["expected"]
 
 
@@ -1102,9 +1103,10 @@ def _pcs_full(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestExpandRolesForComponent_SingleNodeForceScalingGroup")
 def _expand_roles_forced(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._grove import _roles
+    from dynamo_schema._render._gmsinterpod import expand_roles
 
-    got = [{"Name": n, "Rank": 0, "Replicas": r, "Role": role} for n, role, r in _roles(row["service"], row["component"])]
+    got = [{"Name": n, "Rank": rank, "Replicas": r, "Role": role}
+           for n, role, r, rank in expand_roles(row["service"], row["component"])]
     assert got == row["want"]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._checkpointjob import check_compatibility, dgd_checkpoints, has_checkpoints, refuse_component_pathway
+from .._dra import dgd_claim_templates
 from .._errors import RenderError
 from .._extras import (
     discovery_rbac,
@@ -19,6 +21,7 @@ from .._graph import admit, generate_dcds, strip_private
 from .._merge import sort_keys_deep
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
+from .._workloads import render_dcd_workloads
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
@@ -67,11 +70,34 @@ def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) ->
     return [apply_server_defaults(o) for o in objs]
 
 
+def check_shared_resources(admitted: dict[str, Any], options: RenderOptions) -> None:
+    """The DGD's shared-resource reconcile as far as it can fail before the checkpoints and the workloads
+    (``dgdSharedResourcesReconciler``): the DRA gate and the GMS ResourceClaimTemplates. The component
+    pathway runs it after the worker hash, the Grove pathway before it."""
+    dgd_claim_templates(admitted, namespace_of(admitted, options), options)
+
+
 def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
     admitted = admit(dgd, options, grove=False)
+    check_compatibility(admitted)  # the DGD controller's preflight
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
+    check_shared_resources(admitted, options)
+    if has_checkpoints(admitted):
+        dgd_checkpoints(admitted, ns, options, (wh,))  # its refusals, then: not rendered on this pathway
+        refuse_component_pathway(admitted, options)
     return admitted, generate_dcds(admitted, wh, ns), wh, ns
+
+
+def child_workloads(dcd: dict[str, Any], index: int, options: RenderOptions, ns: str) -> list[dict[str, Any]]:
+    """The workloads of the child DCD of ``spec.components[index]``; a refusal is located at that component
+    of the DGD (the DCD controller's paths are relative to the DCD's ``spec``)."""
+    try:
+        return render_dcd_workloads(dcd, options, ns)
+    except RenderError as exc:
+        moved = [d._replace(path=("spec", "components", index) + tuple(d.path[1:]))
+                 if tuple(d.path[:1]) == ("spec",) else d for d in exc.diagnostics]
+        raise RenderError(str(exc), moved) from exc
 
 
 def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dict[str, Any]]:
@@ -79,6 +105,7 @@ def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dic
     out: list[dict[str, Any]] = []
     if is_k8s_discovery(options.discovery_backend, (dgd.get("metadata") or {}).get("annotations") or {}):
         out += discovery_rbac(name, ns)
+    out += dgd_claim_templates(dgd, ns, options)
     if has_multinode(dgd):
         out.append(wait_leader_configmap(name, ns))
     out += epp_objects(dgd, ns)

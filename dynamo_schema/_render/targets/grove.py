@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..._core._consts import LABEL_WORKER_HASH
+from .._checkpoint import CheckpointInfo
+from .._checkpointjob import check_compatibility, dgd_checkpoints, has_checkpoints
 from .._extras import frontend_ingress
 from .._graph import admit
 from .._grove import render_pcs
@@ -12,17 +14,36 @@ from .._names import compute_dynamo_namespace, dcd_name
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
 from .._workloads import component_service
-from ._common import DGD, check_kind, dgd_common, finish, maybe_server_defaults, namespace_of, worker_hash
+from ._common import (
+    DGD,
+    check_kind,
+    check_shared_resources,
+    dgd_common,
+    finish,
+    maybe_server_defaults,
+    namespace_of,
+    worker_hash,
+)
 from ._target import Target
 
 
 def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
     check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
+    check_compatibility(admitted)  # the DGD controller's preflight
+    check_shared_resources(admitted, options)
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
-    out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
-    out += dgd_common(admitted, ns, options)
+    checkpoints: list[dict[str, Any]] = []
+    infos: dict[str, CheckpointInfo] = {}
+    if has_checkpoints(admitted):
+        # the first pass knows no worker hash yet (the workloads record it), the next one does
+        checkpoints, infos = dgd_checkpoints(admitted, ns, options, ("", wh))
+    out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns, infos)]
+    common = dgd_common(admitted, ns, options)
+    if any(info.waiting for info in infos.values()):  # no scaling adapters while waiting for a checkpoint
+        common = [o for o in common if o.get("kind") != "DynamoGraphDeploymentScalingAdapter"]
+    out += common + checkpoints
     meta = admitted.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
     spec = admitted.get("spec") or {}

@@ -9,7 +9,17 @@ from .._extras import dcd_ingress, frontend_ingress
 from .._graph import admit, strip_private
 from .._options import RenderOptions
 from .._workloads import render_dcd_workloads
-from ._common import DCD, DGD, check_kind, child_dcds, dgd_common, finish, maybe_server_defaults, namespace_of
+from ._common import (
+    DCD,
+    DGD,
+    check_kind,
+    child_dcds,
+    child_workloads,
+    dgd_common,
+    finish,
+    maybe_server_defaults,
+    namespace_of,
+)
 from ._target import Target
 
 
@@ -24,8 +34,8 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
     out: list[dict[str, Any]] = list(dcds)
     out += dgd_common(admitted, ns, options)
     dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
-    for dcd in dcds:
-        out += render_dcd_workloads(strip_private(dcd), options, ns)
+    for i, dcd in enumerate(dcds):
+        out += child_workloads(strip_private(dcd), i, options, ns)
         if (dcd.get("spec") or {}).get("type") == "frontend":
             out += frontend_ingress(dcd["metadata"]["name"], dgd_name, ns, options)
     return finish(maybe_server_defaults(out, options), options)

@@ -72,8 +72,6 @@ OUT_OF_SCOPE: dict[str, str] = {
 
 # ---------------------------------------------------------------- expected failures
 
-_INTER_POD_GMS = ("inter-pod GPU memory service layouts (gms cliques, ranks, shadow replicas) are not rendered: render "
-                  "refuses inter-pod GMS (render.unsupported)")
 _GMS_SIDECAR = ("the GPU memory service wiring (gms.EnsureServerSidecar / EnsureClient: the gms-server init container, "
                 "the shared socket volume and GMS_SOCKET_DIR, the DRA claim on every client) is not rendered")
 _DRA_GPUS = ("DRA: the container GPU count comes from the claimed ResourceClaimTemplate's device requests "
@@ -84,9 +82,6 @@ _LIVE_WORKLOAD = ("the legacy worker selector is read from the existing Deployme
 _SERVICE_ACCOUNT = ("a DCD pod without a service account gets the first ServiceAccount of its namespace labelled "
                     "nvidia.com/dynamo-component-pod=true (dynamocomponentdeployment_renderer.go generatePodTemplateSpec, a "
                     "cluster read); render, without cluster state, uses 'default'")
-_GMS_CLIENT_CHECK = ("render does not re-check gpuMemoryService.extraClientContainers against the rendered containers "
-                     "(graph.go gmsExtraClientContainersError; admission refuses such a component first) and renders no "
-                     "GPU memory service wiring")
 _SERVICE_MESH = ("the EPP DestinationRule of an Istio service mesh (graph.go GenerateEPPDestinationRule, the operator's "
                  "serviceMesh configuration) is not rendered: RenderOptions has no service-mesh setting")
 _ROLLING_TARGETS = ("during a rolling update the new worker DCD's replicas come from "
@@ -94,28 +89,8 @@ _ROLLING_TARGETS = ("during a rolling update the new worker DCD's replicas come 
                     "no rolling-update state")
 
 XFAIL: dict[str, str] = {
-    # the 7 rows that wait on inter-pod GMS layouts and the unknown-backend refusal (worker `gms`)
-    "TestGeneratePodSpecForComponent_UnsupportedBackend/unknown_backend": (
-        "our pod builder does not refuse an unknown backend itself: the value cannot reach it (the CRD enum refuses "
-        "backendFramework values at admission, detection only yields known backends)"),
-    "TestExpandRolesForService/single-node_GMS_with_1_shadow": _INTER_POD_GMS,
-    "TestExpandRolesForService/single-node_GMS_with_3_shadows": _INTER_POD_GMS,
-    "TestExpandRolesForService/single-node_standalone_inter-pod_GMS_(no_failover)": _INTER_POD_GMS,
-    "TestExpandRolesForService/multinode_GMS_2_nodes_1_shadow": _INTER_POD_GMS,
-    "TestExpandRolesForService/multinode_GMS_3_nodes_2_shadows": _INTER_POD_GMS,
-    "TestExpandRolesForService/multinode_standalone_inter-pod_GMS_(no_failover)": _INTER_POD_GMS,
-    # more inter-pod GMS layouts (the same missing behaviour)
-    "TestApplyCliqueStartupDependencies_GMS/gms_single_node_engine_starts_after_gms": _INTER_POD_GMS,
-    "TestApplyCliqueStartupDependencies_GMS/gms_does_not_leak_startsAfter_to_unrelated_cliques": _INTER_POD_GMS,
-    "TestGenerateGrovePodCliqueSet_GMSPodsDoNotCarryDiscoveryLabels/": _INTER_POD_GMS,
-    "TestGenerateGrovePodCliqueSet_MinAvailable_FailoverShadowsAreRedundant/": _INTER_POD_GMS,
     # intra-pod GPU memory service wiring
-    "TestEnsureServerSidecar/": _GMS_SIDECAR,
-    "TestEnsureServerSidecarIdempotent/": _GMS_SIDECAR,
-    "TestEnsureServerSidecarDoesNotAddCheckpointControl/": _GMS_SIDECAR,
-    "TestEnsureClientOverridesOperatorOwnedSocketFields/": _GMS_SIDECAR,
     "TestGenerateBasePodSpec_GPUMemoryServiceExtraClientContainers/": _GMS_SIDECAR,
-    "TestGenerateBasePodSpec_GPUMemoryServiceRejectsMissingExtraClientContainers/": _GMS_CLIENT_CHECK,
     # DRA: GPUs counted from ResourceClaimTemplates
     "TestGenerateGrovePodCliqueSet_VLLMMultinodeDRA/": _DRA_GPUS,
     "TestGenerateGrovePodCliqueSet_TRTLLMMultinodeDRA/": _DRA_GPUS,
