@@ -51,6 +51,9 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
 
     p = sub.add_parser("schema", help="write the JSON Schemas generated from the models")
     p.add_argument("--out", default="schemas", metavar="DIR", help="output folder (default schemas)")
+    p.add_argument("--with-core-descriptions", action="store_true",
+                   help="also describe the Kubernetes core types inside the schemas (podTemplate, containers…), "
+                        "read from the installed kubernetes-validate")
 
     p = sub.add_parser("default", help="print the object as admission would store it")
     add_settings_options(p)
