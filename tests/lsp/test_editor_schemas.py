@@ -67,6 +67,23 @@ def test_wrappers_carry_the_description_and_no_null_type(path: Path) -> None:
     assert not [d for d in _descriptions(schema) if "``" in d]
 
 
+def test_enum_members_carry_our_descriptions() -> None:
+    """tools/enum_descriptions.yaml reaches the schema of every kind it names, in the enum's order."""
+    import yaml
+
+    from . import _yls
+
+    data = yaml.safe_load((ROOT / "tools" / "enum_descriptions.yaml").read_text(encoding="utf-8"))
+    assert data
+    for kv, fields in data.items():
+        kind, version = kv.split("/")
+        root = json.loads(_yls.schema_file(kind, version).read_text(encoding="utf-8"))
+        for dotted, members in fields.items():
+            node = _walk_to(root, dotted.split("."))
+            assert node.get("enum") and set(node["enum"]) == set(members), (kv, dotted)
+            assert node.get("markdownEnumDescriptions") == [" ".join(members[v].split()) for v in node["enum"]], (kv, dotted)
+
+
 def test_the_pruned_null_definition_accepts_null_only() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     v = jsonschema.Draft202012Validator(NULL_DEF)
@@ -119,6 +136,7 @@ def test_yaml_language_server_documents_dynamo_fields_and_offers_no_null() -> No
     async def run() -> dict[str, Any]:
         fields: dict[tuple[str, str], bool] = {}
         values: dict[tuple[str, str], list[str]] = {}
+        member_docs: dict[tuple[str, str], list[Any]] = {}
         async with _yls.Client([str(shutil.which("yaml-language-server")), "--stdio"]) as yls:
             for kv, paths in sorted(_yls.described_paths().items()):
                 kind, version = kv.split("/")
@@ -141,12 +159,16 @@ def test_yaml_language_server_documents_dynamo_fields_and_offers_no_null() -> No
                         if node.get("enum") or node.get("type") == "boolean":
                             vtext = text.rstrip("\n") + f"{name}: \n"  # the cursor after ``name: ``
                             vuri = yls.open(vtext)
-                            labels = [i.label for i in await yls.complete(vuri, line, col + len(name) + 2)]
-                            values[(kv, f"{prefix}.{name}")] = labels
+                            offered = await yls.complete(vuri, line, col + len(name) + 2)
+                            values[(kv, f"{prefix}.{name}")] = [i.label for i in offered]
+                            if node.get("markdownEnumDescriptions"):
+                                docs = {i.label: i.documentation for i in offered}
+                                member_docs[(kv, f"{prefix}.{name}")] = [
+                                    getattr(docs.get(v), "value", docs.get(v)) for v in node["enum"]]
             text, _, _ = _yls.document("DynamoGraphDeployment", "v1beta1", [("spec", "object"), ("components", "list")])
             uri = yls.open(text.rstrip("\n") + "name: w\n      replicas: abc\n")
             messages = [d.message for d in await yls.diagnostics(uri)]
-        return {"fields": fields, "values": values, "messages": messages}
+        return {"fields": fields, "values": values, "messages": messages, "member_docs": member_docs}
 
     out = asyncio.run(run())
     fields, values = out["fields"], out["values"]
@@ -159,6 +181,12 @@ def test_yaml_language_server_documents_dynamo_fields_and_offers_no_null() -> No
     assert not {k: v for k, v in values.items() if not v}, "value completion offered nothing"
     assert any('Expected "integer"' in m for m in out["messages"]), out["messages"]
     assert not [m for m in out["messages"] if "null" in m]
+    # the members upstream documents one by one: our description next to each value
+    assert out["member_docs"]
+    for (kv, dotted), docs in out["member_docs"].items():
+        kind, version = kv.split("/")
+        root = json.loads(_yls.schema_file(kind, version).read_text(encoding="utf-8"))
+        assert docs == _walk_to(root, dotted.split("."))["markdownEnumDescriptions"], (kv, dotted)
 
 
 def _walk_to(root: dict[str, Any], names: list[str]) -> dict[str, Any]:
