@@ -146,12 +146,30 @@ async def test_webhook_rule_violation_is_a_diagnostic_with_its_rule_id(client: L
         assert d.source == "dynamo-schema"
 
 
-async def test_dgdr_webhook_rule_violation(client: LanguageClient) -> None:
+def _key_position(text: str, path: tuple[Any, ...]) -> tuple[int, int]:
+    """0-based (line, column) of a key, as the loader places it."""
+    from dynamo_schema._io._load import load
+
+    doc = load(text, "x.yaml").documents[0]
+    line, col = doc.positions[path]
+    return line - 1, col - 1
+
+
+async def test_dgdr_webhook_rule_violation_and_hover(client: LanguageClient) -> None:
     case = _webhook_case("DynamoGraphDeploymentRequest", {"grove": True})
-    diags = await open_doc(client, new_uri("dgdr.yaml"), yaml.safe_dump(case["input"], sort_keys=False))
+    text = yaml.safe_dump(case["input"], sort_keys=False)
+    uri = new_uri("dgdr.yaml")
+    diags = await open_doc(client, uri, text)
     expected = {f"{c['field']}: {c['message']}" for c in case["expected"]["causes"]}
     assert {d.message for d in diags if d.severity == T.DiagnosticSeverity.Error} == expected
     assert all(d.code.startswith("dgdr.") for d in diags if d.severity == T.DiagnosticSeverity.Error)
+    described = _descriptions()["DynamoGraphDeploymentRequest/v1beta1"]
+    spec = case["input"]["spec"]
+    key = next(k for k in spec if f"spec.{k}" in described)
+    line, col = _key_position(text, ("spec", key))
+    hover = await client.text_document_hover_async(T.HoverParams(
+        text_document=T.TextDocumentIdentifier(uri=uri), position=T.Position(line=line, character=col)))
+    assert hover is not None and " ".join(described[f"spec.{key}"].split()) in hover.contents.value
 
 
 async def test_multi_document_file_reports_what_validate_reports(client: LanguageClient) -> None:
@@ -181,11 +199,18 @@ async def test_syntax_error_is_located(client: LanguageClient) -> None:
 
 
 async def test_deploymentspec(client: LanguageClient) -> None:
+    from dynamo_schema._infercrane import _model
+
     example = ROOT / "examples" / "deploymentspec.yaml"
     text = example.read_text(encoding="utf-8")
     uri = new_uri("deploymentspec.yaml")
     assert await open_doc(client, uri, text) == []
-    line = _line_of(text, "gpu_count:")
+    line, col = _key_position(text, ("resources", "gpu_count"))
+    hover = await client.text_document_hover_async(T.HoverParams(
+        text_document=T.TextDocumentIdentifier(uri=uri), position=T.Position(line=line, character=col + 2)))
+    field = _model.Resources.model_fields["gpu_count"]
+    assert hover is not None and field.description in hover.contents.value
+    assert f"default `{field.default}`" in hover.contents.value
     bad = text.replace("gpu_count:", "gpu_cnt:")
     diags = await replace_text(client, uri, 2, bad)
     broken = ROOT / ".no-such-folder-ds.yaml"
@@ -194,9 +219,6 @@ async def test_deploymentspec(client: LanguageClient) -> None:
         assert diags and _located(diags) == _validate_json(broken)
     finally:
         broken.unlink()
-    hover = await client.text_document_hover_async(T.HoverParams(
-        text_document=T.TextDocumentIdentifier(uri=uri), position=T.Position(line=line, character=text.splitlines()[line].index("gpu") + 1)))
-    assert hover is None or "gpu" in hover.contents.value  # the typo'd key has no schema field
 
 
 async def test_waiver_code_action_waives_the_rule_on_its_line(client: LanguageClient) -> None:
