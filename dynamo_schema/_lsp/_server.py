@@ -62,7 +62,7 @@ class DynamoSchemaServer(LanguageServer):  # type: ignore[misc, unused-ignore]  
         path = doc.path if uri.startswith("file:") and doc.path else "-"
         try:
             found = analyse(doc.source, path, self.config)
-        except Exception as exc:  # noqa: BLE001 - a bug must not take the server down
+        except Exception as exc:
             logger.exception("checking %s failed", uri)
             self.window_log_message(T.LogMessageParams(T.MessageType.Error, f"checking {uri} failed: {exc!r}"))
             return

@@ -15,13 +15,16 @@ ROOT = Path(__file__).resolve().parents[2]
 IN_CI = bool(os.environ.get("CI"))
 SERVER = [sys.executable, "-m", "dynamo_schema", "lsp"]
 
-try:
-    import pytest_lsp  # noqa: F401 - the test extra installs it
-    from lsprotocol import types as T  # noqa: F401
+try:  # the test extra installs them; the test modules import them from here, after this check
+    import pytest_lsp
+    from lsprotocol import types as T
+    from pytest_lsp import ClientServerConfig, LanguageClient
 except ImportError:  # pragma: no cover - a developer without the test extra
     if IN_CI:
         raise
     pytest.skip("pytest-lsp is not installed (pip install -e '.[test]')", allow_module_level=True)
+
+__all__ = ["ClientServerConfig", "LanguageClient", "T", "pytest_lsp"]
 
 
 def server_env() -> dict[str, str]:

@@ -18,22 +18,21 @@ from typing import Any
 import pytest
 import yaml
 
+from ..oracles import _operator_cases as oc
 from ._client import (
     ROOT,
     SERVER,
+    ClientServerConfig,
+    LanguageClient,
+    T,
     apply_edits,
     capabilities,
     new_uri,
     open_doc,
+    pytest_lsp,
     replace_text,
     server_env,
 )
-
-import pytest_lsp  # noqa: E402 - after _client's check that the test extra is installed
-from lsprotocol import types as T  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
-
-from ..oracles import _operator_cases as oc  # noqa: E402
 
 pytestmark = [pytest.mark.shared, pytest.mark.asyncio(loop_scope="module")]
 
