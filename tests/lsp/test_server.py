@@ -121,6 +121,8 @@ async def test_typo_gets_did_you_mean_and_a_code_action_that_fixes_it(client: La
     assert d.severity == T.DiagnosticSeverity.Error
     assert d.code_description.href == RULES_URL + "#schema"
     assert "replicaz" in d.message
+    # the did-you-mean, in this diagnostic's message or in a note at the same key
+    assert any('did you mean "replicas"' in x.message for x in diags if x.range.start == d.range.start)
     actions = await client.text_document_code_action_async(T.CodeActionParams(
         text_document=T.TextDocumentIdentifier(uri=uri), range=d.range, context=T.CodeActionContext(diagnostics=[d])))
     fixes = [a for a in actions if a.title.startswith("Replace")]
