@@ -102,6 +102,20 @@ def _client(doc: TextDocument, pos: T.Position) -> T.Position:
     return doc.position_codec.position_to_client_units(doc.lines, pos)
 
 
+def _server(doc: TextDocument, pos: T.Position) -> tuple[int, int]:
+    """A client's position as (line, code point) (the codec's API, the same in every pygls 2 release)."""
+    p = doc.position_codec.position_from_client_units(doc.lines, pos)
+    return p.line, p.character
+
+
+def _text_in(doc: TextDocument, rng: T.Range) -> str:
+    (l0, c0), (l1, c1) = _server(doc, rng.start), _server(doc, rng.end)
+    lines = doc.lines
+    if l0 != l1 or l0 >= len(lines):
+        return ""
+    return lines[l0][c0:c1]
+
+
 def _range(doc: TextDocument, start: tuple[int, int], end: tuple[int, int]) -> T.Range:
     return T.Range(start=_client(doc, T.Position(line=start[0], character=start[1])),
                    end=_client(doc, T.Position(line=end[0], character=end[1])))
@@ -124,8 +138,8 @@ def hover(ls: DynamoSchemaServer, params: T.HoverParams) -> T.Hover | None:
     from ._text import path_at, tokens
 
     doc = ls.workspace.get_text_document(params.text_document.uri)
-    pos = doc.position_from_client_units(params.position)
-    found = path_at(doc.source, pos.line, pos.character)
+    line, char = _server(doc, params.position)
+    found = path_at(doc.source, line, char)
     if found is None:
         return None
     path, api, kind = found
@@ -135,8 +149,8 @@ def hover(ls: DynamoSchemaServer, params: T.HoverParams) -> T.Hover | None:
     field = walk(schema, path)
     if field is None:
         return None
-    key = [t for t in tokens(doc.lines[pos.line]) if t.kind == "key"]
-    rng = _range(doc, (pos.line, key[-1].col), (pos.line, key[-1].end)) if key else None
+    key = [t for t in tokens(doc.lines[line]) if t.kind == "key" and t.col <= char]
+    rng = _range(doc, (line, key[-1].col), (line, key[-1].end)) if key else None
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=hover_markdown(field, kind, api)),
                    range=rng)
 
@@ -146,8 +160,8 @@ def completion(ls: DynamoSchemaServer, params: T.CompletionParams) -> T.Completi
     from ._text import context_at
 
     doc = ls.workspace.get_text_document(params.text_document.uri)
-    pos = doc.position_from_client_units(params.position)
-    ctx = context_at(doc.source, pos.line, pos.character)
+    line, char = _server(doc, params.position)
+    ctx = context_at(doc.source, line, char)
     empty = T.CompletionList(is_incomplete=False, items=[])
     if ctx is None:
         return empty
@@ -158,7 +172,7 @@ def completion(ls: DynamoSchemaServer, params: T.CompletionParams) -> T.Completi
         found = value_candidates(schema, ctx.path + (ctx.key,))
     else:
         found = key_candidates(schema, ctx.path, ctx.siblings) or value_candidates(schema, ctx.path)
-    rng = _range(doc, (pos.line, ctx.start), (pos.line, pos.character))
+    rng = _range(doc, (line, ctx.start), (line, char))
     items = []
     for i, c in enumerate(found):
         items.append(T.CompletionItem(
@@ -174,9 +188,9 @@ def completion(ls: DynamoSchemaServer, params: T.CompletionParams) -> T.Completi
 
 
 def _finding_for(server: DynamoSchemaServer, uri: str, d: T.Diagnostic, doc: TextDocument) -> Finding | None:
-    start = doc.position_from_client_units(d.range.start)
+    start = _server(doc, d.range.start)
     for f in server.findings.get(uri, ()):
-        if f.diagnostic.rule == d.code and f.start == (start.line, start.character):
+        if f.diagnostic.rule == d.code and f.start == start:
             return f
     return None
 
@@ -229,7 +243,7 @@ def code_action(ls: DynamoSchemaServer, params: T.CodeActionParams) -> list[T.Co
         if d.code == UNKNOWN_FIELD:
             suggestion = finding.suggestion if finding is not None else (d.data or {}).get("suggestion")
             key = finding.key if finding is not None else (d.data or {}).get("key")
-            if suggestion and key and doc.text_in_client_range(d.range) == key:
+            if suggestion and key and _text_in(doc, d.range) == key:
                 out.append(T.CodeAction(
                     title=f'Replace "{key}" with "{suggestion}"', kind=T.CodeActionKind.QuickFix, diagnostics=[d],
                     is_preferred=True, edit=T.WorkspaceEdit(changes={uri: [T.TextEdit(range=d.range, new_text=suggestion)]})))
