@@ -101,7 +101,7 @@ def typecheck(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     # installed as users install it (not editable: an editable install's import hook loads pathlib and
     # friends, ~8 ms of every cold start, which neither a wheel nor check-jsonschema pays; D33)
-    session.install("-c", LOCK, ".", "check-jsonschema")
+    session.install("-c", LOCK, ".[lsp]", "check-jsonschema")
     session.run("python", "benchmarks/run.py", *session.posargs)
 
 

@@ -29,6 +29,8 @@ walk:     schema + CEL check of a 5-10 KB corpus DGD once the schema is compiled
           this was a timed assertion in the tests before, moved here: tests never time).
 render:   documents rendered per second over the v1beta1 corpus (kubernetes and grove targets), against
           the YAML floor: a bare CSafeLoader load + CSafeDumper dump of the same files.
+lsp:      the language server over stdio: a change to a ~300-line corpus DGD until its diagnostics arrive
+          (benchmarks/lsp.py; goal: 150 ms, the 50 ms debounce included).
 """
 
 from __future__ import annotations
@@ -437,7 +439,7 @@ def bench_walk(runs: int) -> dict[str, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("which", nargs="*", default=["validate", "walk", "render", "bulk", "bulkrender"])
+    ap.add_argument("which", nargs="*", default=["validate", "walk", "render", "bulk", "bulkrender", "lsp"])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--large", action="store_true", help="also the 10,000-file corpus (linearity, RSS)")
     ap.add_argument("--instructions", action="store_true",
@@ -461,6 +463,10 @@ def main() -> int:
         out["bulk"] = bench_bulk(ns.runs, ns.large)
     if "bulkrender" in ns.which:
         out["bulkrender"] = bench_bulk_render(ns.runs)
+    if "lsp" in ns.which:
+        from lsp import bench_lsp
+
+        out["lsp"] = bench_lsp(2 * ns.runs)
     print(json.dumps(out, indent=2))
     return 0
 

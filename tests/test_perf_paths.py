@@ -135,6 +135,8 @@ NOT_FOR_A_COLD_VALIDATE = [
     "dynamo_schema._render.targets.kubernetes", "dynamo_schema._render.targets.dcd",
     # dataclasses and what it imports (inspect, ast, dis): the value classes are written out (D32)
     "dataclasses", "inspect", "ast", "dis",
+    # the language server and its framework: only the lsp command imports them (D47)
+    "dynamo_schema._lsp", "pygls", "lsprotocol", "cattrs",
 ]
 
 

@@ -11,7 +11,8 @@ Descriptions are not copied (upstream prose): field descriptions in our own word
 ``tools/descriptions.yaml`` (``KIND/VERSION: {dotted.path: text}``, paths from the resource root, list items
 not named), keyed by the path where a structure is first met (a structure shared by several paths is one
 class, described once). ``python tools/gen_models.py --list-undescribed`` prints the paths still without
-one. Run: ``python tools/gen_models.py`` then ``ruff format``
+one. Enum members that upstream documents one by one are described in ``tools/enum_descriptions.yaml``
+(``KIND/VERSION: {dotted.path: {value: text}}``), written as ``markdownEnumDescriptions``. Run: ``python tools/gen_models.py`` then ``ruff format``
 is not needed; the output is deterministic.
 """
 
@@ -145,6 +146,9 @@ CORE_PROPS = {
     "metadata", "containers", "initContainers", "ephemeralContainers", "claims", "profilingJob", "behavior", "metrics", "envs",
 }
 DESCRIPTIONS = ROOT / "tools" / "descriptions.yaml"
+# Descriptions of enum members (``KIND/VERSION: {dotted.path: {value: text}}``), our words too: written to the
+# JSON Schema as ``markdownEnumDescriptions`` (editors show them next to each value; docs/decisions.md D46).
+ENUM_DESCRIPTIONS = ROOT / "tools" / "enum_descriptions.yaml"
 
 RESERVED = set(keyword.kwlist) | {
     "schema", "json", "copy", "dict", "validate", "construct", "fields", "parse_obj", "parse_raw",
@@ -230,6 +234,7 @@ class Gen:
         self.module = ""
         self.path: list[str] = []  # KIND/VERSION then the JSON path of the property being typed
         self.descriptions: dict[str, dict[str, str]] = {}
+        self.enum_descriptions: dict[str, dict[str, dict[str, str]]] = {}
         self.undescribed: list[str] = []
 
     # -- naming -----------------------------------------------------------------------------------
@@ -342,6 +347,19 @@ class Gen:
             self.undescribed.append(f"{self.path[0]}: {key}")
         return text
 
+    def describe_enum(self, node: dict[str, Any]) -> list[str] | None:
+        """Our descriptions of the members of the enum at ``self.path``, in the enum's order (None: none)."""
+        values = node.get("enum")
+        if not values or not self.path:
+            return None
+        docs = self.enum_descriptions.get(self.path[0], {}).get(".".join(self.path[1:]))
+        if not docs:
+            return None
+        if set(docs) != {str(v) for v in values}:
+            raise SystemExit(f"{ENUM_DESCRIPTIONS}: {self.path[0]} {'.'.join(self.path[1:])} describes "
+                             f"{sorted(docs)}, the enum is {values}")
+        return [" ".join(str(docs[str(v)]).split()) for v in values]
+
     # -- classes ------------------------------------------------------------------------------------
     def emit_class(self, name: str, node: dict[str, Any]) -> None:
         props: dict[str, Any] = node.get("properties", {})
@@ -359,9 +377,12 @@ class Gen:
             used.add(attr)
             self.path.append(jname)
             description = self.describe()
+            enum_docs = self.describe_enum(sub)
             typ = self.type_for(sub, jname, name)
             self.path.pop()
             extra = {k: sub[k] for k in _EXT_KEYS if k in sub}
+            if enum_docs:
+                extra["markdownEnumDescriptions"] = enum_docs
             if sub.get("format") and sub.get("type") in ("integer", "number", "string"):
                 extra["format"] = sub["format"]
             if sub.get("nullable"):
@@ -447,6 +468,8 @@ def generate(reference: Path, extra: list[Path] | None = None, write: bool = Tru
     gen.names.add("ObjectMeta")
     if DESCRIPTIONS.is_file():
         gen.descriptions = yaml.safe_load(DESCRIPTIONS.read_text()) or {}
+    if ENUM_DESCRIPTIONS.is_file():
+        gen.enum_descriptions = yaml.safe_load(ENUM_DESCRIPTIONS.read_text()) or {}
     modules: list[tuple[str, str, list[tuple[str, str | None, str | None, dict[str, Any]]]]] = []
     for _bundle, (out_name, api, crds) in BUNDLES.items():
         files = [_crd_file(reference, extra or [], fname) for fname, _ in crds]

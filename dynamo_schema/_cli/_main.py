@@ -32,7 +32,8 @@ class _Command:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
-    name: _Command(name) for name in ("validate", "schema", "default", "merge", "convert", "render", "explain", "diff")
+    name: _Command(name)
+    for name in ("validate", "schema", "default", "merge", "convert", "render", "explain", "diff", "lsp")
 }
 
 

@@ -51,6 +51,9 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
 
     p = sub.add_parser("schema", help="write the JSON Schemas generated from the models")
     p.add_argument("--out", default="schemas", metavar="DIR", help="output folder (default schemas)")
+    p.add_argument("--with-core-descriptions", action="store_true",
+                   help="also describe the Kubernetes core types inside the schemas (podTemplate, containers…), "
+                        "read from the installed kubernetes-validate")
 
     p = sub.add_parser("default", help="print the object as admission would store it")
     add_settings_options(p)
@@ -76,6 +79,9 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
     p.add_argument("--api-version", default=None, metavar="GROUP/VERSION",
                    help="the API version to explain (default: the newest served, e.g. nvidia.com/v1beta1)")
     p.add_argument("--recursive", action="store_true", help="list every nested field, indented")
+
+    p = sub.add_parser("lsp", help="the language server for editors (stdio; needs the lsp extra, pygls)")
+    p.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")
     return parser
 
 

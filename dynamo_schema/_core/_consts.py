@@ -31,3 +31,16 @@ LABEL_BASE_MODEL_HASH = "nvidia.com/dynamo-base-model-hash"
 
 # resources
 GPU_RESOURCE = "nvidia.com/gpu"
+
+# Exported JSON Schemas (docs/decisions.md D46): ``anyOf: [X, NULL_REF]`` lets an explicit null through
+# where the API server prunes or defaults it. NULL_DEF (``$defs`` name NULL_DEF_NAME) accepts exactly null
+# ("none of the other JSON types"), as ``{"type": "null"}`` would, but names no ``null`` type, so editors
+# that read the schema (yaml-language-server) neither offer ``null`` as a value nor word errors as
+# "integer | null"; one shared definition keeps the files small.
+NULL_DEF_NAME = "PrunedNull"
+NULL_DEF = {"not": {"type": ["array", "boolean", "number", "object", "string"]}}
+NULL_REF = {"$ref": "#/$defs/" + NULL_DEF_NAME}
+
+# Where the project's documentation is published (rule links of the language server, docs/decisions.md
+# D47); DYNAMO_SCHEMA_DOCS_URL overrides it. Ends with a slash: DOCS_URL + "rules.md#schema".
+DOCS_URL = "https://example.invalid/your-mirror/dynamo-schema/docs/"

@@ -4,7 +4,8 @@ Works on both shapes the project meets:
 
 * a CRD ``openAPIV3Schema`` (everything inline), and
 * a generated JSON Schema with ``$ref`` into ``$defs`` (pydantic output), including the
-  ``anyOf: [X, {type: null}]`` wrapping pydantic uses for optional fields and ``allOf: [X]``.
+  ``anyOf: [X, {type: null}]`` wrapping pydantic uses for optional fields (``anyOf: [X, NULL_REF]`` in the
+  exported schemas, ``_core._consts``) and ``allOf: [X]``.
 
 Only the Kubernetes keywords that drive merging are read: ``properties``, ``additionalProperties``,
 ``items``, ``type``, ``default``, ``x-kubernetes-list-type``, ``x-kubernetes-list-map-keys``,
@@ -15,6 +16,8 @@ Only the Kubernetes keywords that drive merging are read: ``properties``, ``addi
 from __future__ import annotations
 
 from typing import Any
+
+from .._core._consts import NULL_REF
 
 Schema = dict[str, Any] | None
 
@@ -223,7 +226,7 @@ class SchemaWalker:
 
 
 def _is_null(node: Any) -> bool:
-    return isinstance(node, dict) and node.get("type") == "null" and len(node) == 1
+    return isinstance(node, dict) and ((node.get("type") == "null" and len(node) == 1) or node == NULL_REF)
 
 
 def root_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -15,12 +15,16 @@ from typing import Any
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
+from .._core._consts import NULL_DEF, NULL_DEF_NAME, NULL_REF
+
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-# Marks an ``anyOf: [X, {"type": "null"}]`` added for an explicit null that the API server prunes (or
+# Marks an ``anyOf: [X, NULL_REF]`` added for an explicit null that the API server prunes (or
 # defaults) before validation: JSON Schema tools (kubeconform) accept the null; our structural validator
 # reads the field as X, not nullable, and prunes the null with a note (``schema.null-pruned``).
+# NULL_REF's definition accepts null without naming a null type, and X's description is repeated on the wrapper:
+# what editors read (yaml-language-server: completion documentation, no ``null`` value offered, errors
+# worded "Expected integer"; docs/decisions.md D46).
 PRUNED_NULL = "x-dynamo-schema-null"
-_NULL = {"type": "null"}
 # Kubernetes resources: their explicit nulls go through the API server's pruning.
 _PRUNING_GROUPS = ("nvidia.com", "grove.io", "leaderworkerset.x-k8s.io")
 
@@ -111,10 +115,28 @@ def _accepts_null(root: dict[str, Any], node: Any) -> bool:
     return False
 
 
-def _or_null(node: dict[str, Any]) -> dict[str, Any]:
+def _own_description(root: dict[str, Any], node: dict[str, Any]) -> str | None:
+    """The description of ``node``, or of the definition a bare ``$ref`` names."""
+    desc = node.get("description")
+    if isinstance(desc, str):
+        return desc
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = (root.get("$defs") or {}).get(ref[len("#/$defs/"):])
+        if isinstance(target, dict) and isinstance(target.get("description"), str):
+            return str(target["description"])
+    return None
+
+
+def _or_null(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     if node.get(PRUNED_NULL) or node.get("type") == "null":
         return node
-    return {"anyOf": [node, dict(_NULL)], PRUNED_NULL: "pruned"}
+    out: dict[str, Any] = {"anyOf": [node, dict(NULL_REF)]}
+    desc = _own_description(root, node)
+    if desc is not None:  # on the property itself: editors document completion items from here
+        out["description"] = desc
+    out[PRUNED_NULL] = "pruned"
+    return out
 
 
 def accept_pruned_nulls(schema: dict[str, Any]) -> dict[str, Any]:
@@ -143,28 +165,128 @@ def accept_pruned_nulls(schema: dict[str, Any]) -> dict[str, Any]:
                 if not isinstance(v, dict) or (is_root and k == "metadata"):
                     continue
                 if k not in required or _accepts_null(out, v):
-                    props[k] = _or_null(v)
+                    props[k] = _or_null(out, v)
         addl = node.get("additionalProperties")
         if isinstance(addl, dict) and addl:
-            node["additionalProperties"] = _or_null(addl)
+            node["additionalProperties"] = _or_null(out, addl)
         items = node.get("items")
         if isinstance(items, dict) and _accepts_null(out, items):
-            node["items"] = _or_null(items)
+            node["items"] = _or_null(out, items)
 
     for d in (out.get("$defs") or {}).values():
         walk(d)
     walk(out, is_root=True)
+    if '"' + NULL_REF["$ref"] + '"' in json.dumps(out):
+        defs = dict(out.get("$defs") or {})
+        if defs.get(NULL_DEF_NAME, NULL_DEF) != NULL_DEF:
+            raise ValueError(f"a model is named {NULL_DEF_NAME}: the pruned-null definition needs another name")
+        defs[NULL_DEF_NAME] = copy.deepcopy(NULL_DEF)
+        out["$defs"] = dict(sorted(defs.items()))
     return out
 
 
-def generate_all() -> dict[str, dict[str, Any]]:
-    """``{relative path: schema}`` for every model, in a stable order."""
+_RST_LITERAL = r"``([^`]+)``"
+
+
+def markdown_descriptions(node: Any) -> Any:
+    """Descriptions in Markdown, what editors render: the model docstrings' RST literals (````x````)
+    become Markdown code spans (```x```). Changes ``node`` in place; returns it."""
+    import re
+
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "description" and isinstance(v, str):
+                if "``" in v:
+                    node[k] = re.sub(_RST_LITERAL, r"`\1`", v)
+            else:
+                markdown_descriptions(v)
+    elif isinstance(node, list):
+        for x in node:
+            markdown_descriptions(x)
+    return node
+
+
+def generate_all(core_descriptions: bool = False) -> dict[str, dict[str, Any]]:
+    """``{relative path: schema}`` for every model, in a stable order. ``core_descriptions``: also the
+    descriptions of the Kubernetes core types inside them, read now from the installed
+    kubernetes-validate (:func:`add_core_descriptions`; never in the committed schemas)."""
     out = {}
     for group, kind, version, model in _models():
         rel = f"{group}/{kind.lower()}_{version}.json"
-        schema = schema_for(model, pruned_nulls=group in _PRUNING_GROUPS)
+        schema = markdown_descriptions(schema_for(model, pruned_nulls=group in _PRUNING_GROUPS))
+        if core_descriptions:
+            add_core_descriptions(schema)
         out[rel] = {"$schema": schema.pop("$schema"), "$id": schema_id(rel), **schema}
     return out
+
+
+def add_core_descriptions(schema: dict[str, Any]) -> int:
+    """Give every property of a Kubernetes core type inside ``schema`` (``podTemplate``, containers, probes,
+    ObjectMeta…) that has no description of its own the description the Kubernetes OpenAPI schema has for
+    it, read from the schemas the kubernetes-validate dependency installed (the ``explain`` command's
+    source). Changes ``schema`` in place; returns the number of descriptions added."""
+    from .._schema import _explain
+
+    if not _explain._k8s_defs():
+        raise FileNotFoundError("the Kubernetes schemas of kubernetes-validate were not found: "
+                                "--with-core-descriptions needs the kubernetes-validate package")
+    return _CoreDescriptions(schema).walk(schema, None)
+
+
+class _CoreDescriptions:
+    """One walk of a generated schema beside the Kubernetes definitions its core-type fields are."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.seen: set[tuple[int, int]] = set()
+        self.added = 0
+
+    def _concrete(self, node: Any) -> Any:
+        for _ in range(64):
+            if not isinstance(node, dict):
+                return None
+            if node.get(PRUNED_NULL):
+                node = node["anyOf"][0]
+            elif isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
+                node = (self.root.get("$defs") or {}).get(node["$ref"][len("#/$defs/"):])
+            else:
+                return node
+        return None
+
+    def walk(self, node: Any, k8s: Any) -> int:
+        from .._schema import _explain
+
+        target = self._concrete(node)
+        if not isinstance(target, dict):
+            return self.added
+        k8s_def = _explain._k8s_resolve(k8s) if k8s is not None else None
+        key = (id(target), id(k8s_def))
+        if key in self.seen:
+            return self.added
+        self.seen.add(key)
+        if isinstance(target.get("items"), dict):
+            self.walk(target["items"], k8s)
+        addl = target.get("additionalProperties")
+        if isinstance(addl, dict) and addl and "properties" not in target:
+            sub = k8s_def.get("additionalProperties") if isinstance(k8s_def, dict) else None
+            self.walk(addl, sub if isinstance(sub, dict) else None)
+        props = target.get("properties")
+        if not isinstance(props, dict):
+            return self.added
+        defs = _explain._k8s_defs()
+        for name, prop in props.items():
+            if not isinstance(prop, dict):
+                continue
+            sub_k8s = _explain._k8s_step(k8s, name) if k8s is not None else None
+            if sub_k8s is None and name in _explain.CORE_TYPES and _explain.CORE_TYPES[name] in defs:
+                sub_k8s = {"$ref": "#/$defs/" + _explain.CORE_TYPES[name]}
+            if sub_k8s is not None and not isinstance(prop.get("description"), str):
+                text = _explain._description({}, sub_k8s)
+                if text:
+                    prop["description"] = text
+                    self.added += 1
+            self.walk(prop, sub_k8s)
+        return self.added
 
 
 ID_PREFIX = "urn:dynamo-schema:schemas/"
@@ -179,12 +301,12 @@ def dumps(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def write(out_dir: str | Path) -> list[Path]:
+def write(out_dir: str | Path, core_descriptions: bool = False) -> list[Path]:
     """Write every schema under ``out_dir`` (atomically, file by file). Returns the paths written."""
     from .._core._fsutil import atomic_write
 
     out = Path(out_dir)
     written = []
-    for rel, schema in generate_all().items():
+    for rel, schema in generate_all(core_descriptions).items():
         written.append(atomic_write(out, rel, dumps(schema)))
     return written

@@ -1,12 +1,15 @@
 """Compiled schema nodes: a JSON Schema (a CRD ``openAPIV3Schema`` inline, or a generated schema with
 ``$ref: #/$defs/Name``) compiled lazily into :class:`Node` objects, once per schema (cached per
-``id(schema)``). ``anyOf`` is understood for nullable (``{"type": "null"}`` branches) and int-or-string;
+``id(schema)``). ``anyOf`` is understood for nullable (``{"type": "null"}`` branches, and the exported
+schemas' ``_consts.NULL_REF``) and int-or-string;
 patterns are RE2 compiled for Python."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from .._core._consts import NULL_REF
 
 __all__ = ["Node", "child_node", "compile_schema", "has_below"]
 
@@ -233,7 +236,7 @@ class _Ctx:
             d = {**target, **rest}
         any_of = d.get("anyOf")
         if isinstance(any_of, list):
-            branches = [b for b in any_of if b != _NULL]
+            branches = [b for b in any_of if b != _NULL and b != NULL_REF]
             nullable = len(branches) != len(any_of)
             if nullable or len(branches) == 1:
                 rest = {k: v for k, v in d.items() if k != "anyOf"}

@@ -134,7 +134,7 @@ class ServiceValueCheckpoint(_Base):
     identity: Optional[ServiceValueCheckpointIdentity] = Field(default=None, alias='identity', description='Deprecated legacy identity of a checkpoint; not needed for automatic checkpoints (use checkpointRef to restore an existing one).')
     job: Optional[Job] = Field(default=None, alias='job', description='Customization of the Job that creates an automatic checkpoint.')
     mode: Optional[Literal['Auto', 'Manual']] = Field(default=None, alias='mode', description='Deprecated; leave it out. Use enabled: true alone for an automatic checkpoint, or checkpointRef to restore a named one.')
-    startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy', description='When worker replicas start relative to the automatic checkpoint: Immediate starts them cold at once and later pods restore once it is ready; WaitForCheckpoint holds workers at zero until it is ready.')
+    startup_policy: Literal['Immediate', 'WaitForCheckpoint'] = Field(default='Immediate', alias='startupPolicy', description='When worker replicas start relative to the automatic checkpoint: Immediate starts them cold at once and later pods restore once it is ready; WaitForCheckpoint holds workers at zero until it is ready.', json_schema_extra={'markdownEnumDescriptions': ['The default. Workers start cold at once; pods started after the checkpoint is ready restore from it.', 'Worker replicas stay at zero until the checkpoint is ready, then start from it.']})
     target_container_name: StrictStr = Field(default='main', alias='targetContainerName', pattern='^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', min_length=1, max_length=63, description='Name of the container that is snapshotted and restored.')
 
 
@@ -229,7 +229,7 @@ class ExtraPodSpec(_Base):
 class ServiceValueFailover(_Base):
     model_config = ConfigDict(extra='forbid', **_CONF)
     enabled: StrictBool = Field(alias='enabled', description='Turns failover on.')
-    mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode', description='Failover topology: intraPod (needs gpuMemoryService.enabled) or interPod (needs Grove).')
+    mode: Literal['intraPod', 'interPod'] = Field(default='intraPod', alias='mode', description='Failover topology: intraPod (needs gpuMemoryService.enabled) or interPod (needs Grove).', json_schema_extra={'markdownEnumDescriptions': ['The engine containers run in one pod; needs gpuMemoryService.enabled.', 'A GPU Memory Service weight-server pod plus engine pods per rank; Grove only.']})
     num_shadows: StrictInt = Field(default=1, alias='numShadows', ge=1, description='Standby engine pods per rank (interPod only; each rank then has numShadows + 1 engine pods).', json_schema_extra={'format': 'int32'})
 
 
