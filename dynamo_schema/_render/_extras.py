@@ -19,7 +19,6 @@ from .._core._consts import (
 )
 from ._errors import RenderError
 from ._graph import LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
-from ._merge import sort_keys_deep
 from ._names import (
     compute_dynamo_namespace,
     dcd_name,
@@ -103,47 +102,43 @@ def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any
     return out
 
 
-def _yaml_sorted(value: Any) -> str:
-    """``sigs.k8s.io/yaml.Marshal``: keys sorted at every level (go-yaml v2 writes map keys sorted)."""
-    from .._io._emit import dump
-
-    return dump(sort_keys_deep(value))
-
-
 def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """``dgd_epp_reconciler.go``: for the DGD's EPP component (``GetEPPComponent``: the first one), the
+    EPP ConfigMap unless the user references one (``epp/config.go`` ``GenerateConfigMap``), then the
+    InferencePool (``epp/inference_pool.go``)."""
+    from ._eppconfig import config_map_text
+
     meta = dgd.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
     out: list[dict[str, Any]] = []
-    for i, comp in enumerate((dgd.get("spec") or {}).get("components") or []):
-        if comp.get("type") != "epp":
-            continue
-        name = str(comp.get("name", ""))
-        legacy = comp.get("eppConfig") is not None  # epp.IsLegacyGoEPP; the native Rust EPP needs no ConfigMap
-        cfg = comp.get("eppConfig") or {}
-        labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
-        if legacy and not cfg.get("configMapRef"):
-            if cfg.get("config") is None:
-                raise RenderError.at(
-                    "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
-                    ("spec", "components", i, "eppConfig"), rule="render.epp",
-                )
-            body = {"apiVersion": "inference.networking.x-k8s.io/v1alpha1", "kind": "EndpointPickerConfig"}
-            body.update({k: v for k, v in cfg["config"].items() if k not in ("apiVersion", "kind")})
-            out.append({
-                "apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": {"name": epp_configmap_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
-                "data": {"epp-config-dynamo.yaml": _yaml_sorted(body)},
-            })
-        dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+    comps = (dgd.get("spec") or {}).get("components") or []
+    i, comp = next(((i, c) for i, c in enumerate(comps) if c.get("type") == "epp"), (-1, None))
+    if comp is None:
+        return out
+    name = str(comp.get("name", ""))
+    cfg = comp.get("eppConfig") or {}
+    labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
+    if cfg.get("configMapRef") is None:
+        if cfg.get("config") is None:
+            raise RenderError.at(
+                "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
+                ("spec", "components", i, "eppConfig"), rule="render.epp",
+            )
         out.append({
-            "apiVersion": "inference.networking.k8s.io/v1", "kind": "InferencePool",
-            "metadata": {"name": inference_pool_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
-            "spec": {
-                "targetPorts": [{"number": 8000}],
-                "selector": {"matchLabels": {LABEL_COMPONENT_CLASS: "worker", LABEL_NAMESPACE: dyn_ns}},
-                "endpointPickerRef": {"kind": "Service", "name": normalize_kube_name(dcd_name(dgd_name, name, None, "")), "port": {"number": 9002}},
-            },
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": epp_configmap_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
+            "data": {"epp-config-dynamo.yaml": config_map_text(cfg["config"])},
         })
+    dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+    out.append({
+        "apiVersion": "inference.networking.k8s.io/v1", "kind": "InferencePool",
+        "metadata": {"name": inference_pool_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
+        "spec": {
+            "targetPorts": [{"number": 8000}],
+            "selector": {"matchLabels": {LABEL_COMPONENT_CLASS: "worker", LABEL_NAMESPACE: dyn_ns}},
+            "endpointPickerRef": {"kind": "Service", "name": normalize_kube_name(dcd_name(dgd_name, name, None, "")), "port": {"number": 9002}},
+        },
+    })
     return out
 
 

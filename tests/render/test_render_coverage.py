@@ -192,10 +192,8 @@ def test_single_node_force_scaling_group() -> None:
     assert groups[0]["minAvailable"] == 2
 
 
-# ---------------------------------------------------------------- native Rust EPP
-# Newest upstream component_epp.go (``epp.IsLegacyGoEPP``: eppConfig present → legacy contract),
-# component_epp_test.go TestEPPCacheMountTracksHome; internal/controller dgd EPP reconciler
-# (no ConfigMap for the native EPP, InferencePool still reconciled).
+# ---------------------------------------------------------------- EPP launch contract
+# Reference revision component_epp.go (one contract: the Go EPP reading its mounted config file).
 
 def _epp_dgd(image: str, epp_config: Any = None) -> dict[str, Any]:
     epp: dict[str, Any] = {"name": "epp", "type": "epp",
@@ -213,22 +211,10 @@ def _epp_container(objs: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str
     return next(c for c in pod["containers"] if c["name"] == "main"), pod
 
 
-def test_native_epp_contract() -> None:
-    objs = render(_epp_dgd("nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.5.0"), "kubernetes", RenderOptions(namespace="ns1"))
-    main, pod = _epp_container(objs)
-    assert not main.get("args")  # []string{} marshals as omitted
-    env = {e["name"]: e.get("value") for e in main["env"]}
-    assert env["HOME"] == "/home/dynamo"
-    assert [m for m in main["volumeMounts"] if m["name"] == "hf-cache"] == [{"name": "hf-cache", "mountPath": "/home/dynamo/.cache"}]
-    assert not any(m["name"] == "epp-config" for m in main["volumeMounts"])
-    assert [v["name"] for v in pod["volumes"] if v["name"] in ("hf-cache", "epp-config")] == ["hf-cache"]
-    kinds = [o["kind"] for o in objs]
-    assert "ConfigMap" not in kinds and "InferencePool" in kinds
-
-
-def test_epp_config_selects_legacy_contract() -> None:
+@pytest.mark.parametrize("image", ["nvcr.io/nvidia/ai-dynamo/dynamo-epp:1.4.0", "nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.5.0"])
+def test_epp_contract_for_every_runtime(image: str) -> None:
     cfg = {"config": {"plugins": [{"type": "dyn-kv"}]}}
-    objs = render(_epp_dgd("nvcr.io/nvidia/ai-dynamo/dynamo-epp:1.4.0", cfg), "kubernetes", RenderOptions(namespace="ns1"))
+    objs = render(_epp_dgd(image, cfg), "kubernetes", RenderOptions(namespace="ns1"))
     main, pod = _epp_container(objs)
     assert main["args"][:2] == ["--pool-name", "test-deploy-pool"]
     assert "HOME" not in {e["name"] for e in main["env"]}
