@@ -76,30 +76,41 @@ def has_multinode(dgd: Mapping[str, Any]) -> bool:
     return any(node_count(c) > 1 for c in (dgd.get("spec") or {}).get("components") or [])
 
 
+def model_service(model: str, namespace: str, annotations: Mapping[str, str]) -> dict[str, Any]:
+    """``model_service.go`` ``generateHeadlessServiceForModel``: the headless Service of one base model."""
+    h = model_hash(model)
+    ann = dict(annotations)
+    ann[ANN_BASE_MODEL] = model
+    return {
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {
+            "name": model_service_name(model), "namespace": namespace,
+            "labels": {LABEL_BASE_MODEL_HASH: h, LABEL_MANAGED_BY: "dynamo-operator"},
+            "annotations": ann,
+        },
+        "spec": {
+            "clusterIP": "None",
+            "selector": {LABEL_BASE_MODEL_HASH: h},
+            "publishNotReadyAddresses": False,
+            "ports": [{"name": "system", "port": 9090, "targetPort": 9090, "protocol": "TCP"}],
+        },
+    }
+
+
 def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
-    """One headless Service per distinct ``modelRef.name`` (sorted by model name for stable output)."""
+    """``ReconcileModelServicesForComponents`` with the DGD as the owner (the Grove pathway's stable
+    resources): one Service per distinct ``modelRef.name`` (sorted by model name for stable output),
+    annotated with the DGD's ``spec.annotations``."""
     spec = dgd.get("spec") or {}
     models = sorted({str((c.get("modelRef") or {}).get("name")) for c in spec.get("components") or [] if (c.get("modelRef") or {}).get("name")})
-    out = []
-    for model in models:
-        h = model_hash(model)
-        annotations = dict(spec.get("annotations") or {})
-        annotations[ANN_BASE_MODEL] = model
-        out.append({
-            "apiVersion": "v1", "kind": "Service",
-            "metadata": {
-                "name": model_service_name(model), "namespace": namespace,
-                "labels": {LABEL_BASE_MODEL_HASH: h, LABEL_MANAGED_BY: "dynamo-operator"},
-                "annotations": annotations,
-            },
-            "spec": {
-                "clusterIP": "None",
-                "selector": {LABEL_BASE_MODEL_HASH: h},
-                "publishNotReadyAddresses": False,
-                "ports": [{"name": "system", "port": 9090, "targetPort": 9090, "protocol": "TCP"}],
-            },
-        })
-    return out
+    return [model_service(model, namespace, spec.get("annotations") or {}) for model in models]
+
+
+def dcd_model_service(dcd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """The same reconciler run by the DCD controller for its own component (owner: the DCD, so no DGD
+    annotations): the child DCDs of a DGD and a standalone DCD alike."""
+    model = ((dcd.get("spec") or {}).get("modelRef") or {}).get("name")
+    return [model_service(str(model), namespace, {})] if model else []
 
 
 def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:

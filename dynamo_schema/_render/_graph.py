@@ -262,6 +262,7 @@ def generate_dcds(
     from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
+    from .._k8s._golayout import prune_omitempty
     from ._eppconfig import stamps_type_meta
 
     backend = backend_for_generated_dcds(dgd)
@@ -307,6 +308,9 @@ def generate_dcds(
         if backend:
             dcd_spec["backendFramework"] = backend
         dcd_spec.update(comp)
+        # the operator builds the child DCD from the typed DGD: Go's omitempty drops zero-valued fields
+        # the stored DGD spells out (experimental.grove.forceScalingGroup: false…)
+        dcd_spec = prune_omitempty(dcd_spec, "DynamoComponentDeploymentSpec")
         dcd_meta: dict[str, Any] = {"name": resource_name, "namespace": namespace, "labels": labels}
         if annotations:
             dcd_meta["annotations"] = annotations

@@ -21,6 +21,7 @@ from .._core._consts import (
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations
+from ._errors import RenderError
 from ._graph import (
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,
@@ -172,7 +173,16 @@ def dcd_kube_annotations(dcd: Mapping[str, Any], alpha: Any = _UNSET) -> dict[st
     return ann
 
 
-def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
+def dcd_owner_name(dcd: Mapping[str, Any]) -> str:
+    """``GetParentGraphDeploymentName``: the owning DGD by owner reference only (not the label)."""
+    for ref in (dcd.get("metadata") or {}).get("ownerReferences") or []:
+        if ref.get("kind") == "DynamoGraphDeployment":
+            return str(ref.get("name") or "")
+    return ""
+
+
+def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str,
+                  owner: str | None = None) -> dict[str, Any]:
     spec = deepcopy(_spec(dcd))
     workload_type = dcd_workload_type(dcd)
     labels = dcd_kube_labels(dcd, namespace)
@@ -199,11 +209,14 @@ def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, nam
         pt = component.setdefault("podTemplate", {})
         pt.setdefault("metadata", {}).setdefault("labels", {})[LABEL_WORKER_HASH] = wh
     backend = component_backend(_spec(dcd), _spec(dcd).get("backendFramework"), ("spec",))
+    # GenerateBasePodSpecForController: the pod's parent (DYN_PARENT_DGD_K8S_NAME, the Dynamo namespace
+    # of its env, the discovery ServiceAccount, the EPP pool) is the owner reference, else the DCD itself
+    owner = dcd_owner_name(dcd) if owner is None else owner
     pod = generate_pod_spec(PodRequest(
         component=component,
         component_type=workload_type,
         backend=backend,
-        dgd_name=parent or kube_name,
+        dgd_name=owner or kube_name,
         namespace=namespace,
         role=role,
         nodes=node_count(component),
@@ -228,11 +241,12 @@ def _intorstr(value: str) -> Any:
     return int(value) if value.isdigit() else value
 
 
-def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
+def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace: str,
+                      owner: str | None = None) -> dict[str, Any]:
     name = str((dcd.get("metadata") or {}).get("name", ""))
     labels = dcd_kube_labels(dcd, namespace)
     annotations = dcd_kube_annotations(dcd)
-    template = _pod_template(dcd, "main", options, namespace)
+    template = _pod_template(dcd, "main", options, namespace, owner)
     max_surge = _intorstr(annotations.get(ANN_MAX_SURGE) or "25%")
     max_unavailable = _intorstr(annotations.get(ANN_MAX_UNAVAILABLE) or "25%")
     meta: dict[str, Any] = {"name": name, "namespace": namespace, "labels": labels}
@@ -250,7 +264,27 @@ def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace:
     return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta, "spec": spec}
 
 
-def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
+def check_lws_main_container(pod: Mapping[str, Any]) -> None:
+    """``dynamocomponentdeployment_controller.go`` ``checkMainContainer``, run on the leader and then the
+    worker pod template of a LeaderWorkerSet: the main container needs a command and arguments."""
+    containers = pod.get("containers") or []
+    message = "main container not found in pod spec"
+    if not containers:
+        message = "No containers found in pod spec"
+    for c in containers:
+        if c.get("name") != "main":
+            continue
+        if not c.get("command"):
+            message = "container Command cannot be nil for LWS pod"
+        elif not c.get("args"):
+            message = "container Args cannot be empty for LWS pod"
+        else:
+            return
+        break
+    raise RenderError.at(message, ("spec", "podTemplate", "spec", "containers"), rule="render.lws-main-container")
+
+
+def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str, owner: str | None = None) -> dict[str, Any]:
     name = str((dcd.get("metadata") or {}).get("name", ""))
     pod_labels = dcd_kube_labels(dcd, namespace)
     wt = dcd_workload_type(dcd)
@@ -261,10 +295,11 @@ def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -
             pod_labels[LABEL_SUB_TYPE] = st
     templates = {}
     for role in ("leader", "worker"):
-        t = _pod_template(dcd, role, options, namespace)
+        t = _pod_template(dcd, role, options, namespace, owner)
         t["metadata"]["labels"].update(pod_labels)
         t["metadata"]["labels"]["role"] = role
         t["metadata"]["labels"].pop(LABEL_SELECTOR, None)
+        check_lws_main_container(t["spec"])
         templates[role] = t
     replicas = _spec(dcd).get("replicas")
     spec = {
@@ -329,13 +364,15 @@ def render_dcd_service(dcd: Mapping[str, Any], options: RenderOptions, namespace
     return svc
 
 
-def render_dcd_workloads(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> list[dict[str, Any]]:
-    """Deployment (or LWS for multinode with the LWS gate on), then the Service."""
+def render_dcd_workloads(dcd: Mapping[str, Any], options: RenderOptions, namespace: str,
+                         owner: str | None = None) -> list[dict[str, Any]]:
+    """Deployment (or LWS for multinode with the LWS gate on), then the Service. ``owner``: the DGD
+    that owns a generated DCD (the operator's owner reference); None reads the DCD's own references."""
     out: list[dict[str, Any]] = []
     if options.lws_enabled and node_count(_spec(dcd)) > 1:
-        out.append(render_lws(dcd, options, namespace))
+        out.append(render_lws(dcd, options, namespace, owner))
     else:
-        out.append(render_deployment(dcd, options, namespace))
+        out.append(render_deployment(dcd, options, namespace, owner))
     svc = render_dcd_service(dcd, options, namespace)
     if svc is not None:
         out.append(svc)

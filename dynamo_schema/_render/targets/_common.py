@@ -11,7 +11,6 @@ from .._extras import (
     discovery_rbac,
     epp_objects,
     has_multinode,
-    model_services,
     scaling_adapters,
     wait_leader_configmap,
 )
@@ -67,21 +66,33 @@ def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) ->
     return [apply_server_defaults(o) for o in objs]
 
 
-def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
+def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], str]:
+    """The component pathway of a DGD up to its child DCDs, in the order of ``dgd_component_program.go``
+    ``componentProgram.Reconcile`` (so the first failure is the operator's): the worker hash (worker
+    rollout), the DGD's shared resources (:func:`dgd_common`), the multinode orchestrator check, then
+    the DCDs (the workloads step). Returns (admitted DGD, DCDs, shared resources, namespace)."""
     admitted = admit(dgd, options, grove=False)
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
-    return admitted, generate_dcds(admitted, wh, ns), wh, ns
+    common = dgd_common(admitted, ns, options)
+    if has_multinode(admitted) and not options.lws_enabled:
+        raise RenderError.at("no multinode orchestrator available", ("spec", "components"),
+                             rule="render.no-multinode-orchestrator")
+    return admitted, generate_dcds(admitted, wh, ns), common, ns
 
 
 def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dict[str, Any]]:
+    """The objects every DGD gets besides its workloads. The first ones are the shared resources of
+    ``dgd_shared_resources_reconciler.go``, built in its order (discovery RBAC, then the DRA claim
+    templates' step, the EPP resources, the wait-for-leader ConfigMap), before either pathway renders
+    its workloads; the scaling adapters follow (model Services are the pathway's: the Grove stable
+    resources with the DGD as owner, the DCD controller on the component pathway)."""
     name = str((dgd.get("metadata") or {}).get("name", ""))
     out: list[dict[str, Any]] = []
     if is_k8s_discovery(options.discovery_backend, (dgd.get("metadata") or {}).get("annotations") or {}):
         out += discovery_rbac(name, ns)
+    out += epp_objects(dgd, ns)
     if has_multinode(dgd):
         out.append(wait_leader_configmap(name, ns))
-    out += epp_objects(dgd, ns)
-    out += model_services(dgd, ns)
     out += scaling_adapters(dgd, ns)
     return out

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..._core._consts import LABEL_WORKER_HASH
-from .._extras import frontend_ingress
+from .._extras import frontend_ingress, model_services
 from .._graph import admit
 from .._grove import render_pcs
+from .._provideroverride import compose_grove_overrides
 from .._names import compute_dynamo_namespace, dcd_name
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
@@ -20,9 +21,14 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
     check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
     ns = namespace_of(admitted, options)
+    # dgd_grove_program.go groveProgram.Reconcile: the shared resources first, then the workloads (the
+    # worker hash, the PodCliqueSet), so the first failure is the operator's
+    common = dgd_common(admitted, ns, options)
     wh = worker_hash(admitted, options, ns)
-    out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns)]
-    out += dgd_common(admitted, ns, options)
+    pcs = render_pcs(admitted, wh, options, ns)
+    compose_grove_overrides(admitted, pcs)  # dgd_grove_workloads_reconciler.go: on the rendered PodCliqueSet
+    out: list[dict[str, Any]] = [pcs]
+    out += common
     meta = admitted.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
     spec = admitted.get("spec") or {}
@@ -48,6 +54,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
             compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), ns, dgd_name), name, labels, annotations, k8s,
         ))
     out += ingress
+    out += model_services(admitted, ns)  # dgd_grove_stable_resources_reconciler.go: owned by the DGD
     return finish(maybe_server_defaults(out, options), options)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._extras import dcd_ingress, frontend_ingress
+from .._extras import dcd_ingress, dcd_model_service, frontend_ingress
 from .._graph import admit, strip_private
 from .._options import RenderOptions
 from .._workloads import render_dcd_workloads
-from ._common import DCD, DGD, check_kind, child_dcds, dgd_common, finish, maybe_server_defaults, namespace_of
+from ._common import DCD, DGD, check_kind, child_dcds, finish, maybe_server_defaults, namespace_of
 from ._target import Target
 
 
@@ -18,14 +18,19 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
     if obj.get("kind") == DCD:
         admitted = admit(obj, options, grove=False)
         ns = namespace_of(admitted, options)
-        objs = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
+        objs = render_dcd_workloads(admitted, options, ns) + dcd_model_service(admitted, ns) + dcd_ingress(admitted, ns, options)
         return finish(maybe_server_defaults(objs, options), options)
-    admitted, dcds, _, ns = child_dcds(obj, options)
+    admitted, dcds, common, ns = child_dcds(obj, options)
     out: list[dict[str, Any]] = list(dcds)
-    out += dgd_common(admitted, ns, options)
+    out += common
     dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
+    models: set[str] = set()
     for dcd in dcds:
-        out += render_dcd_workloads(strip_private(dcd), options, ns)
+        out += render_dcd_workloads(strip_private(dcd), options, ns, owner=dgd_name)
+        for svc in dcd_model_service(dcd, ns):  # one Service per model, whichever DCD reconciles first
+            if svc["metadata"]["name"] not in models:
+                models.add(svc["metadata"]["name"])
+                out.append(svc)
         if (dcd.get("spec") or {}).get("type") == "frontend":
             out += frontend_ingress(dcd["metadata"]["name"], dgd_name, ns, options)
     return finish(maybe_server_defaults(out, options), options)
