@@ -8,6 +8,7 @@ generated schemas for Dynamo kinds); an invalid render is a bug and fails with t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
@@ -26,8 +27,10 @@ def _default_target(dgd: dict[str, Any]) -> str:
 
 
 def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,
-                   worker_hash_algorithm: str | None = None, stored: bool = False) -> Any:
-    """``RenderOptions`` from the admission settings (one source for cluster/operator state)."""
+                   worker_hash_algorithm: str | None = None, stored: bool = False,
+                   extra: Mapping[str, Any] | None = None) -> Any:
+    """``RenderOptions`` from the admission settings (one source for cluster/operator state); ``extra``:
+    further ``RenderOptions`` fields, operator configuration admission does not read (ingress, KAI…)."""
     from .._render import RenderOptions
 
     kwargs: dict[str, Any] = {
@@ -42,6 +45,10 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm
+    for key, value in (extra or {}).items():
+        if key in kwargs:
+            raise RenderError(f"render option {key!r} comes from the admission settings, not from extra options")
+        kwargs[key] = value
     return RenderOptions(**kwargs)
 
 
@@ -134,8 +141,12 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
                   operator_version: str | None = None, settings: Any = None,
                   validate_output: bool = True,
                   messages: list[tuple[str, str]] | None = None,
-                  worker_hash_algorithm: str | None = None, stored_view: bool = False) -> list[dict[str, Any]]:
+                  worker_hash_algorithm: str | None = None, stored_view: bool = False,
+                  options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
+
+    ``options``: further ``RenderOptions`` fields (operator configuration admission does not read, such
+    as the ingress settings); the cluster state both read comes from ``settings``.
 
     ``stored_view``: every object as the API server stores it (``RenderOptions.apiserver_defaults``).
 
@@ -209,9 +220,9 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
             raise RenderError(f"unknown target {target!r} for a DynamoComponentDeployment (kubernetes)")
     from .._render import render as _render
 
-    options = render_options(settings, namespace=namespace, operator_version=operator_version,
-                             worker_hash_algorithm=worker_hash_algorithm, stored=stored_view)
-    objs = prefix + _render(stored, target, options)
+    render_opts = render_options(settings, namespace=namespace, operator_version=operator_version,
+                                 worker_hash_algorithm=worker_hash_algorithm, stored=stored_view, extra=options)
+    objs = prefix + _render(stored, target, render_opts)
     if messages is not None:
         messages.extend(("warning", w) for w in naming_warnings(stored, namespace))
     if validate_output:
