@@ -330,10 +330,14 @@ def _less(a: str, b: str) -> bool:
     return len(a) < len(b)
 
 
+def _compare(x: str, y: str) -> int:
+    return -1 if _less(x, y) else (1 if _less(y, x) else 0)
+
+
 def _sorted_keys(keys: list[str]) -> list[str]:
     import functools
 
-    return sorted(keys, key=functools.cmp_to_key(lambda x, y: -1 if _less(x, y) else (1 if _less(y, x) else 0)))
+    return sorted(keys, key=functools.cmp_to_key(_compare))
 
 
 def _number(v: float) -> str:

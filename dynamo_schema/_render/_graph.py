@@ -297,7 +297,7 @@ def generate_dcds(
         if ctype == "epp":
             pt = ensure_pod_template(comp)
             pt["metadata"]["annotations"].setdefault(ANN_ISTIO_INJECT, "false")
-        _typed_epp_config(comp, comp_in is first_epp and stamps_type_meta(comp_in))
+        _typed_epp_config(comp, first_epp is not None and comp_in is first_epp and stamps_type_meta(first_epp))
         apply_dgd_template_defaults(comp, dgd, None)  # no topology domains for DCDs (Grove only)
         if kv.applies_to(comp, dgd):
             kv.apply_topology_annotations(annotations, kv.kv_transfer_policy(dgd))
