@@ -76,7 +76,7 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("ready", False)]),
     "dynamo_schema._render._pod:Ctx": (False, [
         ("dynamo_namespace", REQ), ("component_type", REQ), ("dgd_name", REQ), ("namespace", REQ),
-        ("discovery_backend", REQ), ("discovery_mode", REQ), ("worker_hash", REQ), ("runtime", REQ),
+        ("discovery_backend", REQ), ("discovery_mode", REQ), ("worker_hash", REQ),
         ("eppconfig", None)]),
 }
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._core._consts import NULL_REF
+
 __all__ = ["GoType", "root_type"]
 
 #: schema ``$defs`` name -> Go type (package-qualified as ``reflect.Type.String()`` prints it)
@@ -258,6 +260,12 @@ class GoType:
         return self._fields
 
 
+def is_null_branch(node: Any) -> bool:
+    """A nullable ``anyOf``'s null branch: pydantic's ``{"type": "null"}`` or the exported schemas'
+    ``NULL_REF`` (D46)."""
+    return bool(node == {"type": "null"} or node == NULL_REF)
+
+
 def _resolve(schema: dict[str, Any], raw: Any) -> tuple[dict[str, Any], str]:
     """The schema node behind ``$ref`` and a nullable ``anyOf``, and its ``$defs`` name (or "")."""
     name = ""
@@ -269,8 +277,8 @@ def _resolve(schema: dict[str, Any], raw: Any) -> tuple[dict[str, Any], str]:
             node = (schema.get("$defs") or {}).get(name) or {}
             continue
         branches = node.get("anyOf")
-        if isinstance(branches, list) and any(b == {"type": "null"} for b in branches):
-            rest = [b for b in branches if b != {"type": "null"}]
+        if isinstance(branches, list) and any(is_null_branch(b) for b in branches):
+            rest = [b for b in branches if not is_null_branch(b)]
             if len(rest) == 1 and isinstance(rest[0], dict):
                 node = rest[0]
                 continue

@@ -43,14 +43,13 @@ def comp_to_svc(comp: JSONObject, restored_fs: JSONObject | None = None) -> JSON
     _decompose_pod_template(comp, s, restored_fs)
     cc = comp.get("compilationCache")
     if isinstance(cc, dict):
-        vms = list(s.get("volumeMounts") or [])
-        for i, vm in enumerate(vms):
-            if vm.get("name") == cc.get("pvcName") and vm.get("mountPoint") == cc.get("mountPath"):
-                vms[i] = {**vm, "useAsCompilationCache": True}
-                break
-        else:
-            vms.append(cache_mount(cc))
-        s["volumeMounts"] = vms
+        # convertVolumeMountsFromHub writes the flagged cache mount first; the main container's mounts
+        # follow unless one has the same name and path (restoreFlatVolumeMountsFromMain,
+        # appendMissingVolumeMounts)
+        cache = cache_mount(cc)
+        s["volumeMounts"] = [cache] + [vm for vm in s.get("volumeMounts") or []
+                                       if not (vm.get("name") == cache.get("name")
+                                               and vm.get("mountPoint") == cache.get("mountPoint"))]
     return s
 
 

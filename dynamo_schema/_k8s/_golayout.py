@@ -374,6 +374,29 @@ def encode(value: Any, code: str | None) -> Any:
     return out
 
 
+def prune_omitempty(value: Any, code: str) -> Any:
+    """``value`` without the fields Go's ``omitempty`` drops on a round trip through type ``code``:
+    a scalar at its zero (``false``, ``0``, ``""``), an empty map or slice. Unlike :func:`encode` it
+    keeps the key order and every field the layouts do not model (untyped fields are left alone), so a
+    typed object re-encoded by the operator can be compared with the data it was decoded from."""
+    if code.startswith("*"):
+        code = code[1:]
+    if code.startswith("["):
+        return [prune_omitempty(v, code[1:]) for v in value] if isinstance(value, list) else value
+    if code.startswith("{"):
+        return {k: prune_omitempty(v, code[1:]) for k, v in value.items()} if isinstance(value, dict) else value
+    if code not in LAYOUTS or not isinstance(value, dict):
+        return value
+    known = {name: (omitempty, fcode) for name, omitempty, fcode in fields(code)}
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        omitempty, fcode = known.get(key, (False, ""))
+        if v is not None and omitempty and fcode != "" and _omitted(v, fcode):
+            continue
+        out[key] = prune_omitempty(v, fcode) if v is not None and fcode else v
+    return out
+
+
 def _extra_pod_spec(value: Any) -> Any:
     """``ExtraPodSpec.MarshalJSON`` (api/v1alpha1/common.go): the inline PodSpec fields, then
     ``containers`` re-declared with omitempty (after every PodSpec field; an empty list is

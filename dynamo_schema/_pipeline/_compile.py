@@ -8,6 +8,7 @@ generated schemas for Dynamo kinds); an invalid render is a bug and fails with t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
@@ -26,8 +27,10 @@ def _default_target(dgd: dict[str, Any]) -> str:
 
 
 def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,
-                   worker_hash_algorithm: str | None = None, stored: bool = False) -> Any:
-    """``RenderOptions`` from the admission settings (one source for cluster/operator state)."""
+                   worker_hash_algorithm: str | None = None, stored: bool = False,
+                   extra: Mapping[str, Any] | None = None) -> Any:
+    """``RenderOptions`` from the admission settings (one source for cluster/operator state); ``extra``:
+    further ``RenderOptions`` fields, operator configuration admission does not read (ingress, KAI…)."""
     from .._render import RenderOptions
 
     kwargs: dict[str, Any] = {
@@ -44,6 +47,10 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm
+    for key, value in (extra or {}).items():
+        if key in kwargs:
+            raise RenderError(f"render option {key!r} comes from the admission settings, not from extra options")
+        kwargs[key] = value
     return RenderOptions(**kwargs)
 
 
@@ -54,6 +61,16 @@ def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
     if stored is None or any(d.severity == "error" for d in diags):
         raise RenderError("the object would not be admitted", [d for d in diags if d.severity == "error"])
     return stored
+
+
+def output_schema_version(api: str, kind: str, kubernetes_version: str) -> str:
+    """The Kubernetes release whose bundled schema checks a rendered built-in object: DRA's
+    ``resource.k8s.io/v1`` is served from Kubernetes 1.34 on, and a cluster with DRA runs one (D38)."""
+    from .._k8s import _builtin_kinds as _k8s_schemas
+
+    if api == "resource.k8s.io/v1" and not _k8s_schemas.has_schema(api, kind, kubernetes_version):
+        return "1.34.0"
+    return kubernetes_version
 
 
 def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0",
@@ -78,9 +95,7 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
                 # what Grove's webhook would refuse, the cluster would too
                 diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
         else:
-            # DRA's resource.k8s.io/v1 is served from Kubernetes 1.34 on: a cluster with DRA runs one (D38)
-            version = "1.34.0" if api == "resource.k8s.io/v1" and not _k8s_schemas.has_schema(
-                api, kind, kubernetes_version) else kubernetes_version
+            version = output_schema_version(api, kind, kubernetes_version)
             if proven_valid(obj, version):  # compiled once per schema; the walk explains failures
                 diags = []
             else:
@@ -140,8 +155,12 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
                   operator_version: str | None = None, settings: Any = None,
                   validate_output: bool = True,
                   messages: list[tuple[str, str]] | None = None,
-                  worker_hash_algorithm: str | None = None, stored_view: bool = False) -> list[dict[str, Any]]:
+                  worker_hash_algorithm: str | None = None, stored_view: bool = False,
+                  options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Render one DGD, DCD or DGDR (plain data) into Kubernetes objects.
+
+    ``options``: further ``RenderOptions`` fields (operator configuration admission does not read, such
+    as the ingress settings); the cluster state both read comes from ``settings``.
 
     ``stored_view``: every object as the API server stores it (``RenderOptions.apiserver_defaults``).
 
@@ -215,9 +234,9 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
             raise RenderError(f"unknown target {target!r} for a DynamoComponentDeployment (kubernetes)")
     from .._render import render as _render
 
-    options = render_options(settings, namespace=namespace, operator_version=operator_version,
-                             worker_hash_algorithm=worker_hash_algorithm, stored=stored_view)
-    objs = prefix + _render(stored, target, options)
+    render_opts = render_options(settings, namespace=namespace, operator_version=operator_version,
+                                 worker_hash_algorithm=worker_hash_algorithm, stored=stored_view, extra=options)
+    objs = prefix + _render(stored, target, render_opts)
     if messages is not None:
         messages.extend(("warning", w) for w in naming_warnings(stored, namespace))
     if validate_output:

@@ -12,7 +12,6 @@ from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
 from .._k8s._container import has_arg
-from .._k8s._gofmt import go_quote
 from ._errors import RenderError
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._podrequest import PodRequest, gpu_count, pod_template_annotations
@@ -304,97 +303,9 @@ def _vllm_update_pod_spec(pod: dict[str, Any], req: PodRequest) -> None:
 # ---------------------------------------------------------------- SGLang
 
 
-NIXL_PORT = 19090
-MAX_NIXL_PORTS = 8  # DynamoMaxNixlPorts
-MAX_TCP_PORT = 65535
-
-
-def _find_env(container: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
-    return next((e for e in container.get("env") or [] if e.get("name") == name), None)
-
-
-def reserve_nixl_exporter_ports(container: dict[str, Any], gpus: int, path: tuple[str | int, ...] = ()) -> None:
-    """``reserveNixlExporterPorts`` (newest stored upstream ``backend_sglang.go``).
-
-    A container declaring the ``nixl`` port whose inline ``NIXL_TELEMETRY_ENABLE`` is ``y`` (and
-    whose ``NIXL_TELEMETRY_EXPORTER`` is absent or ``prometheus``) declares ``nixl-<i>`` = base+i
-    for the co-located ranks 1..GPUs-1; base is ``NIXL_TELEMETRY_PROMETHEUS_PORT`` when set
-    inline (the ``nixl`` port moves with it), else 19090. Values set through ``valueFrom`` reserve
-    the range conservatively (capped at 8); more than 8 GPUs with a literal enabled Prometheus
-    exporter is an error, as are unusable or ``valueFrom`` port overrides.
-    """
-    ports = container.get("ports") or []
-    base_port = next((p for p in ports if p.get("name") == "nixl"), None)
-    if base_port is None:
-        return
-    enabled = _find_env(container, "NIXL_TELEMETRY_ENABLE")
-    if enabled is None:
-        return
-    prometheus_on = enabled.get("valueFrom") is None
-    if prometheus_on and str(enabled.get("value") or "").strip().lower() != "y":
-        return
-    exporter = _find_env(container, "NIXL_TELEMETRY_EXPORTER")
-    if exporter is not None:
-        if exporter.get("valueFrom") is not None:
-            prometheus_on = False
-        elif str(exporter.get("value") or "").strip().lower() != "prometheus":
-            return
-
-    def fail(message: str) -> RenderError:
-        # The operator wraps it as "failed to update container for backend sglang: <message>".
-        return RenderError.at(message, path, rule="render.backend")
-
-    override = _find_env(container, "NIXL_TELEMETRY_PROMETHEUS_PORT")
-    if override is not None and override.get("valueFrom") is None:
-        raw = str(override.get("value") or "")
-        try:
-            port = int(raw.strip())
-            problem = "" if 1 <= port <= MAX_TCP_PORT else f"is set to {port}, which is outside the port range 1-{MAX_TCP_PORT}"
-        except ValueError:
-            problem = f"is set to {go_quote(raw)}, which is not a number"  # literalPort: %q
-        if problem:
-            raise fail(
-                f"NIXL_TELEMETRY_PROMETHEUS_PORT is the base of the NIXL exporter range and {problem}, so the operator "
-                "cannot declare the range it names and Prometheus would scrape ports no rank binds. Set "
-                f"NIXL_TELEMETRY_PROMETHEUS_PORT to a port between 1 and {MAX_TCP_PORT}, or set NIXL_TELEMETRY_ENABLE=n"
-            )
-        base_port["containerPort"] = port
-    elif override is not None:
-        raise fail(
-            "NIXL_TELEMETRY_PROMETHEUS_PORT is set through valueFrom, so the operator cannot declare the exporter "
-            "range as nixl container ports and Prometheus would scrape a range no rank binds. Set "
-            "NIXL_TELEMETRY_PROMETHEUS_PORT to a literal port, or set NIXL_TELEMETRY_ENABLE=n"
-        )
-    colocated = gpus
-    if colocated > MAX_NIXL_PORTS:
-        if prometheus_on:
-            raise fail(
-                f"{colocated} co-located GPUs each need a NIXL exporter port, but only {MAX_NIXL_PORTS} consecutive ports "
-                f"are declared and scraped, so the ranks past the {MAX_NIXL_PORTS}th would fail to start. Run at most "
-                f"{MAX_NIXL_PORTS} ranks per container, or set NIXL_TELEMETRY_ENABLE=n"
-            )
-        colocated = MAX_NIXL_PORTS
-    base = int(base_port["containerPort"])
-    last = base + colocated - 1
-    if last > MAX_TCP_PORT:
-        raise fail(
-            f"NIXL_TELEMETRY_PROMETHEUS_PORT={base} with {colocated} co-located ranks needs ports {base}-{last}, "
-            f"which exceeds the maximum port {MAX_TCP_PORT}"
-        )
-    for rank in range(1, colocated):
-        name = f"nixl-{rank}"
-        declared = next((p for p in ports if p.get("name") == name), None)
-        if declared is not None:
-            declared["containerPort"] = base + rank
-            continue
-        ports.append({"protocol": "TCP", "name": name, "containerPort": base + rank})
-    container["ports"] = ports
-
-
 def _sglang_update_container(container: dict[str, Any], req: PodRequest) -> None:
-
-    # Before any early return: a single-node worker co-locates every rank in one container.
-    reserve_nixl_exporter_ports(container, gpu_count(req.component), req.path)
+    # backend_sglang.go UpdateContainer: single-node containers are left as they are (the reference
+    # revision declares no per-rank NIXL exporter ports; the GPU count is not read)
     if req.nodes <= 1:
         return
     if req.role == "worker":

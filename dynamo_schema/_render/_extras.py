@@ -19,7 +19,6 @@ from .._core._consts import (
 )
 from ._errors import RenderError
 from ._graph import LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
-from ._merge import sort_keys_deep
 from ._names import (
     compute_dynamo_namespace,
     dcd_name,
@@ -77,73 +76,80 @@ def has_multinode(dgd: Mapping[str, Any]) -> bool:
     return any(node_count(c) > 1 for c in (dgd.get("spec") or {}).get("components") or [])
 
 
+def model_service(model: str, namespace: str, annotations: Mapping[str, str]) -> dict[str, Any]:
+    """``model_service.go`` ``generateHeadlessServiceForModel``: the headless Service of one base model."""
+    h = model_hash(model)
+    ann = dict(annotations)
+    ann[ANN_BASE_MODEL] = model
+    return {
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {
+            "name": model_service_name(model), "namespace": namespace,
+            "labels": {LABEL_BASE_MODEL_HASH: h, LABEL_MANAGED_BY: "dynamo-operator"},
+            "annotations": ann,
+        },
+        "spec": {
+            "clusterIP": "None",
+            "selector": {LABEL_BASE_MODEL_HASH: h},
+            "publishNotReadyAddresses": False,
+            "ports": [{"name": "system", "port": 9090, "targetPort": 9090, "protocol": "TCP"}],
+        },
+    }
+
+
 def model_services(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
-    """One headless Service per distinct ``modelRef.name`` (sorted by model name for stable output)."""
+    """``ReconcileModelServicesForComponents`` with the DGD as the owner (the Grove pathway's stable
+    resources): one Service per distinct ``modelRef.name`` (sorted by model name for stable output),
+    annotated with the DGD's ``spec.annotations``."""
     spec = dgd.get("spec") or {}
     models = sorted({str((c.get("modelRef") or {}).get("name")) for c in spec.get("components") or [] if (c.get("modelRef") or {}).get("name")})
-    out = []
-    for model in models:
-        h = model_hash(model)
-        annotations = dict(spec.get("annotations") or {})
-        annotations[ANN_BASE_MODEL] = model
-        out.append({
-            "apiVersion": "v1", "kind": "Service",
-            "metadata": {
-                "name": model_service_name(model), "namespace": namespace,
-                "labels": {LABEL_BASE_MODEL_HASH: h, LABEL_MANAGED_BY: "dynamo-operator"},
-                "annotations": annotations,
-            },
-            "spec": {
-                "clusterIP": "None",
-                "selector": {LABEL_BASE_MODEL_HASH: h},
-                "publishNotReadyAddresses": False,
-                "ports": [{"name": "system", "port": 9090, "targetPort": 9090, "protocol": "TCP"}],
-            },
-        })
-    return out
+    return [model_service(model, namespace, spec.get("annotations") or {}) for model in models]
 
 
-def _yaml_sorted(value: Any) -> str:
-    """``sigs.k8s.io/yaml.Marshal``: keys sorted at every level (go-yaml v2 writes map keys sorted)."""
-    from .._io._emit import dump
-
-    return dump(sort_keys_deep(value))
+def dcd_model_service(dcd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """The same reconciler run by the DCD controller for its own component (owner: the DCD, so no DGD
+    annotations): the child DCDs of a DGD and a standalone DCD alike."""
+    model = ((dcd.get("spec") or {}).get("modelRef") or {}).get("name")
+    return [model_service(str(model), namespace, {})] if model else []
 
 
 def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """``dgd_epp_reconciler.go``: for the DGD's EPP component (``GetEPPComponent``: the first one), the
+    EPP ConfigMap unless the user references one (``epp/config.go`` ``GenerateConfigMap``), then the
+    InferencePool (``epp/inference_pool.go``)."""
+    from ._eppconfig import config_map_text
+
     meta = dgd.get("metadata") or {}
     dgd_name = str(meta.get("name", ""))
     out: list[dict[str, Any]] = []
-    for i, comp in enumerate((dgd.get("spec") or {}).get("components") or []):
-        if comp.get("type") != "epp":
-            continue
-        name = str(comp.get("name", ""))
-        legacy = comp.get("eppConfig") is not None  # epp.IsLegacyGoEPP; the native Rust EPP needs no ConfigMap
-        cfg = comp.get("eppConfig") or {}
-        labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
-        if legacy and not cfg.get("configMapRef"):
-            if cfg.get("config") is None:
-                raise RenderError.at(
-                    "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
-                    ("spec", "components", i, "eppConfig"), rule="render.epp",
-                )
-            body = {"apiVersion": "inference.networking.x-k8s.io/v1alpha1", "kind": "EndpointPickerConfig"}
-            body.update({k: v for k, v in cfg["config"].items() if k not in ("apiVersion", "kind")})
-            out.append({
-                "apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": {"name": epp_configmap_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
-                "data": {"epp-config-dynamo.yaml": _yaml_sorted(body)},
-            })
-        dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+    comps = (dgd.get("spec") or {}).get("components") or []
+    i, comp = next(((i, c) for i, c in enumerate(comps) if c.get("type") == "epp"), (-1, None))
+    if comp is None:
+        return out
+    name = str(comp.get("name", ""))
+    cfg = comp.get("eppConfig") or {}
+    labels = {LABEL_DGD_NAME: dgd_name, LABEL_COMPONENT: name, LABEL_COMPONENT_TYPE: "epp"}
+    if cfg.get("configMapRef") is None:
+        if cfg.get("config") is None:
+            raise RenderError.at(
+                "EPP configuration is required: either eppConfig.configMapRef or eppConfig.config must be specified",
+                ("spec", "components", i, "eppConfig"), rule="render.epp",
+            )
         out.append({
-            "apiVersion": "inference.networking.k8s.io/v1", "kind": "InferencePool",
-            "metadata": {"name": inference_pool_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
-            "spec": {
-                "targetPorts": [{"number": 8000}],
-                "selector": {"matchLabels": {LABEL_COMPONENT_CLASS: "worker", LABEL_NAMESPACE: dyn_ns}},
-                "endpointPickerRef": {"kind": "Service", "name": normalize_kube_name(dcd_name(dgd_name, name, None, "")), "port": {"number": 9002}},
-            },
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": epp_configmap_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
+            "data": {"epp-config-dynamo.yaml": config_map_text(cfg["config"])},
         })
+    dyn_ns = compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), namespace, dgd_name)
+    out.append({
+        "apiVersion": "inference.networking.k8s.io/v1", "kind": "InferencePool",
+        "metadata": {"name": inference_pool_name(dgd_name), "namespace": namespace, "labels": dict(labels)},
+        "spec": {
+            "targetPorts": [{"number": 8000}],
+            "selector": {"matchLabels": {LABEL_COMPONENT_CLASS: "worker", LABEL_NAMESPACE: dyn_ns}},
+            "endpointPickerRef": {"kind": "Service", "name": normalize_kube_name(dcd_name(dgd_name, name, None, "")), "port": {"number": 9002}},
+        },
+    })
     return out
 
 

@@ -147,18 +147,3 @@ def apply_intra_pod_gms(pod: dict[str, Any], component: Mapping[str, Any], paren
             raise RenderError.at(f"gpuMemoryService extra client container {go_quote(str(name))} disappeared while "
                                  "rendering the pod", path, rule=RULE_GMS)
         ensure_client(pod, client)
-
-
-def require_main_container(pod: Mapping[str, Any], role: str, path: tuple[str | int, ...]) -> None:
-    """``checkMainContainer`` of the LeaderWorkerSet templates: a pod whose ``main`` container became the
-    intra-pod failover engines has none, and the DCD's LWS is not created."""
-    containers = pod.get("containers") or []
-    if not containers:
-        msg = "No containers found in pod spec"
-    elif any(isinstance(c, Mapping) and c.get("name") == "main" for c in containers):
-        return
-    else:
-        msg = "main container not found in pod spec"
-    where = ("generateLeaderPodTemplateSpec: failed to check main container" if role == "leader"
-             else "generateWorkerPodTemplateSpec: failed to check LWS worker main container")
-    raise RenderError.at(f"{where}: {msg}", path, rule="render.lws-main-container")

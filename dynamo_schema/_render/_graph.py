@@ -195,25 +195,12 @@ def propagate_dgd_annotations(dgd: Mapping[str, Any], component: dict[str, Any])
             pt["metadata"]["annotations"][key] = dgd_ann[key]
 
 
-def runtime_init_container(pt: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The reserved ``runtime`` init container that selects Dynamo sidecar mode (``GetDynamoSidecar``)."""
-    for c in (pt.get("spec") or {}).get("initContainers") or []:
-        if isinstance(c, dict) and c.get("name") == "runtime":
-            return c
-    return None
-
-
 def apply_dgd_template_defaults(
     component: dict[str, Any], dgd: Mapping[str, Any], topology_domains: list[str] | None = None,
 ) -> None:
     """``applyDGDTemplateDefaults``: graph env, kvTransferPolicy (workers), DGD annotation
-    propagation, DGD spec metadata as low priority.
-
-    Dynamo sidecar mode (newest upstream ``component_dynamo_sidecar_test.go``
-    ``TestNativeSidecarRendering``): graph env goes to ``main`` *and* the ``runtime`` init
-    container; the kvTransferPolicy env and topology mount go to the ``runtime`` init container
-    (the Dynamo container) instead of ``main``.
-    """
+    propagation, DGD spec metadata as low priority (graph env and the kvTransferPolicy env and mount go
+    to ``main``)."""
     from . import _kvtransfer as kv
 
     spec = dgd.get("spec") or {}
@@ -221,14 +208,10 @@ def apply_dgd_template_defaults(
         pt = ensure_pod_template(component)
         main = ensure_main_container(pt)
         main["env"] = merge_envs(spec["env"], main.get("env"))
-        runtime = runtime_init_container(pt)
-        if runtime is not None:
-            runtime["env"] = merge_envs(spec["env"], runtime.get("env"))
     if kv.applies_to(component, dgd):
         kvt = kv.kv_transfer_policy(dgd) or {}
         pt = ensure_pod_template(component)
-        target = runtime_init_container(pt) or ensure_main_container(pt)
-        kv.apply_to_container(target, kvt)
+        kv.apply_to_container(ensure_main_container(pt), kvt)
         kv.apply_volume(pt.setdefault("spec", {}), kvt, topology_domains)
     propagate_dgd_annotations(dgd, component)
     pt = ensure_pod_template(component)
@@ -258,6 +241,16 @@ def prune_empty_metadata(component: dict[str, Any]) -> None:
             del pt["metadata"]
 
 
+def _typed_epp_config(comp: dict[str, Any], type_meta: bool) -> None:
+    """The child DCD's ``eppConfig.config`` is the operator's typed config (``_eppconfig``), stamped
+    with the ``TypeMeta`` the EPP reconciler set when it wrote the ConfigMap from it."""
+    cfg = comp.get("eppConfig")
+    if isinstance(cfg, dict) and isinstance(cfg.get("config"), Mapping):
+        from ._eppconfig import typed_config
+
+        cfg["config"] = typed_config(cfg["config"], type_meta=type_meta)
+
+
 def generate_dcds(
     dgd: Mapping[str, Any], worker_hash: str, namespace: str, *, alpha_compat: bool = True,
 ) -> list[dict[str, Any]]:
@@ -269,6 +262,8 @@ def generate_dcds(
     from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
+    from .._k8s._golayout import prune_omitempty
+    from ._eppconfig import stamps_type_meta
     from ._gms import check_extra_clients
 
     backend = backend_for_generated_dcds(dgd)
@@ -276,6 +271,7 @@ def generate_dcds(
     dgd_name = str(meta.get("name", ""))
     spec = dgd.get("spec") or {}
     epp = has_epp(dgd)
+    first_epp = next((c for c in spec.get("components") or [] if c.get("type") == "epp"), None)
     out: list[dict[str, Any]] = []
     for i, comp_in in enumerate(spec.get("components") or []):
         name = str(comp_in.get("name", ""))
@@ -303,6 +299,7 @@ def generate_dcds(
         if ctype == "epp":
             pt = ensure_pod_template(comp)
             pt["metadata"]["annotations"].setdefault(ANN_ISTIO_INJECT, "false")
+        _typed_epp_config(comp, first_epp is not None and comp_in is first_epp and stamps_type_meta(first_epp))
         apply_dgd_template_defaults(comp, dgd, None)  # no topology domains for DCDs (Grove only)
         if kv.applies_to(comp, dgd):
             kv.apply_topology_annotations(annotations, kv.kv_transfer_policy(dgd))
@@ -313,6 +310,9 @@ def generate_dcds(
         if backend:
             dcd_spec["backendFramework"] = backend
         dcd_spec.update(comp)
+        # the operator builds the child DCD from the typed DGD: Go's omitempty drops zero-valued fields
+        # the stored DGD spells out (experimental.grove.forceScalingGroup: false…)
+        dcd_spec = prune_omitempty(dcd_spec, "DynamoComponentDeploymentSpec")
         dcd_meta: dict[str, Any] = {"name": resource_name, "namespace": namespace, "labels": labels}
         if annotations:
             dcd_meta["annotations"] = annotations

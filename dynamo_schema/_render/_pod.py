@@ -25,14 +25,6 @@ from ._names import (
 )
 from ._options import RenderOptions
 from ._podrequest import MAIN, PodRequest, main_container, pod_template_annotations, pod_template_labels
-from ._runtime import (
-    CANARY_HEALTH_CHECKS,
-    FRONTEND_STARTUP_PROBE,
-    INCREASED_WORKER_FAILURE_THRESHOLD,
-    Version,
-    gate,
-    resolve_runtime_version,
-)
 
 DEFAULT_SHM = "8Gi"
 PLANNER_SA = "planner-serviceaccount"
@@ -45,8 +37,7 @@ class Ctx(Record):
     (docs/decisions.md D32)."""
 
     __slots__ = _FIELDS = ("dynamo_namespace", "component_type", "dgd_name", "namespace",
-                                            "discovery_backend", "discovery_mode", "worker_hash", "runtime",
-                                            "eppconfig")
+                                            "discovery_backend", "discovery_mode", "worker_hash", "eppconfig")
     dynamo_namespace: str
     component_type: str
     dgd_name: str
@@ -54,12 +45,10 @@ class Ctx(Record):
     discovery_backend: str
     discovery_mode: str
     worker_hash: str
-    runtime: Version | None
     eppconfig: Any
 
     def __init__(self, dynamo_namespace: str, component_type: str, dgd_name: str, namespace: str,
-                 discovery_backend: str, discovery_mode: str, worker_hash: str, runtime: Version | None,
-                 eppconfig: Any = None) -> None:
+                 discovery_backend: str, discovery_mode: str, worker_hash: str, eppconfig: Any = None) -> None:
         self.dynamo_namespace = dynamo_namespace
         self.component_type = component_type
         self.dgd_name = dgd_name
@@ -67,7 +56,6 @@ class Ctx(Record):
         self.discovery_backend = discovery_backend
         self.discovery_mode = discovery_mode
         self.worker_hash = worker_hash
-        self.runtime = runtime
         self.eppconfig = eppconfig
 
 
@@ -125,8 +113,6 @@ def base_container(ctx: Ctx) -> dict[str, Any]:
         c["ports"] = [{"protocol": "TCP", "name": "http", "containerPort": 8000}]
         c["livenessProbe"] = _http_probe("/live", "http", initialDelaySeconds=15, periodSeconds=10, timeoutSeconds=1, failureThreshold=3)
         c["readinessProbe"] = _http_probe("/health", "http", initialDelaySeconds=10, periodSeconds=10, timeoutSeconds=3, failureThreshold=3)
-        if gate(ctx.runtime, FRONTEND_STARTUP_PROBE):
-            c["startupProbe"] = _http_probe("/live", "http", periodSeconds=10, timeoutSeconds=1, failureThreshold=30)
         c["env"] += [
             {"name": "DYNAMO_PORT", "value": "8000"},
             {"name": "DYN_HTTP_PORT", "value": "8000"},
@@ -137,15 +123,16 @@ def base_container(ctx: Ctx) -> dict[str, Any]:
             {"protocol": "TCP", "name": "system", "containerPort": 9090},
             {"protocol": "TCP", "name": "nixl", "containerPort": 19090},
         ]
-        failure = 3 if gate(ctx.runtime, INCREASED_WORKER_FAILURE_THRESHOLD) else 1
-        c["livenessProbe"] = _http_probe("/live", "system", periodSeconds=5, timeoutSeconds=4, failureThreshold=failure)
+        # component_worker.go GetBaseContainer: liveness failure 1 and DYN_HEALTH_CHECK_ENABLED "false" for
+        # every runtime version (no runtime-version gate acts at the reference revision; docs/decisions.md D37)
+        c["livenessProbe"] = _http_probe("/live", "system", periodSeconds=5, timeoutSeconds=4, failureThreshold=1)
         c["readinessProbe"] = _http_probe("/health", "system", periodSeconds=10, timeoutSeconds=4, failureThreshold=3)
         c["startupProbe"] = _http_probe("/live", "system", periodSeconds=10, timeoutSeconds=5, failureThreshold=720)
         c["env"] += [
             {"name": "DYN_SYSTEM_ENABLED", "value": "true"},
             {"name": "DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", "value": '["generate"]'},
             {"name": "DYN_SYSTEM_PORT", "value": "9090"},
-            {"name": "DYN_HEALTH_CHECK_ENABLED", "value": "true" if gate(ctx.runtime, CANARY_HEALTH_CHECKS) else "false"},
+            {"name": "DYN_HEALTH_CHECK_ENABLED", "value": "false"},
             {"name": "NIXL_TELEMETRY_ENABLE", "value": "n"},
             {"name": "NIXL_TELEMETRY_EXPORTER", "value": "prometheus"},
             {"name": "NIXL_TELEMETRY_PROMETHEUS_PORT", "value": "19090"},
@@ -166,10 +153,7 @@ def base_container(ctx: Ctx) -> dict[str, Any]:
             {"name": "DYN_SYSTEM_PORT", "value": "9090"},
         ]
     elif t == "epp":
-        # ``epp.IsLegacyGoEPP``: the presence of eppConfig selects the legacy Go EPP launch contract;
-        # admission ties it to the runtime (``NativeRustEPP`` ≥ 1.5.0 must omit eppConfig, older
-        # runtimes require it; newest upstream ``component_epp.go``/webhook ``eppRuntimeCompatibilityError``).
-        native = ctx.eppconfig is None
+        # component_epp.go GetBaseContainer: one launch contract (the Go EPP, its config file mounted)
         c["ports"] = [
             {"protocol": "TCP", "name": "grpc", "containerPort": 9002},
             {"protocol": "TCP", "name": "grpc-health", "containerPort": 9003},
@@ -185,25 +169,20 @@ def base_container(ctx: Ctx) -> dict[str, Any]:
             {"name": "DYN_NAMESPACE_PREFIX", "value": ctx.dynamo_namespace},
         ]
         c["command"] = []
-        if native:
-            c["args"] = []
-            c["env"].append({"name": "HOME", "value": "/home/dynamo"})
-            c["volumeMounts"] = [{"name": "hf-cache", "mountPath": "/home/dynamo/.cache"}]
-        else:
-            c["args"] = [
-                "--pool-name", inference_pool_name(ctx.dgd_name),
-                "--pool-namespace", ctx.namespace,
-                "--pool-group", "inference.networking.k8s.io",
-                "-v", "4",
-                "--zap-encoder", "json",
-                "--grpc-port", "9002",
-                "--grpc-health-port", "9003",
-                "--config-file", "/etc/epp/epp-config-dynamo.yaml",
-            ]
-            c["volumeMounts"] = [
-                {"name": "epp-config", "mountPath": "/etc/epp", "readOnly": True},
-                {"name": "hf-cache", "mountPath": "/home/nonroot/.cache"},
-            ]
+        c["args"] = [
+            "--pool-name", inference_pool_name(ctx.dgd_name),
+            "--pool-namespace", ctx.namespace,
+            "--pool-group", "inference.networking.k8s.io",
+            "-v", "4",
+            "--zap-encoder", "json",
+            "--grpc-port", "9002",
+            "--grpc-health-port", "9003",
+            "--config-file", "/etc/epp/epp-config-dynamo.yaml",
+        ]
+        c["volumeMounts"] = [
+            {"name": "epp-config", "mountPath": "/etc/epp", "readOnly": True},
+            {"name": "hf-cache", "mountPath": "/home/nonroot/.cache"},
+        ]
     return c
 
 
@@ -215,16 +194,16 @@ def base_pod_spec(ctx: Ctx) -> dict[str, Any]:
     elif t == "epp":
         spec["serviceAccountName"] = EPP_SA
         spec["terminationGracePeriodSeconds"] = 130
-        volumes: list[dict[str, Any]] = []
-        if ctx.eppconfig is not None:
-            name, key = epp_configmap_name(ctx.dgd_name), "epp-config-dynamo.yaml"
-            ref = (ctx.eppconfig or {}).get("configMapRef") if isinstance(ctx.eppconfig, Mapping) else None
-            if isinstance(ref, Mapping) and ref.get("name"):
-                name = ref["name"]
-                key = ref.get("key") or key
-            volumes.append({"name": "epp-config", "configMap": {"name": name, "items": [{"key": key, "path": "epp-config-dynamo.yaml"}]}})
-        volumes.append({"name": "hf-cache", "emptyDir": {}})
-        spec["volumes"] = volumes
+        # epp/config.go GetConfigMapVolumeMount: the user's ConfigMap (and key) when referenced
+        name, key = epp_configmap_name(ctx.dgd_name), "epp-config-dynamo.yaml"
+        ref = ctx.eppconfig.get("configMapRef") if isinstance(ctx.eppconfig, Mapping) else None
+        if isinstance(ref, Mapping):
+            name = ref.get("name") or ""
+            key = ref.get("key") or key
+        spec["volumes"] = [
+            {"name": "epp-config", "configMap": {"name": name, "items": [{"key": key, "path": "epp-config-dynamo.yaml"}]}},
+            {"name": "hf-cache", "emptyDir": {}},
+        ]
     return spec
 
 
@@ -354,10 +333,7 @@ def _frontend_sidecar(pod: dict[str, Any], name: str, ctx: Ctx, options: RenderO
     for i, c in enumerate(containers):
         if c.get("name") != name:
             continue
-        fctx = Ctx(ctx.dynamo_namespace, "frontend", ctx.dgd_name, ctx.namespace, ctx.discovery_backend, ctx.discovery_mode, "", ctx.runtime)
-        from ._runtime import image_tag_version
-
-        fctx.runtime = image_tag_version(c.get("image")) or None
+        fctx = Ctx(ctx.dynamo_namespace, "frontend", ctx.dgd_name, ctx.namespace, ctx.discovery_backend, ctx.discovery_mode, "")
         base = base_container(fctx)
         base["name"] = name
         base_env = base.get("env") or []
@@ -392,63 +368,8 @@ def build_context(req: PodRequest) -> Ctx:
         discovery_backend=discovery_backend(req.options.discovery_backend, annotations),
         discovery_mode=annotations.get(ANN_DISCOVERY_MODE, "pod") or "pod",
         worker_hash=worker_hash,
-        runtime=resolve_runtime_version(comp),
         eppconfig=comp.get("eppConfig"),
     )
-
-
-RUNTIME = "runtime"
-
-
-def dynamo_sidecar_base_container(ctx: Ctx) -> dict[str, Any]:
-    """``dynamoSidecarBaseContainer`` (newest upstream ``component_dynamo_sidecar.go``): the
-    common container without a command (the image entrypoint), ``restartPolicy: Always``, only the
-    ``system`` port, ``DYN_SYSTEM_ENABLED``/``DYN_SYSTEM_PORT`` (+ worker suffix) and its own probes."""
-    c = common_container(ctx)
-    c["name"] = RUNTIME
-    c.pop("command", None)
-    for env in c["env"]:
-        if env.get("name") == "CONTAINER_NAME":
-            env["value"] = RUNTIME
-    c["restartPolicy"] = "Always"
-    c["ports"] = [{"name": "system", "containerPort": 9090, "protocol": "TCP"}]
-    c["env"] += [
-        {"name": "DYN_SYSTEM_ENABLED", "value": "true"},
-        {"name": "DYN_SYSTEM_PORT", "value": "9090"},
-    ]
-    if ctx.worker_hash:
-        c["env"].append({"name": "DYN_NAMESPACE_WORKER_SUFFIX", "value": ctx.worker_hash})
-    c["startupProbe"] = _http_probe("/live", "system", periodSeconds=2, timeoutSeconds=1, failureThreshold=30)
-    c["livenessProbe"] = _http_probe("/live", "system", periodSeconds=5, timeoutSeconds=4, failureThreshold=3)
-    c["readinessProbe"] = _http_probe("/health", "system", periodSeconds=5, timeoutSeconds=4, failureThreshold=3)
-    return c
-
-
-def _validate_dynamo_sidecar(comp: Mapping[str, Any], runtime: Mapping[str, Any], req: PodRequest) -> None:
-    """``ValidateDynamoSidecar`` as rendering runs it (field errors aggregated as ``ToAggregate`` prints them)."""
-    from .._k8s._gofmt import go_quote
-
-    init = ((comp.get("podTemplate") or {}).get("spec") or {}).get("initContainers") or []
-    index = next(i for i, c in enumerate(init) if isinstance(c, Mapping) and c.get("name") == RUNTIME)
-    base = f"spec.podTemplate.spec.initContainers[{index}]"
-    detail = f"component {go_quote(str(comp.get('name') or ''))} with a runtime init container"
-    errors: list[str] = []
-    if not is_worker_type(str(comp.get("type") or "")):
-        errors.append(f"{base}.name: Forbidden: is supported only for worker, prefill, and decode components")
-    if runtime.get("restartPolicy") != "Always":
-        errors.append(f"{base}.restartPolicy: Invalid value: {go_quote(str(runtime.get('restartPolicy') or ''))}: must be Always for {detail}")
-    if comp.get("multinode") is not None:
-        errors.append(f"spec.multinode: Forbidden: is not currently supported for {detail}; support is planned for a future release")
-    if errors:
-        msg = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-        raise RenderError.at(msg, req.path, rule="render.dynamo-sidecar")
-
-
-def _runtime_init_container(user_pt_spec: Mapping[str, Any]) -> dict[str, Any] | None:
-    for c in user_pt_spec.get("initContainers") or []:
-        if isinstance(c, Mapping) and c.get("name") == "runtime":
-            return dict(c)
-    return None
 
 
 def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
@@ -457,21 +378,10 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     ctx = build_context(req)
     annotations = pod_template_annotations(comp)
     user_spec = deepcopy((comp.get("podTemplate") or {}).get("spec") or {})
-    runtime_init = _runtime_init_container(user_spec)
 
     container = base_container(ctx)
     user_main = main_container(comp)
-    if runtime_init is not None:
-        # Dynamo sidecar mode: the Dynamo defaults go onto the `runtime` init container; `main`
-        # keeps the user's engine launch config and probes, without Dynamo or standard env
-        # (component_dynamo_sidecar_test.go TestNativeSidecarRendering).
-        _validate_dynamo_sidecar(comp, runtime_init, req)
-        container = {"name": MAIN}
-        if user_main is not None:
-            container = deepcopy(user_main)
-            container["name"] = MAIN
-        container["env"] = merge_envs([], container.get("env"))
-    elif user_main is not None:
+    if user_main is not None:
         merge_main_container(container, user_main)
 
     _compilation_cache(container, comp, req.backend, req.path)
@@ -480,8 +390,7 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
             raise RenderError.at("volumeMount.name is required", req.path)
         if not m.get("mountPath"):
             raise RenderError.at(f"volumeMount.mountPath is required for {m.get('name')}", req.path)
-    if runtime_init is None:
-        container["env"] = merge_envs(standard_env(req.options), container.get("env"))
+    container["env"] = merge_envs(standard_env(req.options), container.get("env"))
     frontend_sidecar_mounts = deepcopy(container.get("volumeMounts") or [])
 
     _backends.update_container(container, req)
@@ -499,11 +408,6 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     _compilation_cache_volume(pod, comp, req.path)
     apply_shared_memory(pod, container, comp.get("sharedMemorySize"))
     pod["containers"] = [container] + sidecars
-
-    if runtime_init is not None:
-        rt = merge_container(dynamo_sidecar_base_container(ctx), runtime_init, RUNTIME)
-        rt["env"] = merge_envs(standard_env(req.options), rt["env"])
-        pod["initContainers"] = [rt if (c.get("name") == RUNTIME) else c for c in pod.get("initContainers") or []]
 
     if comp.get("frontendSidecar") is not None:
         _frontend_sidecar(pod, str(comp["frontendSidecar"]), ctx, req.options, frontend_sidecar_mounts, req.path)

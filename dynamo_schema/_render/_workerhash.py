@@ -170,19 +170,9 @@ def _main_container(spec: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return None
 
 
-def _dynamo_container(spec: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """``GetDynamoContainer``: the ``runtime`` init container in Dynamo sidecar mode, else ``main``
-    (newest upstream ``component_dynamo_sidecar_test.go`` ``TestRuntimeContainerModeTransitions``:
-    the hashed runtime version follows the sidecar image)."""
-    for c in ((spec.get("podTemplate") or {}).get("spec") or {}).get("initContainers") or []:
-        if isinstance(c, Mapping) and c.get("name") == "runtime":
-            return c
-    return _main_container(spec)
-
-
 def resolved_runtime_version_for_hash(spec: Mapping[str, Any]) -> str:
     """``resolvedRuntimeVersionForHash``: ``X.Y.Z`` when ≥ 1.5.0, else ``""``."""
-    main = _dynamo_container(spec)
+    main = _main_container(spec)  # GetMainContainer
     image = str((main or {}).get("image") or "")
     version = resolve_runtime_version(image, str(spec.get("runtimeVersionOverride") or ""))
     if version is None or version < MINIMUM_HASHED_RUNTIME_VERSION:

@@ -28,7 +28,6 @@ from ._graph import (
     LABEL_NAMESPACE,
     component_backend,
 )
-from ._gms import require_main_container
 from ._kvtransfer import TOPOLOGY_SOURCE_ANNOTATION_KEYS
 from ._names import (
     compute_dynamo_namespace,
@@ -182,7 +181,16 @@ def dcd_resource_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
     return ann
 
 
-def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str) -> dict[str, Any]:
+def dcd_owner_name(dcd: Mapping[str, Any]) -> str:
+    """``GetParentGraphDeploymentName``: the owning DGD by owner reference only (not the label)."""
+    for ref in (dcd.get("metadata") or {}).get("ownerReferences") or []:
+        if ref.get("kind") == "DynamoGraphDeployment":
+            return str(ref.get("name") or "")
+    return ""
+
+
+def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, namespace: str,
+                  owner: str | None = None) -> dict[str, Any]:
     spec = deepcopy(_spec(dcd))
     workload_type = dcd_workload_type(dcd)
     labels = dcd_kube_labels(dcd, namespace)
@@ -209,11 +217,14 @@ def _pod_template(dcd: Mapping[str, Any], role: str, options: RenderOptions, nam
         pt = component.setdefault("podTemplate", {})
         pt.setdefault("metadata", {}).setdefault("labels", {})[LABEL_WORKER_HASH] = wh
     backend = component_backend(_spec(dcd), _spec(dcd).get("backendFramework"), ("spec",))
+    # GenerateBasePodSpecForController: the pod's parent (DYN_PARENT_DGD_K8S_NAME, the Dynamo namespace
+    # of its env, the discovery ServiceAccount, the EPP pool) is the owner reference, else the DCD itself
+    owner = dcd_owner_name(dcd) if owner is None else owner
     pod = generate_pod_spec(PodRequest(
         component=component,
         component_type=workload_type,
         backend=backend,
-        dgd_name=parent or kube_name,
+        dgd_name=owner or kube_name,
         namespace=namespace,
         role=role,
         nodes=node_count(component),
@@ -238,11 +249,12 @@ def _intorstr(value: str) -> Any:
     return int(value) if value.isdigit() else value
 
 
-def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
+def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace: str,
+                      owner: str | None = None) -> dict[str, Any]:
     name = str((dcd.get("metadata") or {}).get("name", ""))
     labels = dcd_kube_labels(dcd, namespace)
     annotations = dcd_kube_annotations(dcd)
-    template = _pod_template(dcd, "main", options, namespace)
+    template = _pod_template(dcd, "main", options, namespace, owner)
     max_surge = _intorstr(annotations.get(ANN_MAX_SURGE) or "25%")
     max_unavailable = _intorstr(annotations.get(ANN_MAX_UNAVAILABLE) or "25%")
     meta: dict[str, Any] = {"name": name, "namespace": namespace, "labels": labels}
@@ -258,14 +270,6 @@ def render_deployment(dcd: Mapping[str, Any], options: RenderOptions, namespace:
     if dcd_resource_annotations(dcd).get(ANN_DEPLOYMENT_STRATEGY) == "Recreate":
         spec["strategy"] = {"type": "Recreate"}
     return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta, "spec": spec}
-
-
-# dynamocomponentdeployment_renderer.go generateLeaderPodTemplateSpec / generateWorkerPodTemplateSpec:
-# how each wraps the failed check of its template
-_LWS_CHECK_STEP = {
-    "leader": "generateLeaderPodTemplateSpec: failed to check main container",
-    "worker": "generateWorkerPodTemplateSpec: failed to check LWS worker main container",
-}
 
 
 def lws_main_container_problem(pod: Mapping[str, Any]) -> str | None:
@@ -285,7 +289,7 @@ def lws_main_container_problem(pod: Mapping[str, Any]) -> str | None:
     return None
 
 
-def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> dict[str, Any]:
+def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str, owner: str | None = None) -> dict[str, Any]:
     name = str((dcd.get("metadata") or {}).get("name", ""))
     pod_labels = dcd_kube_labels(dcd, namespace)
     wt = dcd_workload_type(dcd)
@@ -296,16 +300,15 @@ def render_lws(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -
             pod_labels[LABEL_SUB_TYPE] = st
     templates = {}
     for role in ("leader", "worker"):
-        t = _pod_template(dcd, role, options, namespace)
-        require_main_container(t["spec"], role, ("spec",))  # intra-pod failover renamed it to engine-0
+        t = _pod_template(dcd, role, options, namespace, owner)
         t["metadata"]["labels"].update(pod_labels)
         t["metadata"]["labels"]["role"] = role
         t["metadata"]["labels"].pop(LABEL_SELECTOR, None)
+        # generateLeader/WorkerPodTemplateSpec's check (also when intra-pod failover renamed it engine-0);
+        # the operator's innermost message, as for the other reconcile failures
         problem = lws_main_container_problem(t["spec"])
         if problem:
-            raise RenderError.at(f"generateLeaderWorkerSet: failed to render multinode pod templates: "
-                                 f"{_LWS_CHECK_STEP[role]}: {problem}", ("spec", "podTemplate", "spec", "containers"),
-                                 rule="render.lws")
+            raise RenderError.at(problem, ("spec", "podTemplate", "spec", "containers"), rule="render.lws-main-container")
         templates[role] = t
     replicas = _spec(dcd).get("replicas")
     spec = {
@@ -370,13 +373,15 @@ def render_dcd_service(dcd: Mapping[str, Any], options: RenderOptions, namespace
     return svc
 
 
-def render_dcd_workloads(dcd: Mapping[str, Any], options: RenderOptions, namespace: str) -> list[dict[str, Any]]:
-    """Deployment (or LWS for multinode with the LWS gate on), then the Service."""
+def render_dcd_workloads(dcd: Mapping[str, Any], options: RenderOptions, namespace: str,
+                         owner: str | None = None) -> list[dict[str, Any]]:
+    """Deployment (or LWS for multinode with the LWS gate on), then the Service. ``owner``: the DGD
+    that owns a generated DCD (the operator's owner reference); None reads the DCD's own references."""
     out: list[dict[str, Any]] = []
     if options.lws_enabled and node_count(_spec(dcd)) > 1:
-        out.append(render_lws(dcd, options, namespace))
+        out.append(render_lws(dcd, options, namespace, owner))
     else:
-        out.append(render_deployment(dcd, options, namespace))
+        out.append(render_deployment(dcd, options, namespace, owner))
     svc = render_dcd_service(dcd, options, namespace)
     if svc is not None:
         out.append(svc)

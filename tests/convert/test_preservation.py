@@ -203,7 +203,10 @@ def test_single_cache_mount_needs_no_payload() -> None:
     hub, back = _round_trip(_worker(volumeMounts=copy.deepcopy(mounts)))
     # volumeMountsRoundTripThroughHub: one cache mount needs no payload
     assert DGD_SPEC_ANNOTATION not in hub["metadata"].get("annotations", {})
-    assert back["spec"]["services"]["worker"]["volumeMounts"] == mounts
+    # and the way back writes the flagged cache mount first (convertVolumeMountsFromHub), the main
+    # container's mounts after it: the order the operator's own conversion gives (the operator-verified
+    # cases 0009, 0323, 0871: the child DCDs' nvidia.com/dcd-spec lists the cache mount first)
+    assert back["spec"]["services"]["worker"]["volumeMounts"] == [mounts[1], mounts[0]]
 
 
 # -- sharedMemory ------------------------------------------------------------------------------------

@@ -2,21 +2,24 @@
 
 golden/<case>/provenance.yaml (format: golden/README.md "Provenance files"):
 
-* ``provenance``: ``upstream-golden`` (an upstream golden input/output pair under
-  ``../shared/reference/dynamo/golden`` covers the case), ``upstream-test`` (the case's values are
-  asserted by an upstream Go test at the reference revision) or ``code-citation`` (only upstream code
-  was read; no upstream test asserts the values);
-* ``facts``: values that must hold in expected.yaml, each with its upstream source. A fact is a
-  ``needle`` (text of expected.yaml), an ``absent`` text (must not occur in expected.yaml), or an
-  ``object`` + ``path`` with ``equals`` (the node, exactly), ``includes`` (a contiguous run of a
-  sequence / a sub-mapping / a substring) or ``lacks`` (keys the mapping must not have). A fact whose source is
-  an upstream golden (``source.golden``) is a needle that must occur in that upstream file as well;
-* ``upstream_golden`` (upstream-golden only): the upstream folder whose ``output.yaml`` must match this
-  golden's expected.yaml document for document (kinds the upstream file lists, after the API-server
-  defaults the upstream cluster test adds) — the project golden tied to independent evidence, not to
-  our renderer;
-* ``unverified``: expected values the case shows that no upstream test or golden asserts (said
-  honestly, and still pinned to expected.yaml so the list cannot go stale).
+* ``provenance``: ``operator-verified`` (``operator_case`` names the operator's outputs for this input in
+  ``../shared/reference/dynamo/operator-cases/project-goldens``; tests/render/test_project_goldens.py
+  checks expected.yaml against them, so the file lists no facts), ``upstream-golden`` (an upstream golden
+  input/output pair under ``../shared/reference/dynamo/golden`` covers the case), ``upstream-test`` (the
+  case's values are asserted by an upstream Go test at the reference revision) or ``code-citation``
+  (only upstream code was read; no upstream test asserts the values);
+* ``facts`` (not for operator-verified goldens): values that must hold in expected.yaml, each with its
+  upstream source. A fact is a ``needle`` (text of expected.yaml), an ``absent`` text (must not occur in
+  expected.yaml), or an ``object`` + ``path`` with ``equals`` (the node, exactly), ``includes`` (a
+  contiguous run of a sequence / a sub-mapping / a substring) or ``lacks`` (keys the mapping must not
+  have). A fact whose source is an upstream golden (``source.golden``) is a needle that must occur in
+  that upstream file as well; a code source names the file and symbol and states the fact in our words
+  (``fact``), never quoting upstream code;
+* ``upstream_golden`` (upstream-golden, optionally operator-verified): the upstream folder whose
+  ``output.yaml`` must match this golden's expected.yaml document for document (kinds the upstream file
+  lists, after the API-server defaults the upstream cluster test adds);
+* ``unverified`` (not for operator-verified goldens): expected values the case shows that no upstream
+  test or golden asserts (said honestly, and still pinned to expected.yaml so the list cannot go stale).
 """
 
 from __future__ import annotations
@@ -31,12 +34,12 @@ import yaml
 from .matcher import gvk, load_expected, load_yaml12_documents, match_manifests
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-CLASSES = ("upstream-golden", "upstream-test", "code-citation")
+CLASSES = ("operator-verified", "upstream-golden", "upstream-test", "code-citation")
 REFERENCE_REVISION = "2a6da14c"
 NEWER = "newer"  # upstream code newer than the reference revision (search corpus), not in the fork
-TOP_KEYS = {"provenance", "facts", "upstream_golden", "unverified", "note"}
+TOP_KEYS = {"provenance", "facts", "upstream_golden", "unverified", "note", "operator_case"}
 FACT_KEYS = {"needle", "absent", "object", "path", "equals", "includes", "lacks", "source", "note"}
-SOURCE_KEYS = {"golden", "file", "symbol", "revision", "quote"}
+SOURCE_KEYS = {"golden", "file", "symbol", "revision", "fact"}
 
 
 def _cases() -> list[Path]:
@@ -61,7 +64,11 @@ def _provenance(folder: Path) -> dict[str, Any]:
 
 
 def _expected(folder: Path) -> tuple[str, list[dict[str, Any]]]:
-    text = (folder / "expected.yaml").read_text(encoding="utf-8")
+    """expected.yaml's text and documents (a refusal golden has none: empty)."""
+    path = folder / "expected.yaml"
+    if not path.is_file():
+        return "", []
+    text = path.read_text(encoding="utf-8")
     return text, load_yaml12_documents(text)
 
 
@@ -155,6 +162,7 @@ def _check_shape(case: str, fact: dict[str, Any], *, sourced: bool) -> None:
         assert "needle" in fact, f"{case}: upstream-golden facts are needles (checked in both files)"
     else:
         assert {"file", "symbol", "revision"} <= set(src), f"{case}: source needs file, symbol, revision: {src}"
+        assert "fact" not in src or (isinstance(src["fact"], str) and src["fact"].strip()), f"{case}: empty fact"
         assert src["file"].startswith("deploy/") or src["file"].startswith("../shared/"), f"{case}: {src['file']}"
         assert src["revision"] in (REFERENCE_REVISION, NEWER), f"{case}: revision {src['revision']!r}"
 
@@ -165,6 +173,15 @@ def test_provenance_well_formed(folder: Path) -> None:
     case = folder.name
     assert set(prov) <= TOP_KEYS, f"{case}: unknown keys {set(prov) - TOP_KEYS}"
     assert prov.get("provenance") in CLASSES, f"{case}: provenance {prov.get('provenance')!r}"
+    kind = prov["provenance"]
+    if kind == "operator-verified":
+        assert isinstance(prov.get("operator_case"), str) and prov["operator_case"].endswith(".yaml"), (
+            f"{case}: operator-verified needs operator_case (a file of operator-cases/project-goldens)")
+        assert "facts" not in prov and "unverified" not in prov, (
+            f"{case}: the operator's outputs supersede facts and unverified lists")
+        assert isinstance(prov.get("upstream_golden", ""), str)
+        return
+    assert "operator_case" not in prov, f"{case}: operator_case belongs to operator-verified goldens"
     facts = prov.get("facts")
     assert isinstance(facts, list) and facts, f"{case}: no facts"
     for fact in facts:
@@ -172,7 +189,6 @@ def test_provenance_well_formed(folder: Path) -> None:
     for fact in prov.get("unverified") or []:
         _check_shape(case, fact, sourced=False)
     sources = [f["source"] for f in facts]
-    kind = prov["provenance"]
     if kind == "upstream-golden":
         assert isinstance(prov.get("upstream_golden"), str), f"{case}: upstream-golden needs upstream_golden"
         assert any("golden" in s for s in sources), f"{case}: no fact cites the upstream golden"
@@ -186,6 +202,15 @@ def test_provenance_well_formed(folder: Path) -> None:
                           and s["file"].endswith("_test.go")]
     if kind == "upstream-test":
         assert tests_at_reference, f"{case}: upstream-test without a fact from a Go test at {REFERENCE_REVISION}"
+
+
+@pytest.mark.parametrize("folder", CASES, ids=IDS)
+def test_operator_case_exists(shared: Path, folder: Path) -> None:
+    prov = _provenance(folder)
+    if prov.get("provenance") != "operator-verified":
+        return
+    path = shared / "reference" / "dynamo" / "operator-cases" / "project-goldens" / prov["operator_case"]
+    assert path.is_file(), f"{folder.name}: {path} is missing"
 
 
 @pytest.mark.parametrize("folder", CASES, ids=IDS)
@@ -227,16 +252,15 @@ def _live(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _class_of(folder: Path) -> str | None:
-    """The declared class, or None when the file is missing or unreadable (test_provenance_well_formed
-    reports that case)."""
+def _upstream_golden_of(folder: Path) -> str | None:
     try:
-        return _provenance(folder).get("provenance")
+        value = _provenance(folder).get("upstream_golden")
     except Exception:  # collection must not die on one bad file
         return None
+    return value if isinstance(value, str) else None
 
 
-UPSTREAM_GOLDEN_CASES = [c for c in CASES if _class_of(c) == "upstream-golden"]
+UPSTREAM_GOLDEN_CASES = [c for c in CASES if _upstream_golden_of(c) is not None]
 
 
 @pytest.mark.parametrize("folder", UPSTREAM_GOLDEN_CASES, ids=[c.name for c in UPSTREAM_GOLDEN_CASES])
@@ -267,6 +291,8 @@ def test_every_case_has_provenance() -> None:
     missing = [c.name for c in CASES if not (c / "provenance.yaml").is_file()]
     assert missing == []
     assert len(UPSTREAM_GOLDEN_CASES) >= 4
+    classes = [_provenance(c).get("provenance") for c in CASES]
+    assert classes.count("operator-verified") >= 20  # every golden with an operator case
 
 
 def test_fact_checker_rejects_what_does_not_hold() -> None:

@@ -919,7 +919,7 @@ def _planner_base_container(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None
     ctx = Ctx(dynamo_namespace=cc["DynamoNamespace"], component_type=cc["ComponentType"],
               dgd_name=cc["ParentGraphDeploymentName"], namespace=cc["ParentGraphDeploymentNamespace"],
               discovery_backend=cc["Discovery"]["Backend"], discovery_mode=cc["Discovery"]["Mode"] or "pod",
-              worker_hash=cc["WorkerHashSuffix"], runtime=None)
+              worker_hash=cc["WorkerHashSuffix"])
     got = base_container(ctx)
     got.setdefault("resources", {})  # Go always encodes Container.resources
     assert got == row["want"]
@@ -1141,7 +1141,7 @@ def _base_container_env(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
         disc = cc.get("Discovery") or {}
         ctx = Ctx(dynamo_namespace=cc["DynamoNamespace"], component_type=cc["ComponentType"], dgd_name="",
                   namespace="", discovery_backend=disc.get("Backend", ""), discovery_mode=disc.get("Mode") or "pod",
-                  worker_hash=cc.get("WorkerHashSuffix", ""), runtime=None)
+                  worker_hash=cc.get("WorkerHashSuffix", ""))
         values = {e["name"]: e.get("value", "") for e in base_container(ctx).get("env") or []}
         for k, v in item["present"].items():
             assert values.get(k) == v, k

@@ -13,7 +13,6 @@ from .._extras import (
     discovery_rbac,
     epp_objects,
     has_multinode,
-    model_services,
     scaling_adapters,
     wait_leader_configmap,
 )
@@ -70,30 +69,32 @@ def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) ->
     return [apply_server_defaults(o) for o in objs]
 
 
-def check_shared_resources(admitted: dict[str, Any], options: RenderOptions) -> None:
-    """The DGD's shared-resource reconcile as far as it can fail before the checkpoints and the workloads
-    (``dgdSharedResourcesReconciler``): the DRA gate and the GMS ResourceClaimTemplates. The component
-    pathway runs it after the worker hash, the Grove pathway before it."""
-    dgd_claim_templates(admitted, namespace_of(admitted, options), options)
-
-
-def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], str, str]:
+def child_dcds(dgd: dict[str, Any], options: RenderOptions) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], str]:
+    """The component pathway of a DGD up to its child DCDs, in the order of ``dgd_component_program.go``
+    ``componentProgram.Reconcile`` (so the first failure is the operator's): the checkpoint compatibility
+    preflight, the worker hash (worker rollout), the DGD's shared resources (:func:`dgd_common`, with the
+    DRA gate), the checkpoints, the multinode orchestrator check, then the DCDs (the workloads step).
+    Returns (admitted DGD, DCDs, shared resources, namespace)."""
     admitted = admit(dgd, options, grove=False)
     check_compatibility(admitted)  # the DGD controller's preflight
     ns = namespace_of(admitted, options)
     wh = worker_hash(admitted, options, ns)
-    check_shared_resources(admitted, options)
+    common = dgd_common(admitted, ns, options)
     if has_checkpoints(admitted):
         dgd_checkpoints(admitted, ns, options, (wh,))  # its refusals, then: not rendered on this pathway
         refuse_component_pathway(admitted, options)
-    return admitted, generate_dcds(admitted, wh, ns), wh, ns
+    if has_multinode(admitted) and not options.lws_enabled:
+        raise RenderError.at("no multinode orchestrator available", ("spec", "components"),
+                             rule="render.no-multinode-orchestrator")
+    return admitted, generate_dcds(admitted, wh, ns), common, ns
 
 
-def child_workloads(dcd: dict[str, Any], index: int, options: RenderOptions, ns: str) -> list[dict[str, Any]]:
-    """The workloads of the child DCD of ``spec.components[index]``; a refusal is located at that component
-    of the DGD (the DCD controller's paths are relative to the DCD's ``spec``)."""
+def child_workloads(dcd: dict[str, Any], index: int, options: RenderOptions, ns: str,
+                    owner: str | None = None) -> list[dict[str, Any]]:
+    """The workloads of the child DCD of ``spec.components[index]`` (``owner``: the DGD); a refusal is
+    located at that component of the DGD (the DCD controller's paths are relative to the DCD's ``spec``)."""
     try:
-        return render_dcd_workloads(dcd, options, ns)
+        return render_dcd_workloads(dcd, options, ns, owner=owner)
     except RenderError as exc:
         moved = [d._replace(path=("spec", "components", index) + tuple(d.path[1:]))
                  if tuple(d.path[:1]) == ("spec",) else d for d in exc.diagnostics]
@@ -101,14 +102,18 @@ def child_workloads(dcd: dict[str, Any], index: int, options: RenderOptions, ns:
 
 
 def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dict[str, Any]]:
+    """The objects every DGD gets besides its workloads. The first ones are the shared resources of
+    ``dgd_shared_resources_reconciler.go``, built in its order (discovery RBAC, then the DRA claim
+    templates' step, the EPP resources, the wait-for-leader ConfigMap), before either pathway renders
+    its workloads; the scaling adapters follow (model Services are the pathway's: the Grove stable
+    resources with the DGD as owner, the DCD controller on the component pathway)."""
     name = str((dgd.get("metadata") or {}).get("name", ""))
     out: list[dict[str, Any]] = []
     if is_k8s_discovery(options.discovery_backend, (dgd.get("metadata") or {}).get("annotations") or {}):
         out += discovery_rbac(name, ns)
-    out += dgd_claim_templates(dgd, ns, options)
+    out += dgd_claim_templates(dgd, ns, options)  # the DRA gate (dgdGMSResourceClaimsReconciler)
+    out += epp_objects(dgd, ns)
     if has_multinode(dgd):
         out.append(wait_leader_configmap(name, ns))
-    out += epp_objects(dgd, ns)
-    out += model_services(dgd, ns)
     out += scaling_adapters(dgd, ns)
     return out

@@ -7,17 +7,17 @@ from typing import Any
 from ..._core._consts import LABEL_WORKER_HASH
 from .._checkpoint import CheckpointInfo
 from .._checkpointjob import check_compatibility, dgd_checkpoints, has_checkpoints
-from .._extras import frontend_ingress
+from .._extras import frontend_ingress, model_services
 from .._graph import admit
 from .._grove import render_pcs
 from .._names import compute_dynamo_namespace, dcd_name
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
+from .._provideroverride import compose_grove_overrides
 from .._workloads import component_service
 from ._common import (
     DGD,
     check_kind,
-    check_shared_resources,
     dgd_common,
     finish,
     maybe_server_defaults,
@@ -31,16 +31,19 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
     check_kind(obj, frozenset({DGD}), "grove")
     admitted = admit(obj, options, grove=True)
     check_compatibility(admitted)  # the DGD controller's preflight
-    check_shared_resources(admitted, options)
     ns = namespace_of(admitted, options)
+    # dgd_grove_program.go groveProgram.Reconcile: the shared resources first, then the workloads (the
+    # worker hash, the PodCliqueSet), so the first failure is the operator's
+    common = dgd_common(admitted, ns, options)
     wh = worker_hash(admitted, options, ns)
     checkpoints: list[dict[str, Any]] = []
     infos: dict[str, CheckpointInfo] = {}
     if has_checkpoints(admitted):
         # the first pass knows no worker hash yet (the workloads record it), the next one does
         checkpoints, infos = dgd_checkpoints(admitted, ns, options, ("", wh))
-    out: list[dict[str, Any]] = [render_pcs(admitted, wh, options, ns, infos)]
-    common = dgd_common(admitted, ns, options)
+    pcs = render_pcs(admitted, wh, options, ns, infos)
+    compose_grove_overrides(admitted, pcs)  # dgd_grove_workloads_reconciler.go: on the rendered PodCliqueSet
+    out: list[dict[str, Any]] = [pcs]
     if any(info.waiting for info in infos.values()):  # no scaling adapters while waiting for a checkpoint
         common = [o for o in common if o.get("kind") != "DynamoGraphDeploymentScalingAdapter"]
     out += common + checkpoints
@@ -69,6 +72,7 @@ def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dic
             compute_dynamo_namespace(bool(comp.get("globalDynamoNamespace")), ns, dgd_name), name, labels, annotations, k8s,
         ))
     out += ingress
+    out += model_services(admitted, ns)  # dgd_grove_stable_resources_reconciler.go: owned by the DGD
     return finish(maybe_server_defaults(out, options), options)
 
 

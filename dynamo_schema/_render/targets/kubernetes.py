@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._extras import dcd_ingress, frontend_ingress
+from .._extras import dcd_ingress, dcd_model_service, frontend_ingress
 from .._graph import admit, strip_private
 from .._options import RenderOptions
 from .._workloads import render_dcd_workloads
@@ -15,7 +15,6 @@ from ._common import (
     check_kind,
     child_dcds,
     child_workloads,
-    dgd_common,
     finish,
     maybe_server_defaults,
     namespace_of,
@@ -28,14 +27,19 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
     if obj.get("kind") == DCD:
         admitted = admit(obj, options, grove=False)
         ns = namespace_of(admitted, options)
-        objs = render_dcd_workloads(admitted, options, ns) + dcd_ingress(admitted, ns, options)
+        objs = render_dcd_workloads(admitted, options, ns) + dcd_model_service(admitted, ns) + dcd_ingress(admitted, ns, options)
         return finish(maybe_server_defaults(objs, options), options)
-    admitted, dcds, _, ns = child_dcds(obj, options)
+    admitted, dcds, common, ns = child_dcds(obj, options)
     out: list[dict[str, Any]] = list(dcds)
-    out += dgd_common(admitted, ns, options)
+    out += common
     dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
+    models: set[str] = set()
     for i, dcd in enumerate(dcds):
-        out += child_workloads(strip_private(dcd), i, options, ns)
+        out += child_workloads(strip_private(dcd), i, options, ns, owner=dgd_name)
+        for svc in dcd_model_service(dcd, ns):  # one Service per model, whichever DCD reconciles first
+            if svc["metadata"]["name"] not in models:
+                models.add(svc["metadata"]["name"])
+                out.append(svc)
         if (dcd.get("spec") or {}).get("type") == "frontend":
             out += frontend_ingress(dcd["metadata"]["name"], dgd_name, ns, options)
     return finish(maybe_server_defaults(out, options), options)

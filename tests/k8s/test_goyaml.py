@@ -1,0 +1,75 @@
+"""``_k8s._goyaml.marshal``: the text ``sigs.k8s.io/yaml.Marshal`` (go-yaml v2) writes.
+
+Expected texts: the operator's EPP ConfigMaps in the operator-verified cases (byte for byte, the first
+test), and go-yaml v2's encoder rules (``encode.go`` ``stringv``, ``resolve.go``, ``sorter.go``
+``keyList.Less``, libyaml ``emitterc.go``) for the scalar styles the cases do not reach.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dynamo_schema._k8s._goyaml import marshal
+from dynamo_schema._render._eppconfig import config_map_text
+
+CASES = (Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "dynamo" / "operator-cases"
+         / "cases").resolve()
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", ["0021-dgd-k8s-resources-limits-cpu-ok.yaml", "0528-dgd-k8s-epp-config-inline-ok.yaml"])
+def test_epp_config_map_text_is_the_operators(name: str) -> None:
+    case = yaml.safe_load((CASES / name).read_text(encoding="utf-8"))
+    epp = next(c for c in case["expected"]["defaulted"]["spec"]["components"] if c.get("type") == "epp")
+    want = next(o for o in case["expected"]["objects"] if o["kind"] == "ConfigMap"
+                and "epp-config-dynamo.yaml" in o.get("data", {}))["data"]["epp-config-dynamo.yaml"]
+    assert config_map_text(epp["eppConfig"]["config"]) == want
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("", '""'),            # resolves to null
+    ("true", '"true"'), ("n", '"n"'), ("Off", '"Off"'), ("~", '"~"'),  # bool / null words
+    ("1", '"1"'), ("0x1F", '"0x1F"'), ("1_000", '"1_000"'), ("09", '"09"'),  # ints, yamlStyleFloat
+    ("1e3", '"1e3"'), (".5", '".5"'), (".inf", '".inf"'), ("190:20:30", '"190:20:30"'),  # floats, base 60
+    ("2001-12-14", '"2001-12-14"'), ("2001-13-14", "2001-13-14"),  # a timestamp; not a date
+    ("nil", "nil"), ("none", "none"), ("<<", '"<<"'),  # not in go-yaml's map: plain; the merge key
+    ("a: b", "'a: b'"), (" x", "' x'"), ("x ", "'x '"), ("- x", "'- x'"), ("#x", "'#x'"),  # plain cannot hold
+    ("a #b", "'a #b'"), ("a#b", "a#b"), ("it's", "it's"), ("'q", "'''q'"),
+    ("tab\there", '"tab\\there"'), ("bell\a", '"bell\\a"'),  # not printable: double-quoted
+    ("a\nb", "|-\n  a\n  b"), ("a\nb\n", "|\n  a\n  b"), ("a\n\n", "|+\n  a\n"),  # literal blocks
+])
+def test_scalar_styles(value: str, text: str) -> None:
+    assert marshal({"k": value}) == f"k: {text}\n"
+
+
+def test_layout_and_key_order() -> None:
+    value = {"b10": 1, "b9": 2, "a": [], "B": {}, "_x": None, "c": [{"p": 1.5, "q": [True, 2]}, [1, 2]],
+             "d": {"e": 1e21, "f": 2.0, "g": 1e-7}}
+    assert marshal(value) == (
+        "_x: null\n"  # a non-letter sorts before a letter, letters by code point
+        "B: {}\n"
+        "a: []\n"
+        "b9: 2\n"      # digit runs compare as numbers
+        "b10: 1\n"
+        "c:\n"
+        "- p: 1.5\n"
+        "  q:\n"
+        "  - true\n"
+        "  - 2\n"
+        "- - 1\n"
+        "  - 2\n"
+        "d:\n"
+        "  e: 1e+21\n"
+        "  f: 2\n"
+        "  g: 1e-07\n"
+    )
+
+
+def test_long_strings_fold_at_80_columns() -> None:
+    text = marshal({"k": "word " * 20 + "end"})
+    first, second = text.split("\n")[:2]
+    assert first.startswith("k: word") and len(first) <= 84 and second.startswith("  word")
+    assert yaml.safe_load(text) == {"k": "word " * 20 + "end"}
