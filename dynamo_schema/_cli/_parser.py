@@ -13,7 +13,13 @@ DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployme
 def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
                  ) -> argparse.ArgumentParser:
     """The command line; ``only="validate"``: the top level and ``validate`` alone (see ``_parse_validate``)."""
-    from ._options import add_render_options, add_settings_options, add_validate_options, version_text
+    from ._options import (
+        add_operator_version,
+        add_render_options,
+        add_settings_options,
+        add_validate_options,
+        version_text,
+    )
 
     parser = parser_class(prog="python -m dynamo_schema", description=DESCRIPTION)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -51,8 +57,10 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
 
     p = sub.add_parser("schema", help="write the JSON Schemas generated from the models")
     p.add_argument("--out", default="schemas", metavar="DIR", help="output folder (default schemas)")
+    add_operator_version(p, "whose CRD schemas are written (the served kinds and versions of that release)")
 
     p = sub.add_parser("default", help="print the object as admission would store it")
+    add_operator_version(p, "whose CRD defaults, mutating webhooks and storage version apply")
     add_settings_options(p)
     p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
@@ -76,6 +84,7 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
     p.add_argument("--api-version", default=None, metavar="GROUP/VERSION",
                    help="the API version to explain (default: the newest served, e.g. nvidia.com/v1beta1)")
     p.add_argument("--recursive", action="store_true", help="list every nested field, indented")
+    add_operator_version(p, "whose CRD schema is explained (its served versions and fields)")
     return parser
 
 

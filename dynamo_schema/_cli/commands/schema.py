@@ -1,4 +1,4 @@
-"""``schema``: the JSON Schemas generated from the models, written to a folder."""
+"""``schema``: the JSON Schemas generated from the models (or of an earlier operator release), written to a folder."""
 
 from __future__ import annotations
 
@@ -7,8 +7,17 @@ from typing import TextIO
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..._pipeline._schemagen import write
+    from .._options import check_operator_version
 
-    for path in write(ns.out):
+    release = check_operator_version(ns)
+    if release:
+        from ..._pipeline._schemagen import write_release
+
+        paths = write_release(ns.out, release)
+    else:
+        from ..._pipeline._schemagen import write
+
+        paths = write(ns.out)
+    for path in paths:
         stdout.write(f"{path}\n")
     return 0
