@@ -140,9 +140,11 @@ def schema(release: str, api_version: str, kind: str) -> dict[str, Any] | None:
     k = _entry(release)["kinds"].get(kind)
     if not k or k.get("group") != group or version not in k["versions"]:
         return None
-    defs = _defs(release)
-    root = defs[k["versions"][version]["schema"]]
-    return {"$defs": defs, **root}
+    every = _defs(release)
+    root = every[k["versions"][version]["schema"]]
+    # only the fragments this schema reaches: a walk over its whole ``$defs`` (CEL's "has rules" check, an
+    # export) must not see the other kinds' fragments
+    return {"$defs": {key: every[key] for key in _reachable(every, root)}, **root}
 
 
 def storage_version(release: str, kind: str) -> str:
@@ -173,11 +175,7 @@ def _reachable(defs: dict[str, Any], root: Any) -> list[str]:
 def has_cel_rules(release: str, api_version: str, kind: str) -> bool:
     """Whether the schema (what its root reaches) carries any ``x-kubernetes-validations``."""
     root = schema(release, api_version, kind)
-    if root is None:
-        return False
-    defs = root["$defs"]
-    nodes = [{k: v for k, v in root.items() if k != "$defs"}] + [defs[k] for k in _reachable(defs, root)]
-    return any("x-kubernetes-validations" in json.dumps(n) for n in nodes)
+    return root is not None and "x-kubernetes-validations" in json.dumps(root)
 
 
 def export(release: str) -> dict[str, dict[str, Any]]:
@@ -188,8 +186,6 @@ def export(release: str) -> dict[str, dict[str, Any]]:
         for version in k["versions"]:
             full = schema(release, f"{k['group']}/{version}", kind)
             assert full is not None
-            defs = full["$defs"]
             root = {key: v for key, v in full.items() if key != "$defs"}
-            out[f"{k['group']}/{kind.lower()}_{version}.json"] = {
-                "$defs": {key: defs[key] for key in sorted(_reachable(defs, root))}, **root}
+            out[f"{k['group']}/{kind.lower()}_{version}.json"] = {"$defs": dict(sorted(full["$defs"].items())), **root}
     return dict(sorted(out.items()))
