@@ -240,7 +240,7 @@ def _kv_transfer(dgd: dict[str, Any]) -> Errs:
                         '"preferred"'))
     if isinstance(weight, (int, float)) and not isinstance(weight, bool):
         if weight < 0 or weight > 1:
-            errs.append(err(rid, p + ("preferredWeight",), f"{go}.preferredWeight {go_float(float(weight))} is invalid; "
+            errs.append(err(rid, p + ("preferredWeight",), f"{go}.preferredWeight {go_float(float(weight), 32)} is invalid; "
                             "must be >= 0 and <= 1"))
         if enforcement == "required":
             errs.append(err(rid, p + ("preferredWeight",), f'{go}.preferredWeight must not be set when enforcement is '
