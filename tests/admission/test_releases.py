@@ -81,6 +81,23 @@ def test_every_webhook_rule_of_the_reference_has_its_first_release() -> None:
         assert f"dynamomodel.{name}" in HISTORY
 
 
+def test_every_rule_id_the_rule_modules_write_has_a_history() -> None:
+    """Every id the reference rules spell out (literals, ``rid(...)`` of a kind prefix; ``_alpha.py`` prefixes
+    its names with ``v1alpha1-``) has its row."""
+    src = ROOT / "dynamo_schema"
+    missing = []
+    files = [*sorted((src / "_admission" / "rules").glob("*.py")), src / "_admission" / "_runtime_version.py",
+             src / "_schema" / "_extra_kinds.py"]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        ids = set(re.findall(r'"((?:dgd|dcd|dgdr|dynamomodel)\.[a-z0-9-]+)"', text))
+        prefix = "v1alpha1-" if path.name == "_alpha.py" else ""
+        names = set(re.findall(r'rid\("([a-z0-9-]+)"\)', text)) | set(re.findall(r'f"\{prefix\}\.([a-z0-9-]+)"', text))
+        missing += [i for i in ids if i not in HISTORY]
+        missing += [n for n in names if f"dgd.{prefix}{n}" not in HISTORY and f"dcd.{prefix}{n}" not in HISTORY]
+    assert sorted(missing) == []
+
+
 @pytest.mark.shared
 def test_every_rule_the_operator_cases_trigger_has_a_history() -> None:
     """The rule ids the reference admission gives over the 1,200 operator-verified cases."""
