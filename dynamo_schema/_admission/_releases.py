@@ -203,23 +203,43 @@ def _next(release: str) -> str:
 # --------------------------------------------------------------------------------------------------
 # defaults
 
+#: The mutating webhooks' defaults by release: what -> (first release, commit, note); docs/releases.md.
+DEFAULTS: dict[str, tuple[str, str, str]] = {
+    "DGD origin-version annotation on create": ("1.0", "4f686262d", "the operator version, unless present"),
+    "DGD replicas 1 where unset": ("1.0", "a31cbd0df", "on create only up to 1.2"),
+    "DGDR spec.image on create": ("1.0", "06fc5d5ec",
+                                  "dynamo-frontend:<version> in 1.0; dynamo-planner:<version> from 1.1 (e8ecf6ff5)"),
+    "DCD spec.name (v1beta1) from metadata.name on create": ("1.2", "f9b6ab689", ""),
+    "DGD defaults on update too": ("1.3", "91b6259ba", "the DGD mutating webhook registered for UPDATE"),
+    "DGD minAvailable 1 on the Grove pathway": ("1.3", "5d3bb78df", ""),
+    "DGD workload-provider annotation on create": ("1.4", "73a3fd26f", ""),
+    "provider-override target from the provider context": ("1.5", "df7deed0d", ""),
+}
+
 
 def mutate(obj: dict[str, Any], settings: AdmissionSettings, release: str, operation: str) -> dict[str, Any]:
     """The release's mutating webhook on ``obj`` (in :func:`mutating_version`; a new object)."""
     from .._core._consts import ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
     from ._defaults import default
 
+    from .._core._datacopy import deepcopy
+
     kind = obj.get("kind")
     version = str(obj.get("apiVersion", "")).rpartition("/")[2]
+    if operation != "CREATE" and release and not since(release, "1.3"):
+        copied: dict[str, Any] = deepcopy(obj)  # registered for CREATE only up to 1.2
+        return copied
     if version == "v1beta1":
         beta = default(obj, settings, operation=operation)
+        if kind == _DGDR and release == "1.0":  # the profiler image was dynamo-frontend until e8ecf6ff5 (1.1)
+            spec = as_dict(beta.get("spec"))
+            if not as_dict(obj.get("spec")).get("image") and isinstance(spec.get("image"), str):
+                spec["image"] = spec["image"].replace("/dynamo-planner:", "/dynamo-frontend:")
         if kind == _DGD and not since(release, "1.4"):  # the provider annotation is 73a3fd26f (1.4)
             ann = as_dict(beta.get("metadata")).get("annotations")
             if isinstance(ann, dict) and ANN_WORKLOAD_PROVIDER not in as_dict(as_dict(obj.get("metadata")).get("annotations")):
                 ann.pop(ANN_WORKLOAD_PROVIDER, None)
         return beta
-    from .._core._datacopy import deepcopy
-
     out: dict[str, Any] = deepcopy(obj)
     if kind == _DGD:  # 1.0 – 1.2: replicas of every service, the origin version on create
         for svc in ((out.get("spec") or {}).get("services") or {}).values():

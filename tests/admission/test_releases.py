@@ -24,7 +24,7 @@ import yaml
 
 import dynamo_schema
 from dynamo_schema._admission import AdmissionSettings
-from dynamo_schema._admission._releases import HISTORY, rule_active
+from dynamo_schema._admission._releases import DEFAULTS, HISTORY, rule_active
 from dynamo_schema._schema import _releases
 from tests.admission._admission_helpers import SHARED
 
@@ -49,6 +49,16 @@ def _doc_rows() -> dict[str, tuple[str, str, str, str, str]]:
 
 def test_the_rule_table_in_the_docs_is_the_registry() -> None:
     assert _doc_rows() == HISTORY
+
+
+def test_the_defaults_table_in_the_docs_is_the_registry() -> None:
+    text = DOC.read_text(encoding="utf-8").split("## Defaults by release", 1)[1].split("## Rule table", 1)[0]
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"\| ([^|]+?) \| ([0-9.]+) \| ([0-9a-f]+) \| ?(.*?) ?\|$", line)
+        if m:
+            rows[m.group(1)] = (m.group(2), m.group(3), m.group(4))
+    assert rows == DEFAULTS
 
 
 def test_the_release_table_in_the_docs_names_the_commits() -> None:
@@ -129,6 +139,10 @@ def test_each_rule_commit_lies_in_its_release() -> None:
         return _git("merge-base", "--is-ancestor", commit, commits[release]).returncode == 0
 
     wrong = []
+    for what, (first, commit, _) in DEFAULTS.items():
+        i = ORDER.index(first)
+        if not contains(first, commit) or (i > 0 and contains(ORDER[i - 1], commit)):
+            wrong.append(f"default {what}: {commit} is not in {first} only")
     for rid, (first, commit, last, gone, _) in HISTORY.items():
         i = ORDER.index(first)
         if not contains(first, commit) or (i > 0 and contains(ORDER[i - 1], commit)):
@@ -302,6 +316,22 @@ def test_release_defaults() -> None:
     at_14 = dynamo_schema.default(dgd, AdmissionSettings(operator_release="1.4"))
     assert at_14["apiVersion"] == "nvidia.com/v1beta1"  # storage moved to v1beta1 in 1.4 (1e0d8ef5d)
     assert at_14["metadata"]["annotations"]["nvidia.com/workload-provider"] == "grove"
+
+
+def test_release_defaults_of_dgdr_and_updates() -> None:
+    dgdr = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentRequest", "metadata": {"name": "r"},
+            "spec": {"model": "m"}}
+    assert dynamo_schema.default(dgdr, AdmissionSettings(operator_release="1.0"))["spec"]["image"] == \
+        "nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.0.0"
+    assert dynamo_schema.default(dgdr, AdmissionSettings(operator_release="1.1"))["spec"]["image"] == \
+        "nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.1.0"
+    assert dynamo_schema.default(dgdr, AdmissionSettings(operator_release="0.9")) == dgdr  # not served by 0.9
+    from dynamo_schema._admission._releases import mutate
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+             "spec": {"services": {"w": {}}}}
+    assert mutate(alpha, AdmissionSettings(), "1.2", "UPDATE") == alpha  # CREATE only up to 1.2
+    assert mutate(alpha, AdmissionSettings(), "1.2", "CREATE")["spec"]["services"]["w"]["replicas"] == 1
 
 
 def test_unknown_release_is_a_value_error_naming_the_known_ones() -> None:
