@@ -25,6 +25,9 @@ single process only). On a shared machine wall-time ratios mostly measure the ne
 ``cpu_*`` ratios (``cpu_kubeconform_over_ours_j2``: the throughput ratio on two otherwise idle cores when
 both use their cores equally well; ``cpu_j1_over_j2``: what ``-j 2`` costs in CPU, the speedup on two idle
 cores being at most twice that).
+release:  a cold ``python -m dynamo_schema validate --operator-version 1.1 FILE`` against the default (the
+          reference revision) on the same v1alpha1 DGD (a corpus file), runs interleaved: medians of wall and CPU
+          time, ``--instructions`` also the instruction counts. Goal: at most 1.10x the default.
 walk:     schema + CEL check of a 5-10 KB corpus DGD once the schema is compiled, best of N (goal < 5 ms;
           this was a timed assertion in the tests before, moved here: tests never time).
 render:   documents rendered per second over the v1beta1 corpus (kubernetes and grove targets), against
@@ -155,6 +158,38 @@ def bench_validate(runs: int, instructions: bool = False) -> dict[str, float]:
         res["cpu_ours_over_baseline"] = res["dynamo_schema_median_cpu_s"] / res["baseline_median_cpu_s"]
     res.update(res_i)
     res["goal"] = 0.25
+    return res
+
+
+RELEASE_SAMPLE = SHARED / "reference" / "dynamo" / "corpus" / "v1alpha1" / "deploy__utils__tests__fixtures__v1alpha1__disagg.yaml"
+
+
+def bench_release(runs: int, instructions: bool = False, release: str = "1.1") -> dict[str, float]:
+    """Cold one-file validate of a v1alpha1 DGD with ``--operator-version RELEASE`` against the default."""
+    with tempfile.TemporaryDirectory() as tmp:
+        sample = Path(tmp) / "dgd.yaml"
+        sample.write_text(RELEASE_SAMPLE.read_text())
+        default_cmd = _ours("validate", str(sample))
+        release_cmd = _ours("validate", "--operator-version", release, str(sample))
+        for cmd in (default_cmd, release_cmd):
+            _time(cmd)
+        walls: dict[str, list[float]] = {"default": [], "release": []}
+        cpus: dict[str, list[float]] = {"default": [], "release": []}
+        for _ in range(runs):
+            for name, cmd in (("default", default_cmd), ("release", release_cmd)):
+                t, _rc, _m, cpu, _tm = _measure(cmd, tree=False)
+                walls[name].append(t)
+                cpus[name].append(cpu)
+        res = {"runs": runs, "release": float(release)}
+        for name in ("default", "release"):
+            res[f"{name}_median_s"] = statistics.median(walls[name])
+            res[f"{name}_median_cpu_s"] = statistics.median(cpus[name])
+        res["ratio"] = res["release_median_s"] / res["default_median_s"]
+        res["ratio_cpu"] = res["release_median_cpu_s"] / res["default_median_cpu_s"]
+        if instructions and shutil.which("valgrind"):
+            d, r = _instructions(default_cmd), _instructions(release_cmd)
+            res.update(default_instructions=d, release_instructions=r, ratio_instructions=r / d)
+    res["goal"] = 1.10
     return res
 
 
@@ -439,7 +474,7 @@ def bench_walk(runs: int) -> dict[str, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("which", nargs="*", default=["validate", "walk", "render", "bulk", "bulkrender", "lsp"])
+    ap.add_argument("which", nargs="*", default=["validate", "release", "walk", "render", "bulk", "bulkrender", "lsp"])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--large", action="store_true", help="also the 10,000-file corpus (linearity, RSS)")
     ap.add_argument("--instructions", action="store_true",
@@ -455,6 +490,8 @@ def main() -> int:
     out = {}
     if "validate" in ns.which:
         out["validate"] = bench_validate(ns.runs, ns.instructions)
+    if "release" in ns.which:
+        out["release"] = bench_release(ns.runs, ns.instructions)
     if "walk" in ns.which:
         out["walk"] = bench_walk(ns.runs)
     if "render" in ns.which:

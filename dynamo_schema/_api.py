@@ -77,6 +77,10 @@ def default(obj: Manifest, settings: AdmissionSettings | None = None) -> dict[st
     from ._admission import AdmissionSettings
     from ._admission import default as _default
 
+    if settings is not None and settings.operator_release:  # an earlier release's defaults (docs/releases.md)
+        from ._pipeline._releases import default_release
+
+        return default_release(_plain(obj), settings, settings.operator_release)
     return _default(_plain(obj), settings or AdmissionSettings())
 
 

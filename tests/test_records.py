@@ -53,7 +53,8 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("checkpoint_enabled", False), ("gpu_discovery_enabled", True), ("inference_pool_available", True),
         ("dra_enabled", False),
         ("discovery_backend", "kubernetes"), ("operator_version", "1.5.0"), ("dgdr_default_image", ""),
-        ("operator_principal", ""), ("request_username", None), ("cluster_topologies", None, True, False)]),
+        ("operator_principal", ""), ("request_username", None), ("cluster_topologies", None, True, False),
+        ("operator_release", "")]),
     "dynamo_schema._admission.rules._shared:Ctx": (False, [
         ("prefix", REQ), ("settings", REQ), ("grove_pathway", False), ("validate_inference_pool", False),
         ("provider_overrides_supported", False), ("workload_provider", ""), ("check_runtime_version", True),

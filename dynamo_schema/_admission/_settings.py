@@ -43,14 +43,19 @@ class AdmissionSettings(FrozenRecord):
       replica changes under a scaling adapter fail closed like upstream.
     * ``cluster_topologies`` (None) — ClusterTopologyBinding name → ordered level domains
       (broadest first). None means "unknown": the live topology checks are skipped.
+    * ``operator_release`` ("") — the operator release whose CRDs and webhooks judge a manifest
+      (``validate --operator-version``): ``"0.8"`` … ``"1.4"`` (``X.Y`` or ``X.Y.Z``, kept as ``X.Y``),
+      ``""`` or ``"1.5"`` for the reference revision. An unknown release raises ``ValueError`` naming the
+      known ones. When it is set and ``operator_version`` is left at its default, ``operator_version``
+      becomes ``X.Y.0`` (the version that release stamps). docs/releases.md.
     """
 
     __slots__ = _FIELDS = (
         "grove_enabled", "lws_enabled", "lpx_enabled", "grove_tas_enabled", "checkpoint_enabled",
         "gpu_discovery_enabled", "inference_pool_available", "dra_enabled", "discovery_backend",
         "operator_version", "dgdr_default_image", "operator_principal", "request_username",
-        "cluster_topologies")
-    _HASH = _FIELDS[:-1]  # ``cluster_topologies`` compared, not hashed
+        "cluster_topologies", "operator_release")
+    _HASH = _FIELDS[:-2] + _FIELDS[-1:]  # ``cluster_topologies`` compared, not hashed
     grove_enabled: bool
     lws_enabled: bool
     lpx_enabled: bool
@@ -65,6 +70,7 @@ class AdmissionSettings(FrozenRecord):
     operator_principal: str
     request_username: str | None
     cluster_topologies: Mapping[str, tuple[str, ...]] | None
+    operator_release: str
 
     def __init__(self, grove_enabled: bool = True, lws_enabled: bool = True, lpx_enabled: bool = False,
                  grove_tas_enabled: bool = False, checkpoint_enabled: bool = False,
@@ -72,12 +78,19 @@ class AdmissionSettings(FrozenRecord):
                  dra_enabled: bool = False, discovery_backend: str = "kubernetes", operator_version: str = BUNDLED_OPERATOR_VERSION,
                  dgdr_default_image: str = "", operator_principal: str = "",
                  request_username: str | None = None,
-                 cluster_topologies: Mapping[str, tuple[str, ...]] | None = None) -> None:
+                 cluster_topologies: Mapping[str, tuple[str, ...]] | None = None,
+                 operator_release: str = "") -> None:
         setattr_ = object.__setattr__
+        if operator_release and isinstance(operator_release, str):
+            from .._schema._releases import release_of
+
+            operator_release = release_of(operator_release)  # ValueError (UnknownRelease) when unknown
+            if operator_release and operator_version == BUNDLED_OPERATOR_VERSION:
+                operator_version = operator_release + ".0"
         for name, value in zip(self._FIELDS, (
                 grove_enabled, lws_enabled, lpx_enabled, grove_tas_enabled, checkpoint_enabled,
                 gpu_discovery_enabled, inference_pool_available, dra_enabled, discovery_backend, operator_version,
-                dgdr_default_image, operator_principal, request_username, cluster_topologies)):
+                dgdr_default_image, operator_principal, request_username, cluster_topologies, operator_release)):
             setattr_(self, name, value)
 
     @classmethod

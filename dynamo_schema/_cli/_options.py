@@ -49,8 +49,14 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     """The options ``render`` and ``diff`` share: where and as which operator release objects are rendered."""
     p.add_argument("--target", default=None, help="render target: kubernetes, grove or dcd (default: from the nvidia.com/enable-grove annotation)")
     p.add_argument("--namespace", default="default", help="namespace the objects are rendered into (default default)")
-    p.add_argument("--operator-version", default=None, metavar="X.Y.Z",
-                   help="operator release whose behaviour is emulated (default: the bundled one)")
+    add_operator_version(p, "the version stamped on created objects; rendering stays the reference revision's "
+                            "(a note says so for an earlier release)")
+
+
+def add_operator_version(p: argparse.ArgumentParser, what: str) -> None:
+    """``--operator-version X.Y[.Z]``: an operator release of docs/releases.md (default: the reference revision)."""
+    p.add_argument("--operator-version", default=None, metavar="X.Y",
+                   help=f"operator release (0.8 ... 1.4, or 1.5 = the reference revision, the default): {what}")
 
 
 def add_validate_options(p: argparse.ArgumentParser) -> None:
@@ -90,6 +96,7 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--old", metavar="OLD", help="validate PATH as an update of the object(s) in OLD")
     p.add_argument("--kubernetes-version", default=None, metavar="X.Y.Z",
                    help="Kubernetes release whose schemas check built-in kinds (default 1.32.0)")
+    add_operator_version(p, "whose CRDs, served versions and webhook rules judge Dynamo objects")
     add_settings_options(p)
     p.add_argument("--patch", dest="patches", action="append", default=[], metavar="FILE",
                    help="check FILE as a kustomize patch (partial DGD/DCD: no required fields; repeatable)")
@@ -135,15 +142,25 @@ def _set_value(key: str, value: str) -> Any:
         raise UsageError(f"--set {key}: cannot read value {shown!r}: {exc}") from exc
 
 
-def admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None) -> AdmissionSettings:
+def admission_settings(ns: argparse.Namespace, mapping: dict[str, Any] | None = None, *,
+                       release: bool = True) -> AdmissionSettings:
+    """The settings of ``--settings``/``--set`` with ``--operator-version`` (the stamped version and, unless
+    ``release`` is False (render and diff emulate the reference revision), the release profile)."""
     from .._admission import AdmissionSettings
 
     if mapping is None:
         mapping = settings_mapping(ns)
     version = getattr(ns, "operator_version", None)
     if version:
-        mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") != "operator_version"}
+        check_operator_version(ns)
+        version = ns.operator_version
+        drop = ("operator_version", "operator_release")
+        mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") not in drop}
         mapping["operator_version"] = version  # one knob: --operator-version wins
+        if release:
+            mapping["operator_release"] = version
+    elif not release:
+        mapping = {k: v for k, v in mapping.items() if str(k).replace("-", "_") != "operator_release"}
     try:
         return AdmissionSettings.from_mapping(mapping)
     except (ValueError, TypeError) as exc:
@@ -167,12 +184,29 @@ def check_namespace(ns: argparse.Namespace) -> None:
         raise UsageError(f"--namespace: Invalid value: {_go_quote(value)}: {'; '.join(errs)}")
 
 
-_VERSION_RE = r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]+)?"
-
-
-def check_operator_version(ns: argparse.Namespace) -> None:
-    import re
-
+def check_operator_version(ns: argparse.Namespace) -> str:
+    """``--operator-version``'s release profile (``""``: the reference revision); a value that names no release of
+    docs/releases.md is a usage error listing the known ones. ``X.Y`` is written back as ``X.Y.0``."""
     value = getattr(ns, "operator_version", None)
-    if value is not None and not re.fullmatch(_VERSION_RE, value):
-        raise UsageError(f"--operator-version: expected X.Y.Z (e.g. 1.5.0), got {value!r}")
+    if value is None:
+        return ""
+    from .._schema._releases import UnknownRelease, release_of
+
+    try:
+        release = release_of(value)
+    except UnknownRelease as exc:
+        raise UsageError(f"--operator-version: {exc}") from exc
+    if value.lstrip("v").count(".") == 1:
+        ns.operator_version = value.lstrip("v") + ".0"
+    return release
+
+
+def release_note(ns: argparse.Namespace, command: str, stderr: Any) -> None:
+    """One note when ``render``/``diff`` get an earlier release: they keep emulating the reference revision."""
+    from .._schema._releases import REFERENCE, REFERENCE_COMMIT
+
+    release = check_operator_version(ns)
+    if release:
+        stderr.write(f"note: {command} emulates the operator at the reference revision {REFERENCE_COMMIT[:8]} "
+                     f"({REFERENCE}); operator {release}'s {command} behaviour is not modelled, --operator-version only "
+                     f"sets the version stamped ({ns.operator_version})\n")

@@ -13,7 +13,13 @@ DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployme
 def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
                  ) -> argparse.ArgumentParser:
     """The command line; ``only="validate"``: the top level and ``validate`` alone (see ``_parse_validate``)."""
-    from ._options import add_render_options, add_settings_options, add_validate_options, version_text
+    from ._options import (
+        add_operator_version,
+        add_render_options,
+        add_settings_options,
+        add_validate_options,
+        version_text,
+    )
 
     parser = parser_class(prog="python -m dynamo_schema", description=DESCRIPTION)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -54,8 +60,10 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
     p.add_argument("--with-core-descriptions", action="store_true",
                    help="also describe the Kubernetes core types inside the schemas (podTemplate, containers…), "
                         "read from the installed kubernetes-validate")
+    add_operator_version(p, "whose CRD schemas are written (the served kinds and versions of that release)")
 
     p = sub.add_parser("default", help="print the object as admission would store it")
+    add_operator_version(p, "whose CRD defaults, mutating webhooks and storage version apply")
     add_settings_options(p)
     p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
@@ -79,6 +87,7 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
     p.add_argument("--api-version", default=None, metavar="GROUP/VERSION",
                    help="the API version to explain (default: the newest served, e.g. nvidia.com/v1beta1)")
     p.add_argument("--recursive", action="store_true", help="list every nested field, indented")
+    add_operator_version(p, "whose CRD schema is explained (its served versions and fields)")
 
     p = sub.add_parser("lsp", help="the language server for editors (stdio; needs the lsp extra, pygls)")
     p.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")

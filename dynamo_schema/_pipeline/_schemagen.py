@@ -310,3 +310,57 @@ def write(out_dir: str | Path, core_descriptions: bool = False) -> list[Path]:
     for rel, schema in generate_all(core_descriptions).items():
         written.append(atomic_write(out, rel, dumps(schema)))
     return written
+
+
+def _strict_objects(node: Any) -> None:
+    """``additionalProperties: false`` on every object schema with properties that keeps no unknown fields
+    (the API server prunes or, strictly, refuses them; JSON Schema tools allow them unless told)."""
+    if isinstance(node, list):
+        for x in node:
+            _strict_objects(x)
+        return
+    if not isinstance(node, dict):
+        return
+    for v in node.values():
+        _strict_objects(v)
+    if isinstance(node.get("properties"), dict) and "additionalProperties" not in node \
+            and not node.get("x-kubernetes-preserve-unknown-fields"):
+        node["additionalProperties"] = False
+
+
+def release_schemas(release: str) -> dict[str, dict[str, Any]]:
+    """``{relative path: schema}`` of an earlier operator release (docs/releases.md): the Dynamo kinds and
+    versions that release serves, from its CRDs (no descriptions: upstream prose stays out of the package),
+    with the same null handling and strict objects as the bundled schemas; the other groups' schemas (Grove,
+    LWS, InferCrane) are the bundled ones, which no operator release changes."""
+    import copy
+    import os
+
+    from .._schema._releases import export
+
+    out: dict[str, dict[str, Any]] = {}
+    for rel, schema in export(release).items():
+        body = copy.deepcopy(schema)
+        _strict_objects(body)
+        body = accept_pruned_nulls(body)
+        out[rel] = {"$schema": DRAFT, "$id": schema_id(f"releases/{release}/{rel}"), **body}
+    from .._schema._schemas import _DIR, _read
+
+    for group in sorted(os.listdir(_DIR)):
+        if group == "nvidia.com" or not os.path.isdir(os.path.join(_DIR, group)):
+            continue
+        for name in sorted(os.listdir(os.path.join(_DIR, group))):
+            out[f"{group}/{name}"] = _read(f"{group}/{name}")
+    return out
+
+
+def write_release(out_dir: str | Path, release: str, core_descriptions: bool = False) -> list[Path]:
+    """:func:`write` for an earlier operator release (``core_descriptions`` as there)."""
+    from .._core._fsutil import atomic_write
+
+    out = Path(out_dir)
+    schemas = release_schemas(release)
+    if core_descriptions:
+        for schema in schemas.values():
+            add_core_descriptions(schema)
+    return [atomic_write(out, rel, dumps(schema)) for rel, schema in schemas.items()]

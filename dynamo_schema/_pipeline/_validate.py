@@ -98,6 +98,11 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     converts to the storage version v1beta1, then calls the webhooks. Webhook diagnostics of a v1alpha1
     object refer to the converted object: they are reported at the document with their v1beta1 path.
     """
+    release = getattr(options.settings, "operator_release", "")
+    if release:  # an earlier operator release: its CRDs and webhooks (docs/releases.md)
+        from ._releases import check_nvidia_release
+
+        return check_nvidia_release(data, options, release, _to_alpha_diag, source_version=source_version)
     from .._schema import _cel, _schemas, _structural
 
     api = str(data.get("apiVersion"))
@@ -298,6 +303,11 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
     then schema, CEL transition rules (``oldSelf`` = the stored object) and the webhooks' update rules.
     Returns (diagnostics, stored new object or None, stored old object or None).
     """
+    release = getattr(options.settings, "operator_release", "")
+    if release:
+        from ._releases import check_update_release
+
+        return check_update_release(new, old, options, release, _to_alpha_diag)
     from .. import _admission
     from .._schema import _cel
 
@@ -420,6 +430,15 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         return out
     group = api.rpartition("/")[0]
     if group == "nvidia.com":
+        release = getattr(options.settings, "operator_release", "")
+        if release:
+            from ._releases import validate_release_document
+
+            released = validate_release_document(data, options, release, _to_alpha_diag, is_dynamo_kind_name(kind))
+            if released is None:
+                out.status = "skipped"
+                return out
+            return finish(released)
         from .._schema._extra_kinds import EXTRA_KINDS, check_extra
 
         if kind in EXTRA_KINDS:  # the rest of the operator's CRD bundle

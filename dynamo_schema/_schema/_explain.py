@@ -5,6 +5,10 @@ Read from the schemas generated from the models (package data). Dynamo fields ca
 Grove's ``podSpec``, LWS templates…) carry none of their own: their descriptions are read at run time from
 the Kubernetes schemas that the ``kubernetes-validate`` dependency installs (never copied into our files).
 A mistyped kind or field gets the nearest names as suggestions (:class:`ExplainError`).
+
+``release`` (``explain --operator-version X.Y``) explains a Dynamo kind as that operator release's CRD has it
+(``_releases.py``: its served versions, fields, constraints and rules); those schemas carry no descriptions, so a
+field's description is the reference revision's for the same field where it has one.
 """
 
 from __future__ import annotations
@@ -148,18 +152,25 @@ def _inner(root: dict[str, Any], node: Any) -> dict[str, Any]:
     return node if isinstance(node, dict) else {}
 
 
-def resolve_kind(kind: str, api_version: str | None) -> tuple[str, str, str]:
+def resolve_kind(kind: str, api_version: str | None, release: str = "") -> tuple[str, str, str]:
     key = SHORT.get(kind.lower(), kind.lower())
     if key not in KINDS:
         names = sorted(set(SHORT) | {v[1] for v in KINDS.values()})
         raise ExplainError(f"unknown kind {kind!r}{_suggest(kind, names)}")
     group, name, versions = KINDS[key]
+    if release and group == "nvidia.com":
+        from ._releases import served_versions
+
+        versions = tuple(sorted(served_versions(release, name), reverse=True))  # v1beta1 before v1alpha1
+        if not versions:
+            raise ExplainError(f"{name} is not served by operator release {release}")
     version = versions[0]
     if api_version:
         g, _, v = api_version.rpartition("/")
         if (g and g != group) or v not in versions:
             served = ", ".join(f"{group}/{x}" for x in versions)
-            raise ExplainError(f"{name} has no version {api_version!r} (served: {served})")
+            at = f" by operator release {release}" if release and group == "nvidia.com" else ""
+            raise ExplainError(f"{name} has no version {api_version!r} (served{at}: {served})")
         version = v
     return group, name, version
 
@@ -168,13 +179,22 @@ def _wrap(text: str, indent: str) -> list[str]:
     return textwrap.wrap(text, width=100, initial_indent=indent, subsequent_indent=indent) or [indent]
 
 
-def explain(spec: str, api_version: str | None = None, recursive: bool = False) -> str:
+def explain(spec: str, api_version: str | None = None, recursive: bool = False, release: str = "") -> str:
     """The explanation text; raises :class:`ExplainError` for an unknown kind, version or field."""
     from ._schemas import load, resolve
 
     kind, _, rest = spec.partition(".")
-    group, name, version = resolve_kind(kind, api_version)
+    group, name, version = resolve_kind(kind, api_version, release)
     root = load(group, name, version)
+    ref: Described | None = None
+    if release and group == "nvidia.com":
+        from ._releases import schema
+
+        released = schema(release, f"{group}/{version}", name)
+        assert released is not None
+        reference = _reference(group, name, version)
+        ref = Described(reference, reference) if reference is not None else None
+        root = released
     node: Any = root
     k8s: Any = None  # the Kubernetes definition node walked alongside, inside core types
     required = False
@@ -191,13 +211,14 @@ def explain(spec: str, api_version: str | None = None, recursive: bool = False) 
         if k8s is None and part in CORE_TYPES and CORE_TYPES[part] in _k8s_defs():
             k8s = {"$ref": "#/$defs/" + CORE_TYPES[part]}
         node = props[part]
+        ref = ref.step(part) if ref is not None else None
         walked.append(part)
     full = resolve(root, node)
     lines = [f"KIND:     {name}", f"VERSION:  {group}/{version}", ""]
     if parts:
         lines.append(f"FIELD:    {parts[-1]} <{_type_name(full)}>{' -required-' if required else ''}")
         lines.append("")
-    desc = _description(full, k8s)
+    desc = _description(full if ref is None else ref.full(), k8s)
     if desc:
         lines.append("DESCRIPTION:")
         lines.extend(_wrap(desc, "    "))
@@ -211,8 +232,32 @@ def explain(spec: str, api_version: str | None = None, recursive: bool = False) 
     props = inner.get("properties") or {}
     if props:
         lines += ["", "FIELDS:"] if lines[-1] != "" else ["FIELDS:"]
-        lines.extend(_fields(root, inner, k8s, "  ", recursive, set()))
+        lines.extend(_fields(root, inner, k8s, "  ", recursive, set(), ref))
     return "\n".join(lines) + "\n"
+
+
+def _reference(group: str, name: str, version: str) -> dict[str, Any] | None:
+    """The bundled (reference revision) schema of the kind, for descriptions; None when it has no such version."""
+    from ._schemas import KNOWN, load
+
+    return load(group, name, version) if (f"{group}/{version}", name) in KNOWN else None
+
+
+class Described:
+    """The reference revision's node at the same field path (its descriptions for a release's schema)."""
+
+    def __init__(self, root: dict[str, Any], node: Any) -> None:
+        self.root, self.node = root, node
+
+    def full(self) -> dict[str, Any]:
+        from ._schemas import resolve
+
+        node = resolve(self.root, self.node)
+        return node if isinstance(node, dict) else {}
+
+    def step(self, part: str) -> Described | None:
+        sub = (_inner(self.root, self.node).get("properties") or {}).get(part)
+        return Described(self.root, sub) if isinstance(sub, dict) else None
 
 
 def _description(node: dict[str, Any], k8s: Any) -> str:
@@ -229,7 +274,7 @@ def _description(node: dict[str, Any], k8s: Any) -> str:
 
 
 def _fields(root: dict[str, Any], inner: dict[str, Any], k8s: Any, indent: str, recursive: bool,
-            seen: set[int]) -> list[str]:
+            seen: set[int], ref: Described | None = None) -> list[str]:
     from ._schemas import resolve
 
     out: list[str] = []
@@ -239,15 +284,16 @@ def _fields(root: dict[str, Any], inner: dict[str, Any], k8s: Any, indent: str, 
         sub_k8s = _k8s_step(k8s, fname) if k8s is not None else None
         if sub_k8s is None and fname in CORE_TYPES and CORE_TYPES[fname] in _k8s_defs():
             sub_k8s = {"$ref": "#/$defs/" + CORE_TYPES[fname]}
+        sub_ref = ref.step(fname) if ref is not None else None
         out.append(f"{indent}{fname}\t<{_type_name(full)}>{' -required-' if fname in req else ''}")
         if not recursive:
-            desc = _description(full, sub_k8s)
+            desc = _description(full if ref is None else (sub_ref.full() if sub_ref is not None else {}), sub_k8s)
             if desc:
                 out.append(f"{indent}  {_first_sentence(desc)}")
             continue
         child = _inner(root, full)
         if child.get("properties") and id(child) not in seen:
-            out.extend(_fields(root, child, sub_k8s, indent + "  ", True, seen | {id(child)}))
+            out.extend(_fields(root, child, sub_k8s, indent + "  ", True, seen | {id(child)}, sub_ref))
     return out
 
 

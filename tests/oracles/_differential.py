@@ -19,6 +19,12 @@ import yaml
 from ._tools import SHARED
 
 CRD_DIRS = [SHARED / "reference" / "dynamo" / "crds", SHARED / "reference" / "grove" / "crds"]
+HISTORY = SHARED / "reference" / "dynamo" / "crds-history"
+
+
+def release_crd_dirs(release: str) -> list[Path]:
+    """kubectl-validate's ``--local-crds`` for an operator release: that release's Dynamo CRDs (crds-history)."""
+    return [HISTORY / release, SHARED / "reference" / "grove" / "crds"]
 # kubectl-validate v0.0.4 embeds built-in schemas up to 1.30; CRD validation does not depend on it.
 K8S_VERSION = "1.30"
 NVIDIA = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
@@ -77,12 +83,17 @@ def normal_path(field: str) -> str:
     return re.sub(r"\[([^\]0-9][^\]]*|[0-9]+[^\]0-9][^\]]*)\]", r".\1", field)
 
 
-def ours(doc: dict[str, Any]) -> tuple[bool, set[str]]:
-    """(rejected?, error field paths) from our structural schema + CEL layer, as the API server runs it."""
+def ours(doc: dict[str, Any], release: str = "") -> tuple[bool, set[str]]:
+    """(rejected?, error field paths) from our structural schema + CEL layer, as the API server runs it
+    (``release``: with that operator release's schemas)."""
     from dynamo_schema._pipeline._validate import meta_errors
-    from dynamo_schema._schema import _cel, _schemas, _structural
+    from dynamo_schema._schema import _cel, _releases, _schemas, _structural
 
-    schema = _schemas.for_object(str(doc.get("apiVersion")), str(doc.get("kind")))
+    api, kind = str(doc.get("apiVersion")), str(doc.get("kind"))
+    if release and api.startswith("nvidia.com/"):
+        schema = _releases.schema(release, api, kind)
+    else:
+        schema = _schemas.for_object(api, kind)
     assert schema is not None, doc.get("kind")
     pruned, _ = _structural.prune_nulls(doc, schema)
     structural = _structural.validate(pruned, schema, strict=True, status_subresource=True)
@@ -111,9 +122,9 @@ def theirs(results: list[dict[str, Any]]) -> tuple[bool, set[str]]:
     return bool(bad), paths
 
 
-def _run_folder(binary: str, folder: Path) -> dict[str, Any]:
+def _run_folder(binary: str, folder: Path, crd_dirs: list[Path] | None = None) -> dict[str, Any]:
     cmd = [binary, "--version", K8S_VERSION, "-o", "json"]
-    for d in CRD_DIRS:
+    for d in crd_dirs or CRD_DIRS:
         cmd += ["--local-crds", str(d)]
     proc = subprocess.run([*cmd, str(folder)], capture_output=True, text=True, timeout=1800)
     try:
@@ -123,7 +134,8 @@ def _run_folder(binary: str, folder: Path) -> dict[str, Any]:
     return {Path(k).name: v for k, v in report.items()}
 
 
-def run_batch(binary: str, docs: list[dict[str, Any]], folder: Path) -> list[tuple[bool, set[str]]]:
+def run_batch(binary: str, docs: list[dict[str, Any]], folder: Path,
+              crd_dirs: list[Path] | None = None) -> list[tuple[bool, set[str]]]:
     """kubectl-validate over ``docs`` (one file each; one invocation per core, ~50-100 ms a document);
     verdicts in order."""
     from concurrent.futures import ThreadPoolExecutor
@@ -138,7 +150,7 @@ def run_batch(binary: str, docs: list[dict[str, Any]], folder: Path) -> list[tup
         name.write_text(json.dumps(doc), encoding="utf-8")  # JSON is YAML: no scalar ambiguity
         names.append(name)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        reports = list(pool.map(lambda f: _run_folder(binary, f), folders))
+        reports = list(pool.map(lambda f: _run_folder(binary, f, crd_dirs), folders))
     by_name = {k: v for r in reports for k, v in r.items()}
     return [theirs(by_name[n.name]) for n in names]
 

@@ -259,3 +259,33 @@ def test_exported_schemas_refuse_nulls_the_api_server_refuses(tmp_path: Path) ->
     _, results = kc.split(kc.run(binary, files, tmp_path / "k8s"))
     assert [r["status"] for r in sorted(results, key=lambda r: r["filename"])] == [
         "statusInvalid", "statusInvalid", "statusValid"]
+
+
+@pytest.mark.parametrize("release", ["0.8", "0.9", "1.0", "1.1", "1.2", "1.3", "1.4"])
+def test_release_schemas_judge_the_corpus_as_the_release_does(release: str, tmp_path: Path) -> None:
+    """``schema --out DIR --operator-version X.Y`` gives kubeconform the release's schemas: on the corpus
+    documents the release serves, kubeconform's verdict is our structural verdict with that release's schemas
+    (itself kubectl-validate's with crds-history/X.Y, tests/oracles/test_kubectl_validate.py; CEL and ObjectMeta
+    are beyond a JSON Schema)."""
+    from dynamo_schema._pipeline._schemagen import write_release
+    from dynamo_schema._schema import _releases, _structural
+
+    binary = require("kubeconform")
+    schemas = tmp_path / "schemas"
+    write_release(schemas, release)
+    docs = [(n, i, d) for v in ("v1beta1", "v1alpha1") for n, i, d in _corpus_docs(v)
+            if d["apiVersion"].rpartition("/")[2] in _releases.served_versions(release, d["kind"])]
+    files, expected = [], {}
+    for n, (name, _i, doc) in enumerate(docs):
+        files.append(tmp_path / "docs" / f"{n:04d}-{name}")
+        files[-1].parent.mkdir(exist_ok=True)
+        files[-1].write_text(dump_all([doc]), encoding="utf-8")
+        schema = _releases.schema(release, doc["apiVersion"], doc["kind"])
+        pruned, _ = _structural.prune_nulls(doc, schema)
+        errors = [d for d in _structural.validate(pruned, schema, strict=True, status_subresource=True)
+                  if d.severity == "error"]
+        expected[files[-1].name] = not errors
+    _, results = kc.split(kc.run(binary, files, tmp_path / "k8s", schemas=schemas))
+    got = {Path(r["filename"]).name: r["status"] == "statusValid" for r in results}
+    assert got == expected
+    assert len(docs) > 70 and sum(expected.values()) > 60

@@ -10,6 +10,10 @@ error field paths. Webhook rules are ours alone and stay out.
 ``DYNAMO_SCHEMA_DIFF_CASES`` sets the number of generated cases (default 2000, derandomized under CI);
 ``DYNAMO_SCHEMA_DIFF_CASES=50000`` is the long local run. Known, documented differences
 (docs/decisions.md, "Independent oracles") are listed in ``KNOWN``.
+
+The same runs for every operator release profile (docs/releases.md): the corpus documents the release
+serves, and ``DYNAMO_SCHEMA_DIFF_RELEASE_CASES`` (default 200) mutations of them, against kubectl-validate
+with that release's CRDs (``crds-history/X.Y``).
 """
 
 from __future__ import annotations
@@ -29,17 +33,28 @@ from ._tools import require
 pytestmark = [pytest.mark.shared, pytest.mark.oracle]
 
 CASES = int(os.environ.get("DYNAMO_SCHEMA_DIFF_CASES", "2000"))
+RELEASE_CASES = int(os.environ.get("DYNAMO_SCHEMA_DIFF_RELEASE_CASES", "200"))
 BATCH = 1000
 
 _BASES = dv.base_documents()
 _RENDERED = dv.rendered_documents()
 
 
-def _root(doc: dict[str, Any]) -> Any:
-    from dynamo_schema._schema import _schemas
+def _root(doc: dict[str, Any], release: str = "") -> Any:
+    from dynamo_schema._schema import _releases, _schemas
     from dynamo_schema._schema._structural import compile_schema
 
+    if release and doc["apiVersion"].startswith("nvidia.com/"):
+        return compile_schema(_releases.schema(release, doc["apiVersion"], doc["kind"]))
     return compile_schema(_schemas.for_object(doc["apiVersion"], doc["kind"]))
+
+
+def _served(release: str) -> list[tuple[str, dict[str, Any]]]:
+    """The corpus documents (and Grove samples) an operator release could serve."""
+    from dynamo_schema._schema._releases import served_versions
+
+    return [(label, d) for label, d in _BASES if not d["apiVersion"].startswith("nvidia.com/")
+            or d["apiVersion"].rpartition("/")[2] in served_versions(release, d["kind"])]
 
 
 _SCALARS = st.sampled_from([0, 1, -1, 2, 7, 65536, 2**31, 1.5, "", "x", "frontend", "worker", "decode", "prefill",
@@ -139,10 +154,10 @@ def _has_constraint(node: Any) -> bool:
 
 
 @st.composite
-def mutated(draw: Any) -> dict[str, Any]:
-    _, base = draw(st.sampled_from(_BASES + _RENDERED))
+def mutated(draw: Any, release: str = "") -> dict[str, Any]:
+    _, base = draw(st.sampled_from(_served(release) if release else _BASES + _RENDERED))
     doc = dv.copy_doc(base)
-    root = _root(doc)
+    root = _root(doc, release)
     # one case in three changes CEL-ruled objects only (values of their own types), so that no
     # structural error keeps the rules from running
     cel_only = draw(st.integers(0, 2)) == 0
@@ -229,14 +244,14 @@ def _violation(draw: Any, node: Any, value: Any) -> Any:
     return draw(st.sampled_from(choices))
 
 
-def _generate(n: int, sink: Any = None) -> list[dict[str, Any]]:
+def _generate(n: int, sink: Any = None, release: str = "") -> list[dict[str, Any]]:
     """``n`` generated cases; with ``sink``, handed over in batches of ``BATCH`` (memory stays bounded
     for the long local run) and not kept."""
     out: list[dict[str, Any]] = []
 
     @settings(max_examples=n, phases=[Phase.generate], database=None, derandomize=True, deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(mutated())
+    @given(mutated(release))
     def collect(doc: dict[str, Any]) -> None:
         out.append(doc)
         if sink is not None and len(out) >= BATCH:
@@ -250,17 +265,18 @@ def _generate(n: int, sink: Any = None) -> list[dict[str, Any]]:
     return out
 
 
-def _compare(docs: list[dict[str, Any]], binary: str, tmp: Path, offset: int = 0) -> list[str]:
+def _compare(docs: list[dict[str, Any]], binary: str, tmp: Path, offset: int = 0, release: str = "") -> list[str]:
     import shutil
 
     diffs = []
+    crds = dv.release_crd_dirs(release) if release else None
     for start in range(0, len(docs), BATCH):
         chunk = docs[start:start + BATCH]
         folder = tmp / f"batch-{offset + start:06d}"
-        verdicts = dv.run_batch(binary, chunk, folder)
+        verdicts = dv.run_batch(binary, chunk, folder, crds)
         shutil.rmtree(folder, ignore_errors=True)
         for i, (doc, (t_rej, t_paths)) in enumerate(zip(chunk, verdicts)):
-            o_rej, o_paths = dv.ours(doc)
+            o_rej, o_paths = dv.ours(doc, release)
             if (o_rej, o_paths) != (t_rej, t_paths):
                 diffs.append(f"case {offset + start + i} {doc['apiVersion']} {doc['kind']}: kubectl-validate "
                              f"{'rejects' if t_rej else 'admits'} {sorted(t_paths)}; we "
@@ -290,3 +306,25 @@ def test_generated_mutations_agree(tmp_path: Path) -> None:
     print(f"differential: {seen['cases']} generated cases, {seen['rejected']} rejected, {len(diffs)} differences")
     assert seen["cases"] >= min(CASES, 2000)
     assert diffs[:50] == []
+
+
+_RELEASES = ("0.8", "0.9", "1.0", "1.1", "1.2", "1.3", "1.4")
+
+
+@pytest.mark.parametrize("release", _RELEASES)
+def test_release_corpus_verdicts_agree(release: str, tmp_path: Path) -> None:
+    """Every corpus document the release serves: its own CRDs decide as kubectl-validate with them does."""
+    binary = require("kubectl-validate")
+    docs = [d for _, d in _served(release)]
+    assert len(docs) > 80
+    assert _compare(docs, binary, tmp_path, release=release) == []
+
+
+@pytest.mark.parametrize("release", _RELEASES)
+def test_release_mutations_agree(release: str, tmp_path: Path) -> None:
+    binary = require("kubectl-validate")
+    docs = _generate(RELEASE_CASES, release=release)
+    assert len(docs) >= min(RELEASE_CASES, 200)
+    rejected = sum(1 for d in docs if dv.ours(d, release)[0])
+    assert 0 < rejected < len(docs)  # the mutations reach both verdicts
+    assert _compare(docs, binary, tmp_path, release=release)[:50] == []

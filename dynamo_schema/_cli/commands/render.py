@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from ..._k8s._gofmt import go_quote
 from .._common import UsageError, load_documents
-from .._options import admission_settings, check_namespace, check_operator_version, settings_mapping
+from .._options import admission_settings, check_namespace, check_operator_version, release_note, settings_mapping
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -22,7 +22,8 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write("warning: render -o DIR is deprecated, use --out DIR (-o means --output in validate and diff)\n")
         ns.out = ns.out or ns.out_deprecated
     mapping = settings_mapping(ns)
-    settings = admission_settings(ns, mapping)
+    release_note(ns, "render", stderr)
+    settings = admission_settings(ns, mapping, release=False)
     provider: dict[str, Any] | None = None
     if ns.provider_config:
         try:

@@ -28,7 +28,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not (ns.paths or ns.patches or ns.kustomize):
         raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR)")
     files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
-    settings = admission_settings(ns) if (ns.settings or ns.set_) else None
+    settings = admission_settings(ns) if (ns.settings or ns.set_ or ns.operator_version) else None
     olds: dict[Any, Any] | None = None
     if ns.old:
         from ..._pipeline._validate_files import identity

@@ -1,0 +1,324 @@
+"""The v1alpha1 webhooks of releases 0.8 – 1.2 (``dynamo_schema._admission.legacy``) against upstream's own
+test tables at those releases: ``internal/webhook/validation/dynamographdeployment_test.go``,
+``shared_test.go`` and ``dynamocomponentdeployment_test.go`` at the release commits of
+crds-history/SOURCE.md (1.1 = 3b8a3845, 1.2 = 788d3ccd, 1.0 = 6d4d0a61). Each row names the upstream test
+case; the input is that case's object as v1alpha1 JSON, the expectation its ``errMsg`` (whole message, or
+a substring where upstream checks ``errContains``). Joined errors are compared joined with a newline, as
+Go's ``errors.Join`` prints them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dynamo_schema._admission import AdmissionSettings
+from dynamo_schema._admission.legacy import validate
+
+
+def _dgd(services: dict[str, Any], name: str = "test-graph", **spec: Any) -> dict[str, Any]:
+    return {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+            "metadata": {"name": name, "namespace": "default"}, "spec": {"services": services, **spec}}
+
+
+def _errors(obj: dict[str, Any], release: str, *, grove: bool = True, old: dict[str, Any] | None = None) -> str:
+    diags = validate(obj["kind"], obj, AdmissionSettings(grove_enabled=grove, cluster_topologies=None), release, old)
+    return "\n".join(d.message for d in diags if d.severity == "error")
+
+
+_PVC = {"name": "test-pvc", "create": True, "storageClass": "standard", "size": "10Gi",
+        "volumeAccessMode": "ReadWriteOnce"}
+
+# (upstream case, release, object, expected message or "" for admitted, substring?)
+DGD_CASES: list[tuple[str, str, dict[str, Any], str, bool]] = [
+    ("valid deployment with services", "1.1", _dgd({"main": {"replicas": 3}}, backendFramework="sglang"), "", False),
+    ("no services", "1.1", _dgd({}), "spec.services must have at least one service", False),
+    ("service with invalid replicas", "1.1", _dgd({"main": {"replicas": -1}}),
+     "spec.services[main].replicas must be non-negative", False),
+    ("service with invalid ingress", "1.1", _dgd({"gateway": {"ingress": {"enabled": True, "host": ""}}}),
+     "spec.services[gateway].ingress.host is required when ingress is enabled", False),
+    ("pvc with create=true and missing storageClass", "1.1",
+     _dgd({"main": {}}, pvcs=[{**_PVC, "storageClass": ""}]),
+     "spec.pvcs[0].storageClass is required when create is true", False),
+    ("pvc with create=true and missing size", "1.1", _dgd({"main": {}}, pvcs=[{k: v for k, v in _PVC.items() if k != "size"}]),
+     "spec.pvcs[0].size is required when create is true", False),
+    ("pvc with create=false and missing fields", "1.1", _dgd({"main": {}}, pvcs=[{"name": "test-pvc", "create": False}]),
+     "", False),
+    ("pvc with missing name", "1.1", _dgd({"main": {}}, pvcs=[{"create": False}]), "spec.pvcs[0].name is required", False),
+    ("pvc with multiple errors (name, storageClass, size, volumeAccessMode all missing)", "1.1",
+     _dgd({"main": {}}, pvcs=[{"create": True}]),
+     "spec.pvcs[0].name is required\nspec.pvcs[0].storageClass is required when create is true\n"
+     "spec.pvcs[0].size is required when create is true\nspec.pvcs[0].volumeAccessMode is required when create is true",
+     True),
+    ("service with invalid volume mount", "1.1", _dgd({"main": {"volumeMounts": [{"name": "v"}]}}),
+     "spec.services[main].volumeMounts[0].mountPoint is required when useAsCompilationCache is false", False),
+    ("service with invalid shared memory", "1.1", _dgd({"main": {"sharedMemory": {"disabled": False}}}),
+     "spec.services[main].sharedMemory.size is required when disabled is false", False),
+    ("restart with nil at", "1.1", _dgd({"main": {}}, restart={}), "spec.restart.id is required", False),
+    ("restart with parallel strategy and order specified", "1.1",
+     _dgd({"main": {}}, restart={"id": "r1", "strategy": {"type": "Parallel", "order": ["main"]}}),
+     "spec.restart.strategy.order cannot be specified when strategy is parallel", False),
+    ("restart with sequential strategy and duplicate services in order", "1.1",
+     _dgd({"main": {}, "other": {}}, restart={"id": "r1", "strategy": {"type": "Sequential",
+                                                                         "order": ["main", "main", "other"]}}),
+     "spec.restart.strategy.order must be unique", True),
+    ("restart with sequential strategy and unknown service in order", "1.1",
+     _dgd({"main": {}}, restart={"id": "r1", "strategy": {"type": "Sequential", "order": ["unknown"]}}),
+     "spec.restart.strategy.order contains unknown service: unknown", True),
+    ("restart with sequential strategy and missing service in order", "1.1",
+     _dgd({"main": {}, "other": {}}, restart={"id": "r1", "strategy": {"type": "Sequential", "order": ["main"]}}),
+     "spec.restart.strategy.order must have the same number of unique services as the deployment", True),
+    ("restart with sequential strategy and empty order is valid", "1.1",
+     _dgd({"main": {}}, restart={"id": "r1", "strategy": {"type": "Sequential", "order": []}}), "", False),
+    ("boundary case - exactly at 45 char limit for single-node", "1.1", _dgd({"s" * 25: {}}, name="d" * 20), "", False),
+    ("boundary case - one char over limit for single-node", "1.1", _dgd({"s" * 26: {}}, name="d" * 20),
+     "combined resource name length 46 exceeds 45-character limit", True),
+    ("service name too long for multinode deployment", "1.1",
+     _dgd({"verylongservicename": {"multinode": {"nodeCount": 2}}}, name="vllm-agg"),
+     "combined resource name length", True),
+    ("long service name allowed when Grove disabled via annotation", "1.1",
+     {**_dgd({"s" * 40: {}}, name="d" * 20), "metadata": {"name": "d" * 20, "namespace": "default",
+                                                           "annotations": {"nvidia.com/enable-grove": "false"}}},
+     "", False),
+    ("Grove annotation case insensitive - FALSE", "1.1",
+     {**_dgd({"s" * 40: {}}, name="d" * 20), "metadata": {"name": "d" * 20, "namespace": "default",
+                                                           "annotations": {"nvidia.com/enable-grove": "FALSE"}}},
+     "", False),
+    ("GMS failover without GPU", "1.1",
+     _dgd({"worker": {"componentType": "worker", "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+                      "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}}, backendFramework="vllm"),
+     "requires resources.limits.gpu", True),
+    ("inter-pod GMS on frontend component rejected", "1.1",
+     _dgd({"frontend": {"componentType": "frontend", "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+                        "resources": {"limits": {"gpu": "1"}}}}, backendFramework="vllm"),
+     "GPU memory service is only supported for worker components", True),
+    ("inter-pod GMS rejected on non-vLLM backend", "1.1",
+     _dgd({"worker": {"componentType": "worker", "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+                      "resources": {"limits": {"gpu": "1"}}}}, backendFramework="sglang"),
+     "currently supported only for vLLM", True),
+    ("inter-pod GMS rejected when backendFramework is unset", "1.1",
+     _dgd({"worker": {"componentType": "worker", "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+                      "resources": {"limits": {"gpu": "1"}}}}),
+     "currently supported only for vLLM", True),
+    ("invalid annotation vllm-distributed-executor-backend", "1.1",
+     {**_dgd({"main": {}}), "metadata": {"name": "test-graph", "namespace": "default",
+                                         "annotations": {"nvidia.com/vllm-distributed-executor-backend": "invalid"}}},
+     'annotation nvidia.com/vllm-distributed-executor-backend has invalid value "invalid": must be "mp" or "ray"',
+     False),
+    ("invalid annotation dynamo-operator-origin-version not semver", "1.1",
+     {**_dgd({"main": {}}), "metadata": {"name": "test-graph", "namespace": "default",
+                                         "annotations": {"nvidia.com/dynamo-operator-origin-version": "not-a-version"}}},
+     'annotation nvidia.com/dynamo-operator-origin-version has invalid value "not-a-version": must be valid semver',
+     False),
+    ("valid annotation dynamo-operator-origin-version fallback version", "1.1",
+     {**_dgd({"main": {}}), "metadata": {"name": "test-graph", "namespace": "default",
+                                         "annotations": {"nvidia.com/dynamo-operator-origin-version": "0.0.0-unknown"}}},
+     "", False),
+    ("spec-level with topologyProfile only (no packDomain) is rejected when service lacks constraint", "1.1",
+     _dgd({"Frontend": {}}, topologyConstraint={"topologyProfile": "p"}),
+     "spec.services[Frontend].topologyConstraint is required because spec.topologyConstraint.packDomain is not set",
+     True),
+    ("invalid packDomain format at spec level", "1.1",
+     _dgd({"Frontend": {}}, topologyConstraint={"topologyProfile": "p", "packDomain": "Bad_Domain"}),
+     "is not a valid topology domain", True),
+    ("topologyProfile missing at spec level when service has constraint", "1.1",
+     _dgd({"Frontend": {"topologyConstraint": {"packDomain": "rack"}}}),
+     "spec.topologyConstraint with topologyProfile is required", True),
+    ("topologyProfile empty at spec level when service has constraint", "1.1",
+     _dgd({"Frontend": {"topologyConstraint": {"packDomain": "rack"}}}, topologyConstraint={"packDomain": "zone"}),
+     "topologyProfile is required", True),
+    ("service-level topologyConstraint without packDomain is rejected", "1.1",
+     _dgd({"Frontend": {"topologyConstraint": {}}}, topologyConstraint={"topologyProfile": "p", "packDomain": "zone"}),
+     "packDomain is required", True),
+    ("both annotations invalid", "1.1",
+     {**_dgd({"main": {}}), "metadata": {"name": "test-graph", "namespace": "default", "annotations": {
+         "nvidia.com/dynamo-operator-origin-version": "bad",
+         "nvidia.com/vllm-distributed-executor-backend": "invalid"}}},
+     'annotation nvidia.com/dynamo-operator-origin-version has invalid value "bad": must be valid semver\n'
+     'annotation nvidia.com/vllm-distributed-executor-backend has invalid value "invalid": must be "mp" or "ray"', True),
+    # 1.2 (788d3ccd)
+    ("long DGD name auto-truncated for single-node - no error", "1.2",
+     _dgd({"VeryLongServiceNameThatExceedsLimit": {}}, name="verylongdynamographdeploymentname"), "", False),
+    ("service name so long that even truncated PCS name exceeds limit", "1.2",
+     _dgd({"VeryVeryExtremelyLongServiceNameXXXXXX": {}}, name="my-long-dgd-name"),
+     "combined resource name length", True),
+    ("experimental kvTransferPolicy missing labelKey", "1.2",
+     _dgd({"frontend": {"componentType": "frontend"}}, experimental={"kvTransferPolicy": {"domain": "zone"}}),
+     "spec.experimental.kvTransferPolicy.labelKey is required", False),
+    ("experimental kvTransferPolicy rejects invalid labelKey characters", "1.2",
+     _dgd({"frontend": {}}, experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/bad key",
+                                                                "domain": "zone"}}),
+     'spec.experimental.kvTransferPolicy.labelKey "topology.kubernetes.io/bad key" is not a valid Kubernetes label key',
+     True),
+    ("experimental kvTransferPolicy invalid domain format", "1.2",
+     _dgd({"frontend": {}}, experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone",
+                                                                "domain": "INVALID_DOMAIN"}}),
+     'spec.experimental.kvTransferPolicy.domain "INVALID_DOMAIN" is not a valid topology domain', True),
+    ("experimental kvTransferPolicy invalid enforcement", "1.2",
+     _dgd({"frontend": {}}, experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone",
+                                                                "domain": "zone", "enforcement": "invalid-policy"}}),
+     'spec.experimental.kvTransferPolicy.enforcement "invalid-policy" is invalid', True),
+    ("experimental kvTransferPolicy rejects preferred without preferredWeight", "1.2",
+     _dgd({"frontend": {}}, experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone",
+                                                                "domain": "zone", "enforcement": "preferred"}}),
+     'spec.experimental.kvTransferPolicy.preferredWeight is required when enforcement is "preferred"', False),
+    ("experimental kvTransferPolicy rejects preferredWeight with required enforcement", "1.2",
+     _dgd({"frontend": {}}, experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone",
+                                                                "domain": "zone", "enforcement": "required",
+                                                                "preferredWeight": 0.5}}),
+     'spec.experimental.kvTransferPolicy.preferredWeight must not be set when enforcement is "required"', False),
+    ("experimental kvTransferPolicy rejects preferredWeight above one", "1.2",
+     _dgd({"frontend": {}}, experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone",
+                                                                "domain": "zone", "enforcement": "preferred",
+                                                                "preferredWeight": 1.25}}),
+     "spec.experimental.kvTransferPolicy.preferredWeight 1.25 is invalid", True),
+]
+
+
+@pytest.mark.parametrize(("case", "release", "obj", "want", "substring"), DGD_CASES, ids=[c[0] for c in DGD_CASES])
+def test_dgd_webhook_matches_upstream_rows(case: str, release: str, obj: dict[str, Any], want: str,
+                                           substring: bool) -> None:
+    got = _errors(obj, release)
+    if not want:
+        assert got == ""
+    elif substring:
+        assert want in got
+    else:
+        assert got == want
+
+
+# shared_test.go at 1.1: the DCD path (``spec``) of SharedSpecValidator
+SHARED_CASES = [
+    ("negative replicas", {"replicas": -1}, "spec.replicas must be non-negative"),
+    ("ingress enabled without host", {"ingress": {"enabled": True}}, "spec.ingress.host is required when ingress is enabled"),
+    ("ingress disabled - no validation", {"ingress": {"enabled": False}}, ""),
+    ("volume mount without mountPoint and not compilation cache", {"volumeMounts": [{"name": "v"}]},
+     "spec.volumeMounts[0].mountPoint is required when useAsCompilationCache is false"),
+    ("volume mount as compilation cache without mountPoint",
+     {"volumeMounts": [{"name": "v", "useAsCompilationCache": True}]}, ""),
+    ("shared memory enabled without size", {"sharedMemory": {"disabled": False}},
+     "spec.sharedMemory.size is required when disabled is false"),
+    ("shared memory disabled without size", {"sharedMemory": {"disabled": True}}, ""),
+    ("frontendSidecar rejects duplicate container name in extraPodSpec",
+     {"frontendSidecar": {"image": "x"}, "extraPodSpec": {"containers": [{"name": "sidecar-frontend"}]}},
+     'spec: cannot inject frontend sidecar: a container named "sidecar-frontend" already exists in '
+     "extraPodSpec.containers"),
+    ("inter-pod failover requires gpuMemoryService.enabled",
+     {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+      "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}, "gpuMemoryService.enabled=true"),
+    ("inter-pod failover requires gpuMemoryService.mode=interPod",
+     {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+      "gpuMemoryService": {"enabled": True, "mode": "intraPod"},
+      "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}, "requires gpuMemoryService.mode"),
+    ("inter-pod failover with matching gpuMemoryService.mode=interPod is accepted",
+     {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+      "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+      "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}, ""),
+    ("intraPod failover with numShadows=2 is rejected",
+     {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+      "gpuMemoryService": {"enabled": True, "mode": "intraPod"},
+      "failover": {"enabled": True, "mode": "intraPod", "numShadows": 2}}, "numShadows"),
+]
+
+
+@pytest.mark.parametrize(("case", "spec", "want"), SHARED_CASES, ids=[c[0] for c in SHARED_CASES])
+def test_shared_spec_matches_upstream_rows(case: str, spec: dict[str, Any], want: str) -> None:
+    dcd = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "c", "namespace": "default"}, "spec": spec}
+    got = _errors(dcd, "1.1")
+    assert (want in got) if want else got == ""
+    if want and " " in want and want.startswith("spec"):
+        assert got == want  # the whole message where upstream compares it whole
+
+
+def test_dynamo_namespace_warning_quotes_as_upstream() -> None:
+    """shared_test.go (1.1) "warning for deprecated dynamoNamespace field shows calculated namespace"."""
+    dgd = _dgd({"Frontend": {"replicas": 1, "dynamoNamespace": "my-custom-namespace"}}, name="trtllm-disagg")
+    dgd["metadata"]["namespace"] = "hannahz"
+    diags = validate("DynamoGraphDeployment", dgd, AdmissionSettings(), "1.1")
+    assert [d.severity for d in diags] == ["warning"]
+    assert "Value 'my-custom-namespace' will be replaced with 'hannahz-trtllm-disagg'" in diags[0].message
+
+
+UPDATE_CASES = [
+    ("changing backend framework", {"main": {}}, {"main": {}}, {"backendFramework": "vllm"}, {"backendFramework": "sglang"},
+     "spec.backendFramework is immutable and cannot be changed after creation"),
+    ("adding multiple services is prohibited", {"main": {}, "cache": {}, "frontend": {}}, {"main": {}}, {}, {},
+     "service topology is immutable and cannot be modified after creation: services added: [cache frontend]"),
+    ("adding and removing services simultaneously is prohibited", {"main": {}, "frontend": {}},
+     {"main": {}, "cache": {}}, {}, {},
+     "service topology is immutable and cannot be modified after creation: services added: [frontend], services "
+     "removed: [cache]"),
+    ("changing service from single-node to multi-node", {"main": {"multinode": {"nodeCount": 2}}}, {"main": {}}, {}, {},
+     "spec.services[main] cannot change node topology (between single-node and multi-node) after creation"),
+    ("changing multinode NodeCount within multi-node range is allowed", {"main": {"multinode": {"nodeCount": 4}}},
+     {"main": {"multinode": {"nodeCount": 2}}}, {}, {}, ""),
+    ("toggling inter-pod GMS layout is immutable",
+     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True, "mode": "interPod"}}},
+     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True, "mode": "intraPod"}}}, {"backendFramework": "vllm"},
+     {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
+]
+
+
+@pytest.mark.parametrize(("case", "new", "old", "new_spec", "old_spec", "want"), UPDATE_CASES,
+                         ids=[c[0] for c in UPDATE_CASES])
+def test_dgd_update_matches_upstream_rows(case: str, new: dict[str, Any], old: dict[str, Any],
+                                          new_spec: dict[str, Any], old_spec: dict[str, Any], want: str) -> None:
+    got = _errors(_dgd(new, **new_spec), "1.1", old=_dgd(old, **old_spec))
+    assert (want in got) if want else got == ""
+
+
+def test_restart_id_frozen_during_rolling_update() -> None:
+    """dynamographdeployment_test.go (1.1) "restart.id change while rolling update Pending - rejected"."""
+    old = {**_dgd({"main": {}}, restart={"id": "a"}), "status": {"rollingUpdate": {"phase": "Pending"}}}
+    assert _errors(_dgd({"main": {}}, restart={"id": "b"}), "1.1", old=old) == \
+        "spec.restart.id cannot be changed while a rolling update is Pending"
+    old["status"]["rollingUpdate"]["phase"] = "Completed"
+    assert _errors(_dgd({"main": {}}, restart={"id": "b"}), "1.1", old=old) == ""
+
+
+def test_release_differences_of_the_v1alpha1_webhooks() -> None:
+    """What the v1alpha1 webhooks of 0.8 – 1.2 did differently (their source at each release commit)."""
+    long_multinode = _dgd({"VllmDecodeWorker": {"multinode": {"nodeCount": 2}}}, name="dsv4-pro-agg")
+    # 1.0: DGD name + service name + service name with the leader suffix
+    assert _errors(long_multinode, "1.0") == (
+        "spec.services[VllmDecodeWorker]: combined resource name length 48 exceeds 45-character limit required for "
+        "pod naming. Consider shortening the DynamoGraphDeployment name 'dsv4-pro-agg' (length 12) or service name "
+        "'VllmDecodeWorker' (length 16). For multinode services, the combined length of DGD name + service name + "
+        "service name with role suffix (e.g., 'vllmdecodeworker-ldr') must not exceed 45 characters")
+    # 0.9 had no name-length rule (a3f1e7ec6 is 1.0); 1.2 truncates the PodCliqueSet name (cce641360)
+    assert _errors(long_multinode, "0.9") == ""
+    assert _errors(long_multinode, "1.2") == ""
+    # 1.0 refused the inter-pod layouts outright; 1.1 (a48672f5b) admits them on Grove with vLLM
+    gms = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+           "gpuMemoryService": {"enabled": True, "mode": "interPod"}}
+    assert _errors(_dgd({"w": gms}, backendFramework="vllm"), "1.0") == \
+        'spec.services[w].gpuMemoryService: mode "interPod" is not yet supported'
+    assert _errors(_dgd({"w": gms}, backendFramework="vllm"), "1.1") == ""
+    # 0.8 had no annotation validation (validateAnnotations is 1.0)
+    bad = {**_dgd({"main": {}}), "metadata": {"name": "g", "annotations": {
+        "nvidia.com/dynamo-operator-origin-version": "bad"}}}
+    assert _errors(bad, "0.8") == ""
+    assert "must be valid semver" in _errors(bad, "1.0")
+    # 1.0 asked for container discovery with any failover, 1.1 with intra-pod failover only
+    inter = {**gms, "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}
+    assert "failover requires per-container K8s discovery" in _errors(_dgd({"w": inter}, backendFramework="vllm"), "1.0")
+    assert _errors(_dgd({"w": inter}, backendFramework="vllm"), "1.1") == ""
+
+
+def test_dgdr_webhooks_of_early_releases() -> None:
+    """dynamographdeploymentrequest.go: v1alpha1 (0.8, 0.9) and v1beta1 (1.0 – 1.2)."""
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeploymentRequest",
+             "metadata": {"name": "r"}, "spec": {"backend": "vllm", "model": "m", "profilingConfig": {}}}
+    assert _errors(alpha, "0.9") == ("spec.profilingConfig.profilerImage is required\n"
+                                     "spec.profilingConfig.config is required and must not be empty")
+    beta = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentRequest", "metadata": {"name": "r"},
+            "spec": {"model": "m", "backend": "auto", "searchStrategy": "thorough"}}
+    assert _errors(beta, "1.1") == ('spec.searchStrategy "thorough" is incompatible with spec.backend "auto": set '
+                                   "spec.backend to a specific backend (sglang, trtllm, or vllm)")
+    # without GPU discovery a namespace-restricted operator asked for hardware; the cluster-wide one never did
+    assert validate("DynamoGraphDeploymentRequest", {**beta, "spec": {"model": "m"}},
+                    AdmissionSettings(gpu_discovery_enabled=False), "1.1") == []
