@@ -168,33 +168,34 @@ def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings
     return out
 
 
-#: Render refusals that are the operator's reconcile failing (``validate`` reports them as ``reconcile.*``
-#: warnings with the operator's message: the object is admitted, then the operator's reconcile stops and
-#: the DGD's status says Failed; docs/decisions.md D38): the DRA gate and the GMS ResourceClaimTemplates
-#: (``dgd_gms_resource_claims_reconciler.go``), GMS client references, failover for a backend other than
-#: vLLM, a LeaderWorkerSet template without a ``main`` container (intra-pod failover), the DGD-managed
-#: checkpoints.
-RECONCILE_FAILURE_RULES = frozenset({
-    "render.dra-unavailable", "render.dra-claim", "render.gms", "render.failover-backend",
-    "render.lws-main-container", "render.checkpoint",
+#: Render refusals that are not the operator's reconcile failing: what this renderer does not render, its
+#: own work bound, refusals of the input kind or target, and the rendered names (checked as children above).
+#: Every other render refusal is the operator's reconcile stopping (its message, docs/rules.md ``render``):
+#: the object is admitted, then the reconcile fails and the DGD's status says Failed. ``validate`` reports
+#: it as a ``reconcile.*`` error (docs/decisions.md D38): a deployment that cannot come up is not valid.
+NOT_RECONCILE_FAILURES = frozenset({
+    "render.unsupported", "render.too-many-nodes", "render.kind", "render.target", "render.not-a-mapping",
+    "render.unsupported-kind", "render.invalid-name", "render.invalid-label-value", "render.invalid-namespace",
 })
 
 
 def _reconcile_failures(data: dict[str, Any], stored: dict[str, Any], exc: Exception) -> list[Diagnostic]:
-    """The operator's reconcile failure in ``exc`` located in ``data`` (a warning: admission accepts the
-    object): the rendered path when the document is the v1beta1 object admission stored, else the component
-    it names."""
+    """The operator's reconcile failure in ``exc`` located in ``data``: the rendered path when the document
+    is the v1beta1 object admission stored, else the component it names."""
     out: list[Diagnostic] = []
     same_layout = data.get("apiVersion") == stored.get("apiVersion")
-    for d in getattr(exc, "diagnostics", None) or []:
-        if d.rule not in RECONCILE_FAILURE_RULES:
+    diags = list(getattr(exc, "diagnostics", None) or []) or [Diagnostic("render.error", (), str(exc))]
+    for d in diags:
+        if d.rule in NOT_RECONCILE_FAILURES or not d.rule.startswith("render."):
             continue
         path = tuple(d.path)
         if not same_layout:
             component = _at(stored, path[:3]) if path[:2] == ("spec", "components") else None
             name = component.get("name") if isinstance(component, dict) else None
             path = _component_path(data, name if isinstance(name, str) else None)
-        out.append(d._replace(rule=_rule(d.rule), path=path, severity="warning"))
+        elif not path:
+            path = ("metadata", "name")
+        out.append(d._replace(rule=_rule(d.rule), path=path, severity="error"))
     return out
 
 

@@ -259,7 +259,10 @@ def test_release_1_4_verdicts_equal_the_reference_on_the_corpus() -> None:
     docs = _corpus("v1alpha1") + _corpus("v1beta1")
     assert not any("providerOverride" in yaml.safe_dump(d) for _, d in docs)
     for label, doc in docs:
-        assert _errors(doc, "1.4") == _errors(doc), label
+        # admission only: a release profile does not run the reference revision's reconcile check
+        # (_pipeline/_releases.py), whose findings are reconcile.* errors (D38)
+        reference = [e for e in _errors(doc) if not e[0].startswith("reconcile.")]
+        assert _errors(doc, "1.4") == reference, label
 
 
 def test_a_manifest_breaking_a_newer_rule_passes_under_an_older_release() -> None:

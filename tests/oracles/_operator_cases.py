@@ -4,12 +4,15 @@ Each case is one CREATE of a DGD, DCD or DGDR with what the operator's own admis
 produce at the reference revision (its README gives the format). :func:`run` puts the case's input through
 the public API with the case's settings and returns, per aspect, whether we agree:
 
-* ``verdict``   admitted or refused;
+* ``verdict``   admitted or refused (admission: our diagnostics without the ``reconcile.*`` findings,
+  which say what happens after admission);
 * ``causes``    refused: the set of (field, message) causes (for a refusal by the mutating webhook's
   decoder, which has no field causes, the set of messages);
 * ``defaulted`` admitted: the stored object;
 * ``objects``   admitted DGD / DCD: the created objects after the README's normalisation, or, where the
-  operator's reconcile failed (``renderError``), that our render is refused for the same reason.
+  operator's reconcile failed (``renderError``), that our render is refused for the same reason;
+* ``reconcile`` admitted DGD / DCD: ``validate``'s reconcile check reports an error exactly when the
+  operator's reconcile failed, and then with the operator's reason.
 
 Used by tests/oracles/test_operator_cases.py and by ``python tools/operator_cases.py`` (counts, diffs).
 """
@@ -27,7 +30,7 @@ import yaml
 SHARED = (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
 CASES_DIR = SHARED / "reference" / "dynamo" / "operator-cases" / "cases"
 GOLDENS_DIR = SHARED / "reference" / "dynamo" / "operator-cases" / "project-goldens"
-ASPECTS = ("verdict", "causes", "defaulted", "objects")
+ASPECTS = ("verdict", "causes", "defaulted", "objects", "reconcile")
 RENDERED_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment")
 
 
@@ -192,7 +195,8 @@ def run(case: dict[str, Any]) -> Outcome:
     expected = case["expected"]
     out = Outcome()
     diagnostics = dynamo_schema.validate(copy.deepcopy(document), settings=admission)
-    allowed = not any(d.severity == "error" for d in diagnostics)
+    reconcile = [d for d in diagnostics if d.severity == "error" and d.rule.startswith("reconcile.")]
+    allowed = not any(d.severity == "error" and not d.rule.startswith("reconcile.") for d in diagnostics)
     out.set("verdict", allowed == bool(expected["allowed"]), expected["allowed"], allowed)
     if not expected["allowed"]:
         if not allowed:
@@ -209,6 +213,12 @@ def run(case: dict[str, Any]) -> Outcome:
     if document.get("kind") not in RENDERED_KINDS or "objects" not in expected:
         return out
     render_error = expected.get("renderError")
+    found = [f"{d.field}: {d.message} [{d.rule}]" for d in reconcile]
+    if render_error is None:
+        out.set("reconcile", not found, [], found)
+    else:
+        reason = render_reason(str(render_error))
+        out.set("reconcile", any(reason in text for text in found), reason, found)
     try:
         objects = normalise(render_object(copy.deepcopy(document), namespace=namespace, settings=admission))
     except RenderError as exc:

@@ -82,12 +82,12 @@ def test_placeholder_image_is_refused_like_upstream() -> None:
 def test_gms_example_needs_dra() -> None:
     """Without DRA (the default) the operator admits a GPU Memory Service DGD, then its reconcile fails
     (operator-cases DRA-GATE, e.g. 0234-dgd-k8s-remove-frontend-ok): ``validate`` reports it as a
-    ``reconcile.dra-unavailable`` warning with the operator's message, at the component that asks for it."""
+    ``reconcile.dra-unavailable`` error with the operator's message, at the component that asks for it."""
     from dynamo_schema._render._dra import DRA_UNAVAILABLE
 
     path = CORPUS / "examples__backends__vllm__deploy__agg_gms.yaml"
     assert path.is_file(), path
     doc = _docs(fill_placeholders(path.read_text()), str(path))[0]
     found = [d for d in validate_document(doc).diagnostics if d.severity != "note"]
-    assert [(d.rule, d.severity, d.message) for d in found] == [("reconcile.dra-unavailable", "warning", DRA_UNAVAILABLE)]
+    assert [(d.rule, d.severity, d.message) for d in found] == [("reconcile.dra-unavailable", "error", DRA_UNAVAILABLE)]
     assert found[0].field.endswith("experimental.gpuMemoryService")

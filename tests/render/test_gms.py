@@ -67,13 +67,13 @@ def test_backend_mismatch_with_dra_fails_in_the_pod_builder() -> None:
         objects_agree(prefix)
 
 
-def test_validate_reports_the_dra_gate_as_a_reconcile_warning() -> None:
+def test_validate_reports_the_dra_gate_as_a_reconcile_error() -> None:
     import dynamo_schema
 
     data = case("0234")
     diags = dynamo_schema.validate(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"]))
     found = [(d.rule, d.severity, d.message) for d in diags if d.severity != "note"]
-    assert found == [("reconcile.dra-unavailable", "warning", _dra.DRA_UNAVAILABLE)]
+    assert found == [("reconcile.dra-unavailable", "error", _dra.DRA_UNAVAILABLE)]
     assert data["expected"]["allowed"] is True  # admitted: the reconcile fails afterwards
 
 
@@ -149,7 +149,7 @@ def test_validate_reports_failover_backend() -> None:
     data = case("0384")
     diags = dynamo_schema.validate(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"]))
     found = [(d.rule, d.severity) for d in diags if d.severity != "note"]
-    assert found == [("reconcile.failover-backend", "warning")]
+    assert found == [("reconcile.failover-backend", "error")]
     assert [d.message for d in diags if d.rule == "reconcile.failover-backend"] == [
         "failed to build failover pod: failover is currently supported only for vLLM (detected: sglang)"]
 

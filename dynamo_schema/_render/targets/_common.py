@@ -16,7 +16,7 @@ from .._extras import (
     scaling_adapters,
     wait_leader_configmap,
 )
-from .._graph import admit, generate_dcds, strip_private
+from .._graph import admit, backend_for_generated_dcds, generate_dcds, strip_private
 from .._merge import sort_keys_deep
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
@@ -35,6 +35,9 @@ SHAPE_ONLY_HASH = "-shape-only-"
 
 def worker_hash(admitted: dict[str, Any], options: RenderOptions, ns: str) -> str:
     if options.worker_hash_algorithm == SHAPE_ONLY_HASH:
+        # no hash, but the refusals hashing meets (the generated DCDs' backend): a shaped render that
+        # succeeds must be one the real hash lets through (a refusal here is decided by the full render)
+        backend_for_generated_dcds(admitted)
         return "0" * 8
     from .._workerhash import compute_worker_hash  # hashlib, the Go JSON layouts: only when hashing
 
