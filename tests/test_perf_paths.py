@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from dynamo_schema._cli._main import main
 from dynamo_schema._core import _datacopy
 from dynamo_schema._pipeline import _parallel
+from tests import _yaml as k8s_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = (ROOT / ".." / "shared").resolve()
@@ -405,7 +406,6 @@ def test_reconcile_findings_of_generated_annotated_dgds(labels: dict[str, str], 
     # v1alpha1 and as converted v1beta1 with and without the payload: the reconcile check's fast pass (no
     # alpha view without a payload, keys unsorted, shape-only hash) gives the findings of the full render,
     # and those of always converting
-    import yaml
 
     from dynamo_schema._admission import AdmissionSettings
     from dynamo_schema._convert._v1alpha1 import to_v1beta1
@@ -426,7 +426,7 @@ def test_reconcile_findings_of_generated_annotated_dgds(labels: dict[str, str], 
     for doc in (alpha, beta):
         path = Path(f"/tmp/dynamo-schema-perf-{id(doc)}.yaml")
         try:
-            path.write_text(yaml.safe_dump(doc))
+            path.write_text(k8s_yaml.dump(doc))
             admitted = _admitted([path], settings_)
         finally:
             path.unlink()

@@ -4,13 +4,14 @@
   the CLI, the CLI never hides in a stage.
 * mypy holds the package type-clean under ``--strict`` (pyproject ``[tool.mypy] strict = true``;
   ``py.typed`` promises it to users).
-* no hand-written module is over 800 lines.
+* no hand-written module is over 800 lines; tests write YAML through the Kubernetes-safe emitter.
 * the tree carries no upstream code, no recipe to build or run it, and no data extracted from it (the
   operator's render test rows are reference data in ../shared; docs/upstream-render-tests.md).
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,12 @@ def test_no_upstream_code_or_extracted_data_in_the_tree() -> None:
                 for p in (ROOT / top).rglob("*") if p.name.endswith((".go", ".go.txt"))
                 and "github.com/ai-dynamo/" in p.read_text(encoding="utf-8", errors="replace"))
     assert not present and not go, (present, go)
+
+
+def test_tests_write_yaml_through_the_kubernetes_safe_emitter() -> None:
+    # issue 20: yaml.safe_dump writes a generated label value `n` unquoted, which our loader (like
+    # sigs.k8s.io/yaml) reads back as a boolean; tests/_yaml.py is the emitter tests use
+    offenders = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.py")
+                       if p.name not in ("_yaml.py", "test_static.py", "test_emit_fast.py")
+                       and re.search(r"(?<![\w.])yaml\.(safe_)?dump(_all)?\(", p.read_text(encoding="utf-8")))
+    assert not offenders, offenders

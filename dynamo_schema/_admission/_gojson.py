@@ -112,7 +112,7 @@ def _int_ok(v: Any, name: str) -> bool:
     return lo <= v <= hi
 
 
-class _Abort(Exception):  # noqa: N818 - control flow: a type's UnmarshalJSON failed
+class _Abort(Exception):
     def __init__(self, path: Path, message: str) -> None:
         super().__init__(message)
         self.path = path

@@ -220,9 +220,8 @@ DEFAULTS: dict[str, tuple[str, str, str]] = {
 def mutate(obj: dict[str, Any], settings: AdmissionSettings, release: str, operation: str) -> dict[str, Any]:
     """The release's mutating webhook on ``obj`` (in :func:`mutating_version`; a new object)."""
     from .._core._consts import ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
-    from ._defaults import default
-
     from .._core._datacopy import deepcopy
+    from ._defaults import default
 
     kind = obj.get("kind")
     version = str(obj.get("apiVersion", "")).rpartition("/")[2]

@@ -259,10 +259,10 @@ def generate_dcds(
     ``alpha_compat=False``: without ``applyDGDComponentAlphaCompatibilityToDCD``'s annotations (the
     ``nvidia.com/dcd-spec`` payload), for the worker hash input, which takes the DCDs' v1alpha1
     metadata from the DGD's view instead (``_workerhash.generated_worker_dcds``)."""
+    from .._k8s._golayout import prune_omitempty
     from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
-    from .._k8s._golayout import prune_omitempty
     from ._eppconfig import stamps_type_meta
     from ._gms import check_extra_clients
 

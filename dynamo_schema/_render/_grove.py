@@ -20,12 +20,12 @@ from .._core._consts import (
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from . import _gmsinterpod as gmsip
-from ._gmsinterpod import clique_startup_dependencies as startup_dependencies  # noqa: F401  (getCliqueStartupDependencies)
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_metadata
 from ._checkpoint import CheckpointInfo, apply_clique_metadata
 from ._dra import is_inter_pod_failover
 from ._errors import RenderError
+from ._gmsinterpod import clique_startup_dependencies as startup_dependencies  # noqa: F401  (getCliqueStartupDependencies)
 from ._graph import (
     LABEL_COMPONENT_CLASS,
     LABEL_DGD_NAME,

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from tests import _yaml as k8s_yaml
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = (ROOT / ".." / "shared").resolve()
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
@@ -79,7 +81,7 @@ def seeds() -> list[Seed]:
         except yaml.YAMLError:
             continue
         for i, d in enumerate(docs):
-            out.append(Seed(f"{f.name}#{i}", yaml.safe_dump(d, sort_keys=False), d))
+            out.append(Seed(f"{f.name}#{i}", k8s_yaml.dump(d), d))
     return out
 
 
@@ -108,12 +110,11 @@ class Mutant:
     fmt: str = "yaml"
 
     def text(self) -> str:
-        import yaml
 
         if self.fmt == "json":
             body = json.dumps(self.data, ensure_ascii=True)
         else:
-            body = yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True, width=1_000_000)
+            body = k8s_yaml.dump(self.data)
         for key, raw in self.raws.items():
             for quoted in (json.dumps(key), f"'{key}'", key):
                 if quoted in body:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import yaml
 
+from tests import _yaml as k8s_yaml
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
 LOCATED = re.compile(r"\S+:\d+:\d+: ")
@@ -64,7 +66,7 @@ def write(tmp_path: Path, name: str, data: object, raw: str | None = None) -> st
     elif name.endswith(".json"):
         p.write_text(json.dumps(data), encoding="utf-8")
     else:
-        p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        p.write_text(k8s_yaml.dump(data), encoding="utf-8")
     return str(p)
 
 
@@ -85,7 +87,7 @@ def nest(levels: int, leaf: str) -> str:
 
 def write_deep(tmp_path: Path, name: str, data: object, deep: str) -> str:
     """``data`` holds the string ``DEEP`` where the flow text ``deep`` goes."""
-    return write(tmp_path, name, None, yaml.safe_dump(data, sort_keys=False).replace("DEEP", deep))
+    return write(tmp_path, name, None, k8s_yaml.dump(data).replace("DEEP", deep))
 
 
 # ------------------------------------------------------------------------------------------------

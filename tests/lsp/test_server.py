@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests import _yaml as k8s_yaml
+
 from ..oracles import _operator_cases as oc
 from ._client import (
     ROOT,
@@ -135,7 +137,7 @@ async def test_typo_gets_did_you_mean_and_a_code_action_that_fixes_it(client: La
 
 async def test_webhook_rule_violation_is_a_diagnostic_with_its_rule_id(client: LanguageClient) -> None:
     case = _webhook_case("DynamoGraphDeployment", {"grove": True})
-    text = yaml.safe_dump(case["input"], sort_keys=False)
+    text = k8s_yaml.dump(case["input"])
     diags = await open_doc(client, new_uri("webhook.yaml"), text)
     errors = [d for d in diags if d.severity == T.DiagnosticSeverity.Error]
     expected = {f"{c['field']}: {c['message']}" for c in case["expected"]["causes"]}
@@ -158,7 +160,7 @@ def _key_position(text: str, path: tuple[Any, ...]) -> tuple[int, int]:
 
 async def test_dgdr_webhook_rule_violation_and_hover(client: LanguageClient) -> None:
     case = _webhook_case("DynamoGraphDeploymentRequest", {"grove": True})
-    text = yaml.safe_dump(case["input"], sort_keys=False)
+    text = k8s_yaml.dump(case["input"])
     uri = new_uri("dgdr.yaml")
     diags = await open_doc(client, uri, text)
     expected = {f"{c['field']}: {c['message']}" for c in case["expected"]["causes"]}
@@ -224,7 +226,7 @@ async def test_deploymentspec(client: LanguageClient) -> None:
 
 async def test_waiver_code_action_waives_the_rule_on_its_line(client: LanguageClient) -> None:
     case = _webhook_case("DynamoGraphDeployment", {"grove": True})
-    text = yaml.safe_dump(case["input"], sort_keys=False)
+    text = k8s_yaml.dump(case["input"])
     uri = new_uri("waiver.yaml")
     diags = await open_doc(client, uri, text)
     target = next(d for d in diags if d.severity == T.DiagnosticSeverity.Error)
@@ -386,7 +388,7 @@ async def test_settings_from_initialization_options_and_configuration_changes(gr
     client = grove_off
     case = oc.load_case(oc.CASES_DIR / PRIORITY_CASE)
     assert case["settings"] == {"grove": False} and not case["about"].get("knownDifferences")
-    text = yaml.safe_dump(case["input"], sort_keys=False)
+    text = k8s_yaml.dump(case["input"])
     uri = new_uri("settings.yaml")
     diags = await open_doc(client, uri, text)
     expected = {f"{c['field']}: {c['message']}" for c in case["expected"]["causes"]}

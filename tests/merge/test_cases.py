@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests import _yaml as k8s_yaml
 from tests.merge._support import CASES, MISSING, case_files, crd_schema_for, lookup
 
 KNOWN_KEYS = {
@@ -63,7 +64,7 @@ def check_case(case: dict, result: Any, warnings: list[str], error: str | None) 
         return
     assert error is None, f"unexpected error: {error}"
     if "expected" in case:
-        assert _num_eq(result, case["expected"]), yaml.safe_dump(result, sort_keys=False)
+        assert _num_eq(result, case["expected"]), k8s_yaml.dump(result)
     if "warnings_count" in case:
         assert len(warnings) == case["warnings_count"], warnings
     for w in case.get("warnings_contain") or []:
@@ -139,7 +140,7 @@ def test_case_library(path: Path, source: str) -> None:
     # never mutated, whether listed or not
     assert (blueprint, override) == before
     if result is not None:
-        assert "$patch" not in yaml.safe_dump(result)
+        assert "$patch" not in k8s_yaml.dump(result)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
@@ -149,8 +150,8 @@ def test_case_cli(path: Path, tmp_path: Path) -> None:
     case = _load(path)
     bp, ov = tmp_path / "bp.yaml", tmp_path / "ov.yaml"
     # a nil input is an empty file (or a lone ``null``: both read as upstream's nil object)
-    bp.write_text("" if case.get("blueprint") is None else yaml.safe_dump(case["blueprint"], sort_keys=False))
-    ov.write_text("null\n" if case.get("override") is None else yaml.safe_dump(case["override"], sort_keys=False))
+    bp.write_text("" if case.get("blueprint") is None else k8s_yaml.dump(case["blueprint"]))
+    ov.write_text("null\n" if case.get("override") is None else k8s_yaml.dump(case["override"]))
     out, err = io.StringIO(), io.StringIO()
     # the upstream cases' blueprints are merge fixtures (no images…): merge semantics only (no validator)
     rc = run_merge(str(bp), str(ov), out, err, schema_for=crd_schema_for)
@@ -178,13 +179,13 @@ def test_cli_accepts_dgdr_manifest(tmp_path: Path) -> None:
         "spec": {"model": "m", "overrides": {"dgd": case["override"]}},
     }
     bp, ov = tmp_path / "bp.yaml", tmp_path / "dgdr.yaml"
-    bp.write_text(yaml.safe_dump(case["blueprint"], sort_keys=False))
-    ov.write_text(yaml.safe_dump(dgdr, sort_keys=False))
+    bp.write_text(k8s_yaml.dump(case["blueprint"]))
+    ov.write_text(k8s_yaml.dump(dgdr))
     out, err = io.StringIO(), io.StringIO()
     assert run_merge(str(bp), str(ov), out, err, schema_for=crd_schema_for) == 0, err.getvalue()
     check_case(case, yaml.safe_load(out.getvalue()), [], None)
     # a DGDR without overrides normalises the blueprint (upstream TestRunWithoutOverrideNormalizesBlueprint)
-    ov.write_text(yaml.safe_dump({**dgdr, "spec": {"model": "m"}}, sort_keys=False))
+    ov.write_text(k8s_yaml.dump({**dgdr, "spec": {"model": "m"}}))
     out = io.StringIO()
     assert run_merge(str(bp), str(ov), out, io.StringIO(), schema_for=crd_schema_for) == 0
     assert yaml.safe_load(out.getvalue()) == case["blueprint"]

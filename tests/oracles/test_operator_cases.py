@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests import _yaml as k8s_yaml
+
 from . import _operator_cases as oc
 
 pytestmark = pytest.mark.shared
@@ -32,7 +34,7 @@ def allowed() -> dict[str, dict[str, str]]:
 
 
 def _brief(value: Any, limit: int = 4000) -> str:
-    text = yaml.safe_dump(value, sort_keys=False, width=120) if not isinstance(value, str) else value
+    text = k8s_yaml.dump(value) if not isinstance(value, str) else value
     return text if len(text) <= limit else text[:limit] + "\n…"
 
 

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +39,7 @@ from dynamo_schema._pipeline._diff import (
     run_diff,
 )
 from dynamo_schema._pipeline._validate import apply_over
+from tests import _yaml as k8s_yaml
 
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.0"
 
@@ -70,7 +70,7 @@ def impacts(report: _diff.DiffReport) -> dict[str, str]:
 
 def write(tmp_path: Path, name: str, obj: Any) -> str:
     p = tmp_path / name
-    p.write_text(yaml.safe_dump_all(obj if isinstance(obj, list) else [obj], sort_keys=False))
+    p.write_text(k8s_yaml.dump_all(obj if isinstance(obj, list) else [obj]))
     return str(p)
 
 

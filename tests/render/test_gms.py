@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from dynamo_schema._render import RenderError, RenderOptions, render
-from dynamo_schema._render import _dra, _failover, _gms, _gmsinterpod
+from dynamo_schema._render import RenderError, RenderOptions, _dra, _failover, _gms, _gmsinterpod, render
 from tests.oracles import _operator_cases as oc
 
 pytestmark = pytest.mark.shared

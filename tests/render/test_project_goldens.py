@@ -32,6 +32,7 @@ import pytest
 import yaml
 
 from dynamo_schema._render import RenderError
+from tests import _yaml as k8s_yaml
 
 from ..oracles import _operator_cases as oc
 from .matcher import load_yaml12_documents, match_manifests
@@ -133,7 +134,7 @@ def _regenerate(folder: Path, rendered: list[dict[str, Any]] | None, refusal: li
             assert rendered is not None and oc.normalise(rendered) == operator_objects(folder, expected), (
                 f"{folder.name}: our render differs from the operator's objects: fix the code, not the golden")
     if refusal is not None:
-        (folder / REFUSAL).write_text(yaml.safe_dump({"causes": refusal}, sort_keys=False, width=200), encoding="utf-8")
+        (folder / REFUSAL).write_text(k8s_yaml.dump({"causes": refusal}), encoding="utf-8")
     elif rendered is not None:
         (folder / EXPECTED).write_text(_dump(rendered), encoding="utf-8")
 

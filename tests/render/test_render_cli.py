@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from dynamo_schema._cli._main import main
+from tests import _yaml as k8s_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / ".." / "shared" / "reference" / "dynamo" / "corpus" / "v1beta1").resolve()
@@ -100,7 +101,7 @@ def test_deploymentspec_render_to_directory_matches_goldens(case: Path, tmp_path
     adapter = case.name.rsplit("-", 2)[0]
     spec = yaml.safe_load((case / "spec.yaml").read_text())
     spec.setdefault("provider", {})["adapter"] = adapter
-    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    (tmp_path / "spec.yaml").write_text(k8s_yaml.dump(spec))
     rc, _, err = run("render", "--provider-config", str(case / "settings.yaml"), "-o", str(tmp_path / "out"),
                      str(tmp_path / "spec.yaml"))
     assert rc == 0, err
@@ -159,7 +160,7 @@ def test_render_of_a_rapid_mocker_dgdr_carries_the_aic_arguments(tmp_path: Path)
     doc = yaml.safe_load((CORPUS / "examples__deployments__dgdr__mocker.yaml").read_text())
     doc["spec"]["hardware"] = {"gpuSku": "h200_sxm", "numGpusPerNode": 8}
     path = tmp_path / "dgdr.yaml"
-    path.write_text(yaml.safe_dump(doc))
+    path.write_text(k8s_yaml.dump(doc))
     rc, out, err = run("render", str(path))
     assert rc == 0, err
     docs = list(yaml.safe_load_all(out))

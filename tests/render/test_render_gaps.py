@@ -6,7 +6,6 @@ reference revision 2a6da14c ``internal/dynamo/graph_test.go`` (named per test be
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from dynamo_schema._schema import _cel as C
 from dynamo_schema._schema import _cel_engine as E
 from dynamo_schema._schema._structural import compile_schema
+from tests import _yaml as k8s_yaml
 
 from ._crds import CRDS, SHARED, crd_schema, dgd
 
@@ -275,7 +276,7 @@ def test_rule_added_to_a_crd_is_evaluated_with_its_message(monkeypatch: pytest.M
     src = dgd()
     for c in src["spec"]["components"]:
         c["replicas"] = 12
-    text = yaml.safe_dump(src, sort_keys=False)
+    text = k8s_yaml.dump(src)
     diags = [d for d in dynamo_schema.validate(dynamo_schema.load_text(text, "dgd.yaml")) if d.rule == "cel.rule"]
     assert {(d.field, d.message) for d in diags} == {
         ("spec.components[0]", 'Invalid value: replicas must be at most 8'),

@@ -195,7 +195,7 @@ def _topology(release: str, settings: AdmissionSettings, dgd: dict[str, Any]) ->
             errs.append(err("dgd.topology-domain", path, f"{go_path}: domain {go_quote(dom)} does not exist in "
                             f"ClusterTopology {go_quote(profile)}; available domains: {domains}"))
     if pack in index:
-        for go_path, path, dom in checks[1:]:
+        for _go_path, path, dom in checks[1:]:
             if dom in index and index[dom] < index[pack]:
                 errs.append(err("dgd.topology-narrower", path,
                                 f"spec.services[{path[2]}]: topologyConstraint.packDomain {go_quote(dom)} is broader than "
