@@ -109,10 +109,10 @@ def _check_crd_value(schema: dict[str, Any], i: int, ptr: tuple[Any, ...], op: d
         return []
     value, _notes = _structural.prune_nulls(op["value"], sub)
     out = []
-    for d in _structural.validate(value, sub, strict=strict):
+    for d in _structural.validate(value, sub, strict=strict, root_path=ptr):  # worded with the target's field
         if d.rule in _VALUE_DROPPED:
             continue
-        out.append(Diagnostic(d.rule, (i, "value", *d.path), f"{op['path']}: {d.message}", d.severity))
+        out.append(Diagnostic(d.rule, (i, "value", *tuple(d.path)[len(ptr):]), d.message, d.severity))
     return out
 
 
@@ -151,12 +151,23 @@ def _check_builtin_value(api: str, kind: str, version: str, i: int, ptr: tuple[A
     for d in diags:
         dp = tuple(d.path)
         if dp[:len(real)] == real:
-            out.append(Diagnostic(d.rule, (i, "value", *dp[len(real):]), f"{op['path']}: {d.message}",
-                                  d.severity))
+            out.append(Diagnostic(d.rule, (i, "value", *dp[len(real):]), d.message, d.severity))
         elif d.rule == "schema.unknown-field" and real[:len(dp)] == dp:
             out.append(Diagnostic("patch.unknown-path", (i, "path"),
                                   f'unknown field "{op["path"]}" in {kind}: {d.message}'))
     return out
+
+
+def target_path(ops: list[Any], path: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A diagnostic's path in the patch document (``(i, "value", ...)``, ``(i, "path")``) as the target
+    object's field it is about (the operation's pointer, then the path inside the value)."""
+    if len(path) < 2 or not isinstance(path[0], int) or not 0 <= path[0] < len(ops):
+        return path
+    op = ops[path[0]]
+    ptr = pointer(op["path"]) if isinstance(op, dict) and isinstance(op.get("path"), str) else None
+    if ptr is None or path[1] not in ("value", "path"):
+        return path
+    return (*ptr, *path[2:]) if path[1] == "value" else ptr
 
 
 def _versions(kind: str) -> list[str]:

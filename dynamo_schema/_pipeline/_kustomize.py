@@ -273,9 +273,11 @@ def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict:
             out.append(ResourceResult(filename=doc.file, kind=kind, name=name, version=api.rpartition("/")[2],
                                       status="error", diagnostics=list(load_diags), api_version=api))
             continue
-        if isinstance(doc.data, list):
-            diags = [doc.place(d) for d in check_patch(doc.data, target, strict=strict,
-                                                       kubernetes_version=kubernetes_version)]
+        if isinstance(doc.data, list):  # located in the patch file, about the target's field
+            from ._json6902 import target_path
+
+            diags = [doc.place(d)._replace(path=target_path(doc.data, tuple(d.path)))
+                     for d in check_patch(doc.data, target, strict=strict, kubernetes_version=kubernetes_version)]
         else:
             diags = [doc.place(d) for d in check_patch(doc.data, target, strict=strict)]
         status = "invalid" if any(d.severity == "error" for d in diags) else \

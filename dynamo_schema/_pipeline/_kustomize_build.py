@@ -92,7 +92,7 @@ def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str]
         diags = [_trace(d, doc.data, sources, ops) for d in r.diagnostics]
         out.append(ResourceResult(filename=name, kind=r.kind, name=r.name, version=r.version,
                                   status=r.status,  # type: ignore[arg-type]
-                                  diagnostics=list(load_diags) + diags))
+                                  diagnostics=list(load_diags) + diags, api_version=doc.api_version))
     return out
 
 
