@@ -36,14 +36,18 @@ _SOURCE = "# Source: "
 
 
 def chart_of_template(path: str) -> str | None:
-    """The chart folder when ``path`` lies under its ``templates/`` folder (``Chart.yaml`` beside it)."""
+    """The chart folder when ``path`` lies under its ``templates/`` folder (``Chart.yaml`` beside it),
+    spelled as ``path`` is (relative stays relative)."""
     if path == "-":
         return None
     folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(16):
+    for up in range(2, 18):
         parent = os.path.dirname(folder)
         if os.path.basename(folder) == "templates" and os.path.isfile(os.path.join(parent, "Chart.yaml")):
-            return parent
+            given = os.path.normpath(path)
+            for _ in range(up):
+                given = os.path.dirname(given)
+            return given or os.path.relpath(parent)
         if parent == folder:
             return None
         folder = parent
@@ -82,8 +86,8 @@ def template_result(path: str, loaded: Any, preread: bytes | None = None) -> Res
         col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
     name = "<stdin>" if path == "-" else path
     if chart is not None:
-        msg = (f"a template of the Helm chart {os.path.relpath(chart)} (Go-template text, not a manifest): "
-               f"skipped; validate the rendered chart with `validate --helm {os.path.relpath(chart)}`")
+        msg = (f"a template of the Helm chart {chart} (Go-template text, not a manifest): "
+               f"skipped; validate the rendered chart with `validate --helm {chart}`")
     else:
         msg = (f"a Helm template (Go-template actions such as {m.group() if m else '{{ }}'!s}): not YAML until "
                "rendered, skipped; validate the rendered chart with `validate --helm CHART`")
