@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from typing import TYPE_CHECKING, Any, Callable
 
 from .._core._diagnostics import Diagnostic
@@ -73,7 +71,8 @@ def template_result(path: str, loaded: Any, preread: bytes | None = None) -> Res
                           path, 1, 1)
         return ResourceResult(filename=path, kind="", name="", version="", status="skipped", diagnostics=[note])
     chart = chart_of_template(path)
-    failed = any(d.severity == "error" and d.rule.startswith("load.") for d in loaded.diagnostics)
+    failed = any(d.severity == "error" for d in loaded.errors) or any(
+        d.severity == "error" for diags in loaded.document_diagnostics for d in diags)
     if chart is None and not failed:
         return None
     text = _read(path, preread)
@@ -105,6 +104,8 @@ def _chart_metadata(loaded: Any) -> bool:
 
 # ------------------------------------------------------------------------------------------------
 def helm_available() -> str | None:
+    import shutil
+
     return shutil.which("helm")
 
 
@@ -134,6 +135,8 @@ def helm_results(chart: str, values: list[str], sets: list[str], options: Valida
         argv += ["--set", s]
     if log is not None:
         log(f"validate: --helm {chart}: rendered with `helm template` ({helm})\n")
+    import subprocess
+
     try:
         proc = subprocess.run(argv, capture_output=True, timeout=RENDER_TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

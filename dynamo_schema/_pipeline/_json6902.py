@@ -15,12 +15,9 @@ the patch fits best (fewest errors, the newer on a tie) is used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._core._diagnostics import Diagnostic
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._kustomize import PatchTarget
 
 OPS = ("add", "remove", "replace", "move", "copy", "test")
 TARGET_UNKNOWN = "patch.target-unknown"
@@ -177,10 +174,11 @@ def _versions(kind: str) -> list[str]:
     return sorted(apis, key=lambda a: (not a.endswith("v1beta1"), a))
 
 
-def check(ops: list[Any], target: PatchTarget | None, *, strict: bool = True,
+def check(ops: list[Any], target: Any, *, strict: bool = True,
           kubernetes_version: str = "1.32.0") -> list[Diagnostic]:
     """Diagnostics of one JSON6902 patch document; a ``patch.target-unknown`` note when the values could
-    not be checked (no target, or no schema for it)."""
+    not be checked (no target, or no schema for it). ``target``: a ``_kustomize.PatchTarget`` or None (no
+    kustomization lists the patch)."""
     shapes: list[tuple[int, dict[str, Any], tuple[Any, ...]]] = []
     out: list[Diagnostic] = []
     for i, op in enumerate(ops):
