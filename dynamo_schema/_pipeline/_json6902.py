@@ -10,7 +10,7 @@ there), so its required fields count. Every diagnostic has the path of the opera
 
 A target whose ``version`` the kustomization leaves out is read from a resource of that kind in the
 kustomization's tree; failing that, a Dynamo kind is checked against each served version and the one
-the patch fits best (fewest errors, the newer on a tie) is used.
+the patch fits best (fewest paths that version lacks, then fewest errors, v1beta1 on a tie) is used.
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def check(ops: list[Any], target: Any, *, strict: bool = True,
         if schema is None:
             continue
         found = [d for i, op, ptr in shapes for d in _check_crd_value(schema, i, ptr, op, kind, strict)]
-        if best is None or _errors(found) < _errors(best):
+        if best is None or _fit(found) < _fit(best):
             best = found
     if best is not None:
         return out + best
@@ -216,5 +216,6 @@ def check(ops: list[Any], target: Any, *, strict: bool = True,
                              "so its values are not checked", "note")]
 
 
-def _errors(diags: list[Diagnostic]) -> int:
-    return sum(d.severity == "error" for d in diags)
+def _fit(diags: list[Diagnostic]) -> tuple[int, int]:
+    """How badly a patch fits a version: paths that version does not have, then errors."""
+    return sum(d.rule == "patch.unknown-path" for d in diags), sum(d.severity == "error" for d in diags)

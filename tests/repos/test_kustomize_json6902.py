@@ -258,3 +258,22 @@ def test_kustomize_without_kubectl_or_kustomize_exits_2(tmp_path: Path, monkeypa
     rc, out, _ = run("validate", "--kustomize", str(tmp_path / "overlay"))
     assert rc == 2
     assert "neither kubectl nor kustomize is on PATH [io.kustomize-unavailable]" in out
+
+
+def test_a_dynamo_target_without_version_takes_the_version_the_paths_fit(tmp_path: Path) -> None:
+    """A Component's kustomization lists no resources: v1alpha1 (``services``) is chosen for a patch of
+    ``services``, v1beta1 for one of ``components``; the value is then checked."""
+    comp = tmp_path / "component"
+    comp.mkdir()
+    (comp / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n  - path: alpha.yaml\n"
+        "    target:\n      kind: DynamoGraphDeployment\n  - path: beta.yaml\n    target:\n"
+        "      kind: DynamoGraphDeployment\n")
+    (comp / "alpha.yaml").write_text("- op: replace\n  path: /spec/services/Frontend/replicas\n  value: two\n")
+    (comp / "beta.yaml").write_text(BAD_REPLICAS)
+    rc, out, _ = run("validate", "-o", "json", str(comp))
+    assert rc == 1
+    got = {(Path(r["filename"]).name, r["version"], d["rule"], d["path"])
+           for r in json.loads(out)["resources"] for d in r["errors"]}
+    assert got == {("alpha.yaml", "", "schema.type", "spec.services.Frontend.replicas"),
+                   ("beta.yaml", "", "schema.type", "spec.components[0].replicas")}, got
