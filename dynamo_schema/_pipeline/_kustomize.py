@@ -4,12 +4,14 @@ A strategic-merge patch (a partial DGD/DCD: ``recipes/kustomize/components/*/pat
 into a base, so it need not carry what the base has. As a patch it is checked for what it does carry:
 types, enums, patterns, bounds, unknown fields, list-map keys, label/annotation keys, and the CEL rules
 whose fields are all present in the patch; never required fields, minimum sizes or whole-object rules
-(admission webhooks). A JSON6902 patch (a list of ``{op, path, value}``) has each ``value`` checked
-against the schema of its ``path``.
+(admission webhooks). A JSON6902 patch (a list of ``{op, path, value}``) is checked op by op in
+``_json6902`` (each ``value`` against the schema of its ``path`` in the target's kind).
 
-Which files are patches: those given with ``validate --patch``, and those a ``kustomization.yaml``
+Which files are patches: those given with ``validate --patch``, those a ``kustomization.yaml``
 (``Kustomization`` or ``Component``) in the same tree lists under ``patches`` / ``patchesStrategicMerge``
-/ ``patchesJson6902`` (the file's folder and its parents are searched).
+/ ``patchesJson6902`` (the file's folder and its parents are searched; the entry's ``target:`` is the
+patch's target, a missing ``version`` read from the kustomization's resources), and a file that is one
+JSON6902 patch document (no kustomization lists it: its target is unknown, a ``patch.target-unknown`` note).
 """
 
 from __future__ import annotations
