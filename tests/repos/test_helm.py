@@ -169,3 +169,18 @@ def test_helm_template_failure_is_an_error_resource(tmp_path: Path, only_helm: s
     rc, out, _ = run("validate", "--helm", str(c))
     assert rc == 1
     assert f"helm:{c}: " in out and "[helm.template-failed]" in out
+
+
+def test_template_line_mapping() -> None:
+    from dynamo_schema._pipeline._helm import template_line
+
+    tpl = DGD_TEMPLATE.splitlines()
+    # the rendered line appears once in the template: that line, at its indentation
+    assert template_line(tpl, "    - name: Frontend", ["spec", "components"]) == (9, 5)
+    # a templated value: the template line of the same key path
+    assert template_line(tpl, "      replicas: -3", ["spec", "components", "replicas"]) == (11, 7)
+    # a key the template does not have (it came from an included helper): no line
+    assert template_line(tpl, "    app: web", ["metadata", "labels", "app"]) is None
+    # keys must nest (growing indentation): a top-level `type` is not the component's
+    assert template_line(["type: x", "spec:", "  type: {{ .Values.t }}"], "  type: y", ["spec", "type"]) == (3, 3)
+    assert template_line(["spec:", "type: {{ .Values.t }}"], "  type: y", ["spec", "type"]) is None
