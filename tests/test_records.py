@@ -45,7 +45,7 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
     "dynamo_schema._pipeline._kindpolicy:KindPolicy": (True, [
         ("skip", frozenset()), ("reject", frozenset()), ("ignore_missing", False), ("locations", ()),
         ("kubernetes_version", "1.32.0"), ("strict", True), ("extra_crds", (), False)]),
-    "dynamo_schema._pipeline._kustomize:PatchTarget": (True, [("api_version", ""), ("kind", "")]),
+    "dynamo_schema._pipeline._kustomize:PatchTarget": (True, [("api_version", ""), ("kind", ""), ("name", "")]),
     "dynamo_schema._pipeline._waivers:Waiver": (False, [
         ("line", REQ), ("column", REQ), ("rules", REQ), ("document_wide", False), ("used", Factory(set))]),
     "dynamo_schema._admission._settings:AdmissionSettings": (True, [

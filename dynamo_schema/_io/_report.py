@@ -2,9 +2,11 @@
 
 Which diagnostics are printed:
 
-* **text** and **github** print errors and warnings, never notes. A text line is
+* **text** and **github** print errors and warnings, and of the notes only those saying why a file is
+  not checked as a manifest (:data:`SHOWN_NOTES`: a Helm template, a JSON6902 patch whose target is
+  unknown; github: ``::notice``). A text line is
   ``FILE:LINE:COL: KIND/NAME: FIELD.PATH: MESSAGE [RULE-ID]``; a warning's MESSAGE is prefixed with
-  ``warning: ``. Parts that are unknown are left out together with their ``: `` separator (no
+  ``warning: ``, a note's with ``note: ``. Parts that are unknown are left out together with their ``: `` separator (no
   position -> ``FILE: ...``; no kind and no name -> no ``KIND/NAME: ``; root path -> no
   ``FIELD.PATH: ``). A resource whose status is ``invalid``/``error`` but carries no printable
   diagnostic still gets one line (``... resource is invalid``) so a failure is never silent.
@@ -73,8 +75,12 @@ def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
     return counts
 
 
+#: notes that say why a file is not checked as a manifest: printed (``note: ``) in text and github output
+SHOWN_NOTES = frozenset({"helm.template", "patch.target-unknown"})
+
+
 def _printable(diags: list[Diagnostic]) -> list[Diagnostic]:
-    return [d for d in diags if d.severity in ("error", "warning")]
+    return [d for d in diags if d.severity in ("error", "warning") or (d.severity == "note" and d.rule in SHOWN_NOTES)]
 
 
 def _who(r: ResourceResult) -> str:
@@ -91,7 +97,7 @@ def _text_line(r: ResourceResult, d: Diagnostic) -> str:
         parts.append(who)
     if d.path:
         parts.append(d.field)
-    msg = ("warning: " + d.message) if d.severity == "warning" else d.message
+    msg = (d.severity + ": " + d.message) if d.severity in ("warning", "note") else d.message
     parts.append(f"{msg} [{d.rule}]")
     return ": ".join(parts)
 
@@ -204,7 +210,7 @@ def render_github(results: list[ResourceResult]) -> str:
             if d.path:
                 parts.append(d.field)
             parts.append(f"{d.message} [{d.rule}]")
-            level = "warning" if d.severity == "warning" else "error"
+            level = {"warning": "warning", "note": "notice"}.get(d.severity, "error")
             lines.append(f"::{level} {','.join(props)}::{_escape_data(': '.join(parts))}")
         if r.status in ("invalid", "error") and not any(d.severity == "error" for d in r.diagnostics):
             who = _who(r)

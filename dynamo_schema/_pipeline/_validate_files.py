@@ -38,18 +38,30 @@ def validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
     policy, ignore_rules = args[4] if len(args) > 4 and args[4] is not None else (None, frozenset())
     from .._io._load import load, load_path_result
     from .._io._report import ResourceResult
-    from ._kustomize import error_result, io_error_result, patch_results, patch_target
+    from ._kustomize import error_result, io_error_result, json6902_file, patch_results, patch_target
     from ._validate import validate_document
 
+    target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
     try:
         loaded = load(preread, "<stdin>", strict=options.strict) if preread is not None \
-            else load_path_result(path, strict=options.strict)
+            else load_path_result(path, strict=options.strict, sequences=target is not None)
     except OSError as exc:  # one ``error`` resource; the other paths are still checked
         return [io_error_result(path, exc)]
 
-    target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
+    from ._helm import template_result
+
+    helm = template_result(path, loaded, preread)  # a Helm chart's template: skipped with a note
+    if helm is not None:
+        return [helm]
     if target is not None:
-        return patch_results(loaded, path, target, strict=options.strict)
+        return patch_results(loaded, path, target, strict=options.strict,
+                             kubernetes_version=options.kubernetes_version)
+    if any(d.rule == "load.not-a-mapping" for d in loaded.errors):  # a JSON6902 patch no kustomization lists?
+        again = load(preread, "<stdin>", strict=options.strict, sequences=True) if preread is not None \
+            else load_path_result(path, strict=options.strict, sequences=True)
+        if json6902_file(again) is not None:
+            return patch_results(again, path, None, strict=options.strict,
+                                 kubernetes_version=options.kubernetes_version)
     out = []
     starts: list[int] = []  # per result: line of its document's first key (waivers)
     for doc, load_diags in loaded.entries():
@@ -87,9 +99,11 @@ def validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
     return apply_to_file(out, path, preread, starts, ignore_rules)
 
 
-def results_by_input(work: list[Any], jobs: int, patches: list[str], kustomize: list[str], opts: ValidateOptions
-                     ) -> Iterator[tuple[str, list[ResourceResult]]]:
-    """(name, results) per input in order: the PATHs, then ``--patch`` files, then ``--kustomize`` builds."""
+def results_by_input(work: list[Any], jobs: int, patches: list[str], kustomize: list[str], opts: ValidateOptions,
+                     helm: Any = None, log: Any = None) -> Iterator[tuple[str, list[ResourceResult]]]:
+    """(name, results) per input in order: the PATHs, then ``--patch`` files, then ``--kustomize`` builds,
+    then ``--helm`` charts. ``helm``: ``(charts, values files, --helm-set values)``; ``log(text)``: where a
+    build says which tool it ran (the command's standard error)."""
     from . import _stream
 
     for w, chunk in zip(work, _stream.results_in_order(validate_file, work, jobs)):
@@ -101,4 +115,9 @@ def results_by_input(work: list[Any], jobs: int, patches: list[str], kustomize: 
         for f in iter_paths_keeping_missing(patches):
             yield f, patch_file_results(f, opts)
         for d in kustomize:
-            yield d, kustomize_results(d, opts)
+            yield d, kustomize_results(d, opts, log)
+    if helm is not None and helm[0]:
+        from ._helm import helm_results
+
+        for chart in helm[0]:
+            yield chart, helm_results(chart, helm[1], helm[2], opts, log)
