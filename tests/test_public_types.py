@@ -23,7 +23,7 @@ import dynamo_schema
 ROOT = Path(__file__).resolve().parents[1]
 
 # mypy --strict, file by file: the command line, the public facade and the hand-written models
-STRICT = ["dynamo_schema/_cli", "dynamo_schema/__init__.py", "dynamo_schema/__main__.py", "dynamo_schema/_api.py",
+STRICT = ["dynamo_schema/_cli", "dynamo_schema/__init__.py", "dynamo_schema/__main__.py", "dynamo_schema/_api",
           "dynamo_schema/models/__init__.py", "dynamo_schema/models/_base.py", "dynamo_schema/models/_lws.py"]
 
 
