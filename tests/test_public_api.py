@@ -161,6 +161,10 @@ def test_an_unknown_kind_is_skipped_with_a_reason() -> None:
     # a Dynamo kind this package does not model: skipped too, with the kind policy's own reason
     [m] = dynamo_schema.validate({"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoModel", "metadata": {"name": "m"}})
     assert m.status == "skipped" and "not modelled" in m.reason
+    # no Kubernetes object at all (a CI workflow): skipped silently, the result still says why
+    [ci] = dynamo_schema.validate({"on": "push", "jobs": {"test": {"runs-on": "ubuntu-latest"}}})
+    assert (ci.status, ci.diagnostics, ci.reason) == ("skipped", [], "not a Kubernetes object (no apiVersion and "
+                                                                     "kind): not checked")
 
 
 def test_a_directory_with_a_broken_file_gives_every_file(tmp_path: Path) -> None:

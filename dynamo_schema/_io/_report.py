@@ -88,7 +88,10 @@ class ResourceResult(Record):
         """Why a ``skipped`` resource was skipped (its ``policy.*`` note); ``""`` otherwise."""
         if self.status != "skipped":
             return ""
-        return next((d.message for d in self.diagnostics if d.rule.startswith("policy.")), "")
+        why = next((d.message for d in self.diagnostics if d.rule.startswith("policy.")), "")
+        if not why and not self.kind and not self.api_version:
+            return "not a Kubernetes object (no apiVersion and kind): not checked"
+        return why
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:

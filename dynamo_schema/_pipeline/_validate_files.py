@@ -96,17 +96,17 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
     result.kind, result.version = as_str(r.kind), as_str(r.version)
     result.status = r.status  # type: ignore[assignment]
     result.diagnostics += r.diagnostics
-    if r.status == "skipped" and not r.diagnostics:
-        result.diagnostics.append(doc.place(Diagnostic("policy.no-schema", ("kind",) if kind else (),
-                                                       skip_reason(doc, options), "note")))
+    if r.status == "skipped" and not r.diagnostics and (kind or api):
+        # a kind without a schema says so (a document that is no Kubernetes object at all, a CI workflow
+        # or a Helm values file, stays silent: ``ResourceResult.reason`` words it)
+        result.diagnostics.append(doc.place(Diagnostic("policy.no-schema", ("kind",), skip_reason(doc, options),
+                                                       "note")))
     return result
 
 
 def skip_reason(doc: Document, options: ValidateOptions) -> str:
     """Why the pipeline skipped a document it found no schema for (the ``policy.no-schema`` note)."""
     kind, api = as_str(doc.kind), as_str(doc.api_version)
-    if not kind and not api:
-        return "not a Kubernetes object (no apiVersion and kind): not checked"
     release = getattr(options.settings, "operator_release", "")
     if api.rpartition("/")[0] == "nvidia.com":
         if release:
