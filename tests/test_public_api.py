@@ -277,7 +277,7 @@ def test_dump_yaml_keeps_strings_strings() -> None:
     text = dynamo_schema.dump_yaml(obj)
     assert yaml.safe_load(text) == obj  # YAML 1.1 (PyYAML) reads back exactly the strings
     assert dynamo_schema.dump_yaml([obj, obj]) == text + "---\n" + text
-    assert "a: n\n" in yaml.safe_dump(obj) and "a: n\n" not in text  # what the docs warn about is real
+    assert "a: n\n" in yaml.safe_dump(obj) and "a: n\n" not in text  # negative control
     assert dynamo_schema.dump_yaml(dynamo_schema.DynamoGraphDeployment.model_validate(DGD)) == \
         dynamo_schema.dump_yaml(dynamo_schema.DynamoGraphDeployment.model_validate(DGD).to_dict())
 
@@ -373,3 +373,10 @@ def test_compile_spec_is_render_of_a_deploymentspec() -> None:
         dynamo_schema.compile_spec(spec, {"INFERCRANE_NO_SUCH": "x"}, environ={})
     with pytest.raises(dynamo_schema.ConfigFileError):
         dynamo_schema.compile_spec(spec, EXAMPLES / "no-such.yaml", environ={})
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import doctest
+
+    result = doctest.testmod(dynamo_schema)
+    assert result.attempted >= 2 and result.failed == 0

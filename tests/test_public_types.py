@@ -174,7 +174,7 @@ def test_kubectl_reads_back_what_dump_yaml_writes(tmp_path: Path) -> None:
     # the check can fail: the same objects through yaml.safe_dump_all, as users used to write them
     import yaml
 
-    naive = yaml.safe_dump_all(objects)
+    naive = yaml.safe_dump_all(objects)  # negative control
     assert "n: n\n" in naive
     proc = subprocess.run(["kubectl", "label", "--local", "-f", "-", "-o", "json", "dynamo-schema.test/probe-"],
                           input=naive, capture_output=True, text=True, check=False, timeout=120)
