@@ -367,6 +367,8 @@ def test_compile_spec_is_render_of_a_deploymentspec() -> None:
     rc = main(["render", "--provider-config", str(EXAMPLES / "provider-settings.yaml"),
                str(EXAMPLES / "deploymentspec.yaml")], stdout=out, stderr=io.StringIO())
     assert rc == 0 and objects and out.getvalue().startswith(dynamo_schema.dump_yaml(objects))
+    with pytest.raises(dynamo_schema.RenderError, match="use compile_spec"):
+        dynamo_schema.render(spec)
     with pytest.raises(dynamo_schema.SpecError):
         dynamo_schema.compile_spec({**spec, "model": 3}, provider, environ={})
     with pytest.raises(dynamo_schema.SettingsError):

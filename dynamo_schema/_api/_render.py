@@ -39,8 +39,15 @@ def render(obj: Manifest, target: Target | None = None, *, settings: AdmissionSe
     Raises ``RenderError`` (``.diagnostics``) when admission refuses the object or it cannot be rendered.
     Write the objects with :func:`dump_yaml`."""
     from .._pipeline._compile import render_object
+    from .._pipeline._validate import is_deploymentspec
 
-    return render_object(plain(obj), target=target, namespace=namespace, operator_version=operator_version,
+    data = plain(obj)
+    if is_deploymentspec(data):
+        from .._render._errors import RenderError
+
+        raise RenderError.at("a DeploymentSpec compiles to its provider's objects: use compile_spec", ("kind",),
+                             "render.unsupported-kind")
+    return render_object(data, target=target, namespace=namespace, operator_version=operator_version,
                          settings=settings, worker_hash_algorithm=worker_hash_algorithm, stored_view=stored_view)
 
 
