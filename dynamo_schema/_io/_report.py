@@ -38,12 +38,23 @@ Status = Literal["valid", "invalid", "error", "skipped"]
 class ResourceResult(Record):
     """The outcome of validating one resource (one document); ``diagnostics`` are located.
 
+    Public as ``dynamo_schema.ResourceResult`` (what ``dynamo_schema.validate`` returns) and what every
+    ``validate`` reporter reads: one class, filled once by ``_pipeline/_validate_files.document_result``.
+
+    * ``status``: ``valid`` | ``invalid`` (a rule refuses it) | ``error`` (it cannot be read or decoded) |
+      ``skipped`` (no schema for its kind; a ``policy.*`` note says why);
+    * identity: ``filename`` (``""`` for an in-memory object), ``index`` (the document's 0-based position
+      in its file or in the list given; ``None`` for a problem tied to no document, e.g. a YAML syntax
+      error), ``api_version``, ``version`` (its version part), ``kind``, ``name``, ``namespace``;
+    * ``diagnostics``: errors, warnings and notes, located (``line``/``column`` are ``None`` when the
+      input has no source positions); ``waived``: diagnostics a waiver covers.
+
     A mutable value with a dataclass's constructor, equality, repr, pickling and
     ``dataclasses.replace``, written out: no dataclass on a cold start (docs/decisions.md D32).
     """
 
     __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics",
-                                            "api_version", "waived")
+                           "api_version", "waived", "namespace", "index")
     filename: str
     kind: str
     name: str
@@ -52,10 +63,12 @@ class ResourceResult(Record):
     diagnostics: list[Diagnostic]
     api_version: str  # the full apiVersion (group included); "" when unknown
     waived: list[Diagnostic]  # diagnostics covered by a waiver (_waivers)
+    namespace: str  # metadata.namespace; "" when unset
+    index: int | None  # the document's position in its input; None: a problem tied to no document
 
     def __init__(self, filename: str, kind: str, name: str, version: str, status: Status,
                  diagnostics: list[Diagnostic] | None = None, api_version: str = "",
-                 waived: list[Diagnostic] | None = None) -> None:
+                 waived: list[Diagnostic] | None = None, namespace: str = "", index: int | None = None) -> None:
         self.filename = filename
         self.kind = kind
         self.name = name
@@ -64,6 +77,23 @@ class ResourceResult(Record):
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.api_version = api_version
         self.waived = [] if waived is None else waived
+        self.namespace = namespace
+        self.index = index
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The diagnostics of severity ``error`` (what makes it ``invalid``/``error``)."""
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def reason(self) -> str:
+        """Why a ``skipped`` resource was skipped (its ``policy.*`` note); ``""`` otherwise."""
+        if self.status != "skipped":
+            return ""
+        why = next((d.message for d in self.diagnostics if d.rule.startswith("policy.")), "")
+        if not why and not self.kind and not self.api_version:
+            return "not a Kubernetes object (no apiVersion and kind): not checked"
+        return why
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
