@@ -17,9 +17,8 @@ from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
+from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
 from .._core._record import FrozenRecord, Record
-
-NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
 
 
 class ValidateOptions(FrozenRecord):
@@ -358,24 +357,24 @@ def is_dynamo_kind_name(kind: str) -> bool:
     """A kind the Dynamo CRDs could mean: ``Dynamo…``, or close to one of theirs (a typo)."""
     import difflib
 
-    from .._schema._extra_kinds import EXTRA_KINDS
+    from .._core._kinds import DYNAMO_KINDS
 
-    known = list(NVIDIA_KINDS) + list(EXTRA_KINDS)
-    return kind.startswith("Dynamo") or bool(difflib.get_close_matches(kind, known, n=1, cutoff=0.6))
+    return kind.startswith("Dynamo") or bool(difflib.get_close_matches(kind, list(DYNAMO_KINDS), n=1, cutoff=0.6))
 
 
 def unknown_kind(api: str, kind: str) -> Diagnostic:
     """The API server's answer to a kind or version the Dynamo CRDs do not serve, with a suggestion."""
     import difflib
 
+    from .._core._kinds import DYNAMO_KINDS, served_text
+
     msg = f'no matches for kind "{kind}" in version "{api}"'
-    if kind not in NVIDIA_KINDS:
-        close = difflib.get_close_matches(kind, NVIDIA_KINDS, n=1, cutoff=0.6)
+    if kind not in DYNAMO_KINDS:
+        close = difflib.get_close_matches(kind, list(DYNAMO_KINDS), n=1, cutoff=0.6)
         if close:
             return Diagnostic("schema.unknown-kind", ("kind",), f'{msg}, did you mean "{close[0]}"?')
         return Diagnostic("schema.unknown-kind", ("kind",), msg)
-    return Diagnostic("schema.unknown-kind", ("apiVersion",),
-                      f'{msg}: served versions are "nvidia.com/v1beta1" and "nvidia.com/v1alpha1"')
+    return Diagnostic("schema.unknown-kind", ("apiVersion",), f"{msg}: served versions are {served_text(kind)}")
 
 
 def validate_document(doc: Document, options: ValidateOptions | None = None) -> ResourceOutcome:
@@ -439,21 +438,18 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
                 out.status = "skipped"
                 return out
             return finish(released)
-        from .._schema._extra_kinds import EXTRA_KINDS, check_extra
+        from .._core._kinds import EXTRA_KINDS, served
 
+        if not served(api, kind):
+            if kind not in NVIDIA_KINDS and kind not in EXTRA_KINDS and not is_dynamo_kind_name(kind):
+                out.status = "skipped"  # an nvidia.com kind that is not Dynamo's: like any other unknown kind
+                return out
+            return finish([unknown_kind(api, kind)])
         if kind in EXTRA_KINDS:  # the rest of the operator's CRD bundle
-            if version not in EXTRA_KINDS[kind]:
-                served = " and ".join(f'"nvidia.com/{v}"' for v in EXTRA_KINDS[kind])
-                return finish([Diagnostic("schema.unknown-kind", ("apiVersion",),
-                                          f'no matches for kind "{kind}" in version "{api}": served versions '
-                                          f"are {served}")])
+            from .._schema._extra_kinds import check_extra
+
             old = options.old if isinstance(options.old, dict) else None
             return finish(check_extra(data, strict=options.strict, old=old))
-        if kind not in NVIDIA_KINDS and not is_dynamo_kind_name(kind):
-            out.status = "skipped"  # an nvidia.com kind that is not Dynamo's: like any other unknown kind
-            return out
-    if group == "nvidia.com" and (kind not in NVIDIA_KINDS or version not in ("v1beta1", "v1alpha1")):
-        return finish([unknown_kind(api, kind)])
     if api in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") and kind in NVIDIA_KINDS:
         if isinstance(options.old, dict):
             return finish(check_update(data, options.old, options)[0])

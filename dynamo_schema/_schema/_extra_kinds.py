@@ -13,14 +13,8 @@ from functools import cache
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import EXTRA_KINDS as EXTRA_KINDS  # kind -> served versions (the one list, D50)
 
-# kind -> served versions (deploy/operator/config/crd/bases at the reference revision)
-EXTRA_KINDS: dict[str, tuple[str, ...]] = {
-    "DynamoModel": ("v1alpha1",),
-    "DynamoGraphDeploymentScalingAdapter": ("v1beta1", "v1alpha1"),
-    "DynamoCheckpoint": ("v1alpha1",),
-    "DynamoWorkerMetadata": ("v1alpha1",),
-}
 _NO_STATUS_SUBRESOURCE = ("DynamoWorkerMetadata",)
 
 
