@@ -8,9 +8,9 @@ Which diagnostics are printed:
   position -> ``FILE: ...``; no kind and no name -> no ``KIND/NAME: ``; root path -> no
   ``FIELD.PATH: ``). A resource whose status is ``invalid``/``error`` but carries no printable
   diagnostic still gets one line (``... resource is invalid``) so a failure is never silent.
-  The ``--summary`` line follows kubeconform (``pkg/output/text.go``), including its pluralisation
-  (``resource``/``file`` for counts of 0 and 1, ``resources``/``files`` above) and its
-  ``found parsing stdin`` form when ``stdin=True``.
+  The ``--summary`` line follows kubeconform (``pkg/output/text.go``) and its ``found parsing stdin``
+  form when ``stdin=True``, but in English: ``resource``/``file`` for a count of 1 only
+  (``0 resources``; kubeconform says ``0 resource``; D50).
 * **json** lists every resource with every diagnostic (errors, warnings and notes, each with its
   ``severity``), plus the summary counts.
 * **junit**: one ``<testsuite>`` per file, one ``<testcase>`` per resource; ``invalid`` ->
@@ -41,7 +41,7 @@ class ResourceResult(Record):
     """
 
     __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics",
-                                            "api_version", "waived")
+                                            "api_version", "waived", "reason")
     filename: str
     kind: str
     name: str
@@ -50,10 +50,11 @@ class ResourceResult(Record):
     diagnostics: list[Diagnostic]
     api_version: str  # the full apiVersion (group included); "" when unknown
     waived: list[Diagnostic]  # diagnostics covered by a waiver (_waivers)
+    reason: str  # why a ``skipped`` resource was skipped ("" when not skipped)
 
     def __init__(self, filename: str, kind: str, name: str, version: str, status: Status,
                  diagnostics: list[Diagnostic] | None = None, api_version: str = "",
-                 waived: list[Diagnostic] | None = None) -> None:
+                 waived: list[Diagnostic] | None = None, reason: str = "") -> None:
         self.filename = filename
         self.kind = kind
         self.name = name
@@ -62,6 +63,19 @@ class ResourceResult(Record):
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.api_version = api_version
         self.waived = [] if waived is None else waived
+        self.reason = reason
+
+
+#: the reason of a skipped resource that carries none (a result made by older code)
+NO_SCHEMA = "no schema for this kind"
+
+
+def skip_reason(r: ResourceResult) -> str:
+    """Why ``r`` was skipped: its ``reason``, else the note of the kind policy that skipped it."""
+    if r.reason:
+        return r.reason
+    return next((d.message for d in r.diagnostics if d.rule.startswith("policy.") and d.severity == "note"),
+                NO_SCHEMA)
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
@@ -110,13 +124,13 @@ def render_text(results: list[ResourceResult], summary: bool = False, files_coun
     if summary:
         c = summary_counts(results)
         n = len(results)
-        res = "resource" + ("s" if n > 1 else "")
+        res = "resource" + ("s" if n != 1 else "")
         tail = (f"Valid: {c['valid']}, Invalid: {c['invalid']}, Errors: {c['errors']}, "
                 f"Skipped: {c['skipped']}")
         if stdin:
             lines.append(f"Summary: {n} {res} found parsing stdin - {tail}")
         else:
-            files = "file" + ("s" if files_count > 1 else "")
+            files = "file" + ("s" if files_count != 1 else "")
             lines.append(f"Summary: {n} {res} found in {files_count} {files} - {tail}")
     return "".join(line + "\n" for line in lines)
 
@@ -134,6 +148,7 @@ def render_json(results: list[ResourceResult]) -> str:
                 "version": r.version,
                 "status": r.status,
                 "errors": [d.to_dict() for d in r.diagnostics],
+                **({"reason": skip_reason(r)} if r.status == "skipped" else {}),
             }
             for r in results
         ],
@@ -174,7 +189,7 @@ def render_junit(results: list[ResourceResult]) -> str:
                 el = ET.SubElement(case, tag, {"message": first, "type": r.status})
                 el.text = text
             elif r.status == "skipped":
-                ET.SubElement(case, "skipped", {"message": "no schema for this kind"})
+                ET.SubElement(case, "skipped", {"message": skip_reason(r)})
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -42,22 +42,27 @@ class ValidateOptions(FrozenRecord):
 class ResourceOutcome(Record):
     """A mutable value with a dataclass's constructor, equality and repr (docs/decisions.md D32)."""
 
-    __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics")
+    __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics", "reason")
     filename: str
     kind: str
     name: str
     version: str
     status: str  # valid | invalid | error | skipped
     diagnostics: list[Diagnostic]
+    reason: str  # why it was skipped ("" unless skipped)
 
     def __init__(self, filename: str, kind: str, name: str, version: str, status: str,
-                 diagnostics: list[Diagnostic] | None = None) -> None:
+                 diagnostics: list[Diagnostic] | None = None, reason: str = "") -> None:
         self.filename = filename
         self.kind = kind
         self.name = name
         self.version = version
         self.status = status
         self.diagnostics = [] if diagnostics is None else diagnostics
+        self.reason = reason
+
+
+NOT_KUBERNETES = "not a Kubernetes object (no apiVersion/kind)"
 
 
 def _settings(options: ValidateOptions) -> Any:
@@ -412,9 +417,10 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         from .._infercrane import validate_spec
 
         return finish(validate_spec(data))
-    if not kind and not api:
-        # not a Kubernetes resource at all (a CI workflow, a Helm values file): nothing to check
-        out.status = "skipped"
+    if (not kind and not api) or ((not kind or not api) and "metadata" not in data):
+        # not a Kubernetes resource at all (a CI workflow, a Helm values file, a Helm Chart.yaml, whose
+        # apiVersion is the chart API's): nothing to check
+        out.status, out.reason = "skipped", NOT_KUBERNETES
         return out
     if not kind or not api:
         missing = "kind" if not kind else "apiVersion"
@@ -435,14 +441,15 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
 
             released = validate_release_document(data, options, release, _to_alpha_diag, is_dynamo_kind_name(kind))
             if released is None:
-                out.status = "skipped"
+                out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
                 return out
             return finish(released)
         from .._core._kinds import EXTRA_KINDS, served
 
         if not served(api, kind):
             if kind not in NVIDIA_KINDS and kind not in EXTRA_KINDS and not is_dynamo_kind_name(kind):
-                out.status = "skipped"  # an nvidia.com kind that is not Dynamo's: like any other unknown kind
+                # an nvidia.com kind that is not Dynamo's: like any other unknown kind
+                out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
                 return out
             return finish([unknown_kind(api, kind)])
         if kind in EXTRA_KINDS:  # the rest of the operator's CRD bundle
@@ -465,7 +472,7 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
 
     k8s = _k8s_schemas.validate(data, version=options.kubernetes_version, strict=options.strict)
     if k8s is None:
-        out.status = "skipped"
+        out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
         return out
     return finish(k8s)
 

@@ -63,10 +63,11 @@ def validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
 
             settled = decide(doc, policy)
             if settled is not None:
+                reason = settled[1][0].message if settled[0] == "skipped" and settled[1] else ""
                 out.append(ResourceResult(filename=doc.file, kind=kind, name=doc.name,
                                           version=api.rpartition("/")[2], status=settled[0],  # type: ignore[arg-type]
                                           diagnostics=list(load_diags) + [doc.place(d) for d in settled[1]],
-                                          api_version=api))
+                                          api_version=api, reason=reason))
                 continue
         load_errors = [d for d in load_diags if d.severity == "error"]
         if load_errors:  # e.g. duplicate keys: the document as read is not what the author wrote
@@ -81,7 +82,7 @@ def validate_file(args: tuple[Any, ...]) -> list[ResourceResult]:
         out.append(ResourceResult(filename=r.filename, kind=as_str(r.kind), name=r.name,
                                   version=as_str(r.version),
                                   status=r.status, diagnostics=list(load_diags) + r.diagnostics,  # type: ignore[arg-type]
-                                  api_version=api))
+                                  api_version=api, reason=r.reason))
     from ._waivers import apply_to_file
 
     return apply_to_file(out, path, preread, starts, ignore_rules)

@@ -29,6 +29,10 @@ def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = list(notes)
     structural = _structural.validate(pruned, schema, strict=strict, status_subresource=status_sub)
+    if strict and any(d.rule == "schema.unknown-field" and d.severity == "error" for d in structural):
+        # strict field validation (kubectl's default): the API server refuses the request while decoding,
+        # before the schema, CEL and webhooks run (as for DGD/DCD/DGDR, _pipeline/_validate._check_v1beta1)
+        return diags + [d for d in structural if d.rule in ("schema.unknown-field", "schema.did-you-mean")]
     diags += structural
     diags += object_meta_errors(pruned)
     if _has_cel_rules(str(data.get("apiVersion")), kind):  # no rules, no CEL validator (no "not checked")
