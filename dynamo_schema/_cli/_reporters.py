@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
-from .._io._report import ResourceResult, _printable, _text_line, _who, skip_reason, summary_counts
+from .._io._report import ResourceResult, _printable, _text_line, _who, position_key, skip_reason, summary_counts
 
 FORMATS = ("text", "json", "junit", "github", "sarif", "tap")
 
@@ -43,17 +43,13 @@ def _fold_suggestions(r: ResourceResult) -> ResourceResult:
     return r._replace(diagnostics=out)
 
 
-def _position(d: Diagnostic) -> tuple[str, int, int, str]:
-    return (d.file or "", d.line if d.line is not None else 0, d.column if d.column is not None else 0, d.rule)
-
-
 def prepare(r: ResourceResult) -> ResourceResult:
     """Sort the diagnostics of the resource by file, line, column and rule (stable: the pipeline's order
     among equals); fold ``cel.not-checked`` into the first other error of the resource (kept as a note in
     json), and an unknown field's suggestion into its line."""
     r = _fold_suggestions(r)
-    if any(_position(a) > _position(b) for a, b in zip(r.diagnostics, r.diagnostics[1:])):
-        r = r._replace(diagnostics=sorted(r.diagnostics, key=_position))
+    if any(position_key(a) > position_key(b) for a, b in zip(r.diagnostics, r.diagnostics[1:])):
+        r = r._replace(diagnostics=sorted(r.diagnostics, key=position_key))
     cel = [d for d in r.diagnostics if d.rule == "cel.not-checked" and d.severity == "error"]
     others = [d for d in r.diagnostics if d.severity == "error" and d.rule != "cel.not-checked"]
     if not cel or not others:

@@ -87,6 +87,13 @@ def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
     return counts
 
 
+def position_key(d: Diagnostic) -> tuple[bool, str, int, int, str]:
+    """The order of one resource's diagnostics in every report: by file, line, column and rule (notes,
+    which text never prints, and ``cel.not-checked``, folded into the first error, after the rest)."""
+    return (d.severity == "note" or d.rule == "cel.not-checked", d.file or "", d.line if d.line is not None else 0,
+            d.column if d.column is not None else 0, d.rule)
+
+
 def _printable(diags: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diags if d.severity in ("error", "warning")]
 

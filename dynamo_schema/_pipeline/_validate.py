@@ -7,7 +7,8 @@ Each document is checked on its own, the way the API server admits it:
   and the validating webhooks' rules;
 * ``nvidia.com/v1alpha1``: converted to v1beta1 (as the conversion webhook does), then the same;
 * ``infercrane.dev/v1`` DeploymentSpec (and header-less pre-v1 files): the DeploymentSpec loader rules;
-* any other kind: the bundled Kubernetes schema of the chosen release, or ``skipped``.
+* any other kind: the bundled Kubernetes schema of the chosen release (``_schema/_builtin.py``: the API
+  server's wording), or ``skipped``.
 """
 
 from __future__ import annotations
@@ -468,9 +469,9 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         return finish(diags)
     if group in ("grove.io", "leaderworkerset.x-k8s.io"):
         return finish(check_workload_kind(data, options))
-    from .._k8s import _builtin_kinds as _k8s_schemas
+    from .._schema._builtin import validate_builtin
 
-    k8s = _k8s_schemas.validate(data, version=options.kubernetes_version, strict=options.strict)
+    k8s = validate_builtin(data, version=options.kubernetes_version, strict=options.strict)
     if k8s is None:
         out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
         return out
