@@ -37,7 +37,7 @@ def stored_object(doc: Document, options: ValidateOptions) -> tuple[list[Diagnos
         ok = stored is not None and not any(d.severity == "error" for d in diags)
         return diags, stored, ok
     outcome = validate_document(doc, options)
-    diags = [d for d in outcome.diagnostics if d.severity != "note" or not d.rule.startswith("skip.")]
+    diags = outcome.diagnostics
     if outcome.status in ("invalid", "error"):
         return diags, None, False
     if outcome.status == "skipped" or not isinstance(data, dict) or not isinstance(api, str):

@@ -252,8 +252,6 @@ def _changed(kind: str, obj: Any) -> Any:
         obj["scaling"]["max_replicas"] = 2
     elif kind.startswith("dgdsa") or kind in ("pcs", "lws"):
         obj["spec"]["replicas"] = 3
-    elif kind.startswith(("dgd-", "dcd-")):
-        obj["metadata"]["labels"] = {"team": "a"}
     else:
         obj["metadata"]["labels"] = {"team": "a"}
     return obj
