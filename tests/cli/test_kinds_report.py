@@ -100,7 +100,7 @@ def test_default_and_validate_refuse_an_unknown_field_of_every_bundle_kind(tmp_p
         assert run("default", str(p)) == (1, "", want), kind
 
 
-def test_dgdsa_converts_both_ways_and_one_version_kinds_are_refused(tmp_path: Path) -> None:
+def test_dgdsa_converts_both_ways_and_one_version_kinds_are_kept(tmp_path: Path) -> None:
     p = tmp_path / "a.yaml"
     p.write_text("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeploymentScalingAdapter\nmetadata:\n  name: a\n"
                  "spec:\n  replicas: 1\n  dgdRef:\n    name: g\n    serviceName: worker  # the service\n")
@@ -114,9 +114,9 @@ def test_dgdsa_converts_both_ways_and_one_version_kinds_are_refused(tmp_path: Pa
     m.write_text("apiVersion: nvidia.com/v1alpha1\nkind: DynamoModel\nmetadata:\n  name: m\n"
                  "spec:\n  modelName: a\n  baseModelName: a\n")
     rc, out, err = run("convert", "--to", "v1beta1", str(m))
-    assert (rc, out) == (1, "")
-    assert err == (f"{m}:1:1: DynamoModel/m: DynamoModel has no version 'nvidia.com/v1beta1' "
-                   "(served: nvidia.com/v1alpha1) [convert.failed]\n")
+    assert (rc, out) == (0, m.read_text())  # nothing to convert to: kept as written
+    assert err == (f"{m}:1:1: DynamoModel/m: apiVersion: warning: DynamoModel has no version 'nvidia.com/v1beta1' "
+                   "(served: nvidia.com/v1alpha1): kept as nvidia.com/v1alpha1 [convert.not-served]\n")
     # explain refuses the same version in the same words
     rc, _, err = run("explain", "--api-version", "nvidia.com/v1beta1", "DynamoModel")
     assert (rc, err) == (1, "error: DynamoModel has no version 'nvidia.com/v1beta1' (served: nvidia.com/v1alpha1)\n")
