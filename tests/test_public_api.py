@@ -158,13 +158,13 @@ def test_an_unknown_kind_is_skipped_with_a_reason() -> None:
     assert (r.status, r.kind, r.name, r.api_version) == ("skipped", "Widget", "w", "example.com/v1")
     assert r.reason == "no schema for example.com/v1/Widget in Kubernetes 1.32.0"
     assert not r.errors
-    # a Dynamo kind this package does not model: skipped too, with the kind policy's own reason
-    [m] = dynamo_schema.validate({"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoModel", "metadata": {"name": "m"}})
-    assert m.status == "skipped" and "not modelled" in m.reason
+    # every Dynamo kind is modelled now (docs/decisions.md D50): a DynamoModel is checked, not skipped
+    [m] = dynamo_schema.validate({"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoModel", "metadata": {"name": "m"},
+                                  "spec": {"bogusField": 1}})
+    assert (m.status, [d.rule for d in m.errors]) == ("invalid", ["schema.unknown-field"])
     # no Kubernetes object at all (a CI workflow): skipped silently, the result still says why
     [ci] = dynamo_schema.validate({"on": "push", "jobs": {"test": {"runs-on": "ubuntu-latest"}}})
-    assert (ci.status, ci.diagnostics, ci.reason) == ("skipped", [], "not a Kubernetes object (no apiVersion and "
-                                                                     "kind): not checked")
+    assert (ci.status, ci.diagnostics, ci.reason) == ("skipped", [], "not a Kubernetes object (no apiVersion/kind)")
 
 
 def test_a_directory_with_a_broken_file_gives_every_file(tmp_path: Path) -> None:

@@ -37,12 +37,12 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
     "dynamo_schema._io._report:ResourceResult": (False, [
         ("filename", REQ), ("kind", REQ), ("name", REQ), ("version", REQ), ("status", REQ),
         ("diagnostics", Factory(list)), ("api_version", ""), ("waived", Factory(list)), ("namespace", ""),
-        ("index", None)]),
+        ("index", None), ("reason", "")]),
     "dynamo_schema._pipeline._validate:ValidateOptions": (True, [
         ("strict", True), ("kubernetes_version", "1.32.0"), ("settings", None), ("old", None)]),
     "dynamo_schema._pipeline._validate:ResourceOutcome": (False, [
         ("filename", REQ), ("kind", REQ), ("name", REQ), ("version", REQ), ("status", REQ),
-        ("diagnostics", Factory(list))]),
+        ("diagnostics", Factory(list)), ("reason", "")]),
     "dynamo_schema._pipeline._kindpolicy:KindPolicy": (True, [
         ("skip", frozenset()), ("reject", frozenset()), ("ignore_missing", False), ("locations", ()),
         ("kubernetes_version", "1.32.0"), ("strict", True), ("extra_crds", (), False)]),

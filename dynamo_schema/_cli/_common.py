@@ -47,10 +47,10 @@ def read_stdin() -> bytes:
 def report_lines(doc: Document, diags: list[Diagnostic], status: str = "invalid") -> list[str]:
     """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document."""
     from .._core._access import as_str
-    from .._io._report import ResourceResult, _text_line
+    from .._io._report import ResourceResult, _text_line, position_key
 
     api = as_str(doc.api_version)
     r = ResourceResult(filename=doc.file, kind=as_str(doc.kind), name=doc.name, version=api.rpartition("/")[2],
                        status=status, diagnostics=[])  # type: ignore[arg-type]
-    return [_text_line(r, d if d.file else doc.place(d)) + "\n" for d in diags
-            if d.severity in ("error", "warning")]
+    placed = sorted((d if d.file else doc.place(d) for d in diags), key=position_key)  # as validate orders them
+    return [_text_line(r, d) + "\n" for d in placed if d.severity in ("error", "warning")]

@@ -69,7 +69,8 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
 
     p = sub.add_parser("convert", help="convert nvidia.com/v1alpha1 <-> v1beta1")
     p.add_argument("--to", default="nvidia.com/v1beta1", choices=["nvidia.com/v1beta1", "nvidia.com/v1alpha1"],
-                   help="target API version (default nvidia.com/v1beta1)")
+                   type=_dynamo_api_version,
+                   help="target API version, nvidia.com/VERSION or just VERSION (default nvidia.com/v1beta1)")
     p.add_argument("path", metavar="PATH", help="manifest file, directory or - for standard input")
 
     p = sub.add_parser("diff", help="what an update changes in the rendered objects and in a running deployment")
@@ -117,6 +118,11 @@ class _QuietParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _ParseFailed(message)
+
+
+def _dynamo_api_version(value: str) -> str:
+    """``v1alpha1`` means ``nvidia.com/v1alpha1`` (as ``explain --api-version`` reads it)."""
+    return value if "/" in value else "nvidia.com/" + value
 
 
 def _parse_validate(argv: Sequence[str] | None) -> argparse.Namespace | None:

@@ -8,7 +8,7 @@ written at the end. ``--summary`` is honoured by every format (text: kubeconform
 ``summary`` object, always present; sarif: ``runs[0].properties.summary``). ``--verbose``: valid and
 skipped resources and waived diagnostics are listed too.
 
-Before any format sees a result, :func:`prepare` attaches a ``cel.not-checked`` companion (the API
+Before any format sees a result, :func:`prepare` sorts its diagnostics by position and attaches a ``cel.not-checked`` companion (the API
 server skips CEL when the schema check failed) to the first schema error of the same resource, as a
 note, and prints an unknown field's ``schema.did-you-mean`` suggestion on that field's line: one printed
 line per real problem.
@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
-from .._io._report import ResourceResult, _printable, _text_line, _who, summary_counts
+from .._io._report import ResourceResult, _printable, _text_line, _who, position_key, skip_reason, summary_counts
 
 FORMATS = ("text", "json", "junit", "github", "sarif", "tap")
 
@@ -44,9 +44,12 @@ def _fold_suggestions(r: ResourceResult) -> ResourceResult:
 
 
 def prepare(r: ResourceResult) -> ResourceResult:
-    """Fold ``cel.not-checked`` into the first other error of the resource (kept as a note in json), and
-    an unknown field's suggestion into its line."""
+    """Sort the diagnostics of the resource by file, line, column and rule (stable: the pipeline's order
+    among equals); fold ``cel.not-checked`` into the first other error of the resource (kept as a note in
+    json), and an unknown field's suggestion into its line."""
     r = _fold_suggestions(r)
+    if any(position_key(a) > position_key(b) for a, b in zip(r.diagnostics, r.diagnostics[1:])):
+        r = r._replace(diagnostics=sorted(r.diagnostics, key=position_key))
     cel = [d for d in r.diagnostics if d.rule == "cel.not-checked" and d.severity == "error"]
     others = [d for d in r.diagnostics if d.severity == "error" and d.rule != "cel.not-checked"]
     if not cel or not others:
@@ -77,14 +80,14 @@ def identity(r: ResourceResult) -> str:
 def summary_text(results: list[ResourceResult], files_count: int, stdin: bool) -> str:
     c = summary_counts(results)
     n = len(results)
-    res = "resource" + ("s" if n > 1 else "")
+    res = "resource" + ("s" if n != 1 else "")
     tail = f"Valid: {c['valid']}, Invalid: {c['invalid']}, Errors: {c['errors']}, Skipped: {c['skipped']}"
     waived = sum(len(r.waived) for r in results)
     if waived:
         tail += f", Waived: {waived}"
     if stdin:
         return f"Summary: {n} {res} found parsing stdin - {tail}"
-    files = "file" + ("s" if files_count > 1 else "")
+    files = "file" + ("s" if files_count != 1 else "")
     return f"Summary: {n} {res} found in {files_count} {files} - {tail}"
 
 
@@ -115,9 +118,8 @@ class TextReporter(Reporter):
                 out += "waived: " + _text_line(r, d if d.file else d.located(r.filename, d.line, d.column)) + "\n"
             if r.status in ("valid", "skipped"):
                 who = _who(r)
-                why = next((d.message for d in r.diagnostics if d.rule.startswith("policy.")), "")
                 out += f"{r.filename}: {who + ': ' if who else ''}resource is {r.status}" \
-                       + (f" ({why})" if why and r.status == "skipped" else "") + "\n"
+                       + (f" ({skip_reason(r)})" if r.status == "skipped" else "") + "\n"
         return out
 
     def end(self, results: list[ResourceResult]) -> str:
@@ -154,7 +156,7 @@ class TapReporter(Reporter):
             msg = errs[0].message if errs else f"resource is {r.status}"
             lines = [f"not ok {self.n} - {head}: {_one_line(msg)}"]
         elif r.status == "skipped":
-            lines = [f"ok {self.n} - {head} # SKIP no schema for this kind"]
+            lines = [f"ok {self.n} - {head} # SKIP {_one_line(skip_reason(r))}"]
         else:
             lines = [f"ok {self.n} - {head}"]
         lines += ["# " + _one_line(_text_line(r, d)) for d in shown]
@@ -191,6 +193,8 @@ class JsonReporter(Reporter):
             item: dict[str, Any] = {"filename": r.filename, "kind": r.kind, "name": r.name, "version": r.version,
                                     "apiVersion": r.api_version, "status": r.status,
                                     "errors": [_located_dict(r, d) for d in r.diagnostics]}
+            if r.status == "skipped":
+                item["reason"] = skip_reason(r)
             if r.waived:
                 item["waived"] = [d.to_dict() for d in r.waived]
             resources.append(item)

@@ -1,4 +1,5 @@
-"""nvidia.com/v1alpha1 <-> nvidia.com/v1beta1 conversion of DGD and DCD (plain dicts in, new dicts out).
+"""nvidia.com/v1alpha1 <-> nvidia.com/v1beta1 conversion of DGD, DCD, DGDR and DGDSA (plain dicts in, new
+dicts out; DGDSA: ``_dgdsa.py``).
 
 Field mapping after upstream ``deploy/operator/api/v1alpha1/{dynamographdeployment,
 dynamocomponentdeployment,shared_spec}_conversion.go`` and ``deploy/operator/api/CONVERSION.md``:
@@ -81,12 +82,14 @@ __all__ = [
 
 
 def to_v1beta1(obj: JSONObject) -> JSONObject:
-    """Convert a v1alpha1 DGD, DCD or DGDR (spec) to v1beta1 (a v1beta1 input is returned as a copy)."""
+    """Convert a v1alpha1 DGD, DCD, DGDR or DGDSA to v1beta1 (a v1beta1 input is returned as a copy; a
+    Dynamo kind served in one version only raises :class:`ConversionError`)."""
     return _dispatch(obj, BETA, dcd_to_beta, dgdr_to_beta, dgd_to_beta)
 
 
 def to_v1alpha1(obj: JSONObject) -> JSONObject:
-    """Convert a v1beta1 DGD, DCD or DGDR (spec) to v1alpha1 (a v1alpha1 input is returned as a copy)."""
+    """Convert a v1beta1 DGD, DCD, DGDR or DGDSA to v1alpha1 (a v1alpha1 input is returned as a copy; a
+    Dynamo kind served in one version only raises :class:`ConversionError`)."""
     return _dispatch(obj, ALPHA, dcd_to_alpha, dgdr_to_alpha, dgd_to_alpha)
 
 
@@ -94,11 +97,20 @@ _Converter = Callable[[JSONObject], JSONObject]
 
 
 def _dispatch(obj: JSONObject, api: str, dcd: _Converter, dgdr: _Converter, dgd: _Converter) -> JSONObject:
+    from .._core._kinds import CONVERTIBLE_KINDS, DYNAMO_KINDS, unserved_version
+
+    kind = obj.get("kind")
     if obj.get("apiVersion") == api:
         return dc(obj)
-    kind = obj.get("kind")
+    if isinstance(kind, str) and kind in DYNAMO_KINDS and kind not in CONVERTIBLE_KINDS:
+        raise ConversionError(unserved_version(kind, api))
     if kind == "DynamoComponentDeployment":
         return dcd(obj)
     if kind == "DynamoGraphDeploymentRequest":
         return dgdr(obj)
+    if kind == "DynamoGraphDeploymentScalingAdapter":
+        from ._dgdsa import convert_dgdsa
+
+        return convert_dgdsa(obj, api)
     return dgd(obj)
+

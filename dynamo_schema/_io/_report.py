@@ -10,9 +10,9 @@ Which diagnostics are printed:
   position -> ``FILE: ...``; no kind and no name -> no ``KIND/NAME: ``; root path -> no
   ``FIELD.PATH: ``). A resource whose status is ``invalid``/``error`` but carries no printable
   diagnostic still gets one line (``... resource is invalid``) so a failure is never silent.
-  The ``--summary`` line follows kubeconform (``pkg/output/text.go``), including its pluralisation
-  (``resource``/``file`` for counts of 0 and 1, ``resources``/``files`` above) and its
-  ``found parsing stdin`` form when ``stdin=True``.
+  The ``--summary`` line follows kubeconform (``pkg/output/text.go``) and its ``found parsing stdin``
+  form when ``stdin=True``, but in English: ``resource``/``file`` for a count of 1 only
+  (``0 resources``; kubeconform says ``0 resource``; D50).
 * **json** lists every resource with every diagnostic (errors, warnings and notes, each with its
   ``severity``), plus the summary counts.
 * **junit**: one ``<testsuite>`` per file, one ``<testcase>`` per resource; ``invalid`` ->
@@ -42,7 +42,8 @@ class ResourceResult(Record):
     ``validate`` reporter reads: one class, filled once by ``_pipeline/_validate_files.document_result``.
 
     * ``status``: ``valid`` | ``invalid`` (a rule refuses it) | ``error`` (it cannot be read or decoded) |
-      ``skipped`` (no schema for its kind; a ``policy.*`` note says why);
+      ``skipped`` (no schema for its kind, or not a Kubernetes object; ``reason`` says why, and for a
+      kind without a schema a ``policy.*`` note says it too);
     * identity: ``filename`` (``""`` for an in-memory object), ``index`` (the document's 0-based position
       in its file or in the list given; ``None`` for a problem tied to no document, e.g. a YAML syntax
       error), ``api_version``, ``version`` (its version part), ``kind``, ``name``, ``namespace``;
@@ -54,7 +55,7 @@ class ResourceResult(Record):
     """
 
     __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics",
-                           "api_version", "waived", "namespace", "index")
+                           "api_version", "waived", "namespace", "index", "reason")
     filename: str
     kind: str
     name: str
@@ -65,10 +66,12 @@ class ResourceResult(Record):
     waived: list[Diagnostic]  # diagnostics covered by a waiver (_waivers)
     namespace: str  # metadata.namespace; "" when unset
     index: int | None  # the document's position in its input; None: a problem tied to no document
+    reason: str  # why a ``skipped`` resource was skipped ("" when not skipped)
 
     def __init__(self, filename: str, kind: str, name: str, version: str, status: Status,
                  diagnostics: list[Diagnostic] | None = None, api_version: str = "",
-                 waived: list[Diagnostic] | None = None, namespace: str = "", index: int | None = None) -> None:
+                 waived: list[Diagnostic] | None = None, namespace: str = "", index: int | None = None,
+                 reason: str = "") -> None:
         self.filename = filename
         self.kind = kind
         self.name = name
@@ -79,21 +82,25 @@ class ResourceResult(Record):
         self.waived = [] if waived is None else waived
         self.namespace = namespace
         self.index = index
+        self.reason = reason
 
     @property
     def errors(self) -> list[Diagnostic]:
         """The diagnostics of severity ``error`` (what makes it ``invalid``/``error``)."""
         return [d for d in self.diagnostics if d.severity == "error"]
 
-    @property
-    def reason(self) -> str:
-        """Why a ``skipped`` resource was skipped (its ``policy.*`` note); ``""`` otherwise."""
-        if self.status != "skipped":
-            return ""
-        why = next((d.message for d in self.diagnostics if d.rule.startswith("policy.")), "")
-        if not why and not self.kind and not self.api_version:
-            return "not a Kubernetes object (no apiVersion and kind): not checked"
-        return why
+
+#: the reason of a skipped resource that carries none (a result made by older code)
+NO_SCHEMA = "no schema for this kind"
+
+
+def skip_reason(r: ResourceResult) -> str:
+    """Why ``r`` was skipped: its ``reason``, else the note of the kind policy that skipped it (or of the
+    Helm template / JSON6902 patch check)."""
+    if r.reason:
+        return r.reason
+    return next((d.message for d in r.diagnostics if d.severity == "note"
+                 and (d.rule.startswith("policy.") or d.rule in SHOWN_NOTES)), NO_SCHEMA)
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
@@ -107,6 +114,13 @@ def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
 
 #: notes that say why a file is not checked as a manifest: printed (``note: ``) in text and github output
 SHOWN_NOTES = frozenset({"helm.template", "patch.target-unknown"})
+
+
+def position_key(d: Diagnostic) -> tuple[bool, str, int, int, str]:
+    """The order of one resource's diagnostics in every report: by file, line, column and rule (notes,
+    which text never prints, and ``cel.not-checked``, folded into the first error, after the rest)."""
+    return (d.severity == "note" or d.rule == "cel.not-checked", d.file or "", d.line if d.line is not None else 0,
+            d.column if d.column is not None else 0, d.rule)
 
 
 def _printable(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -146,13 +160,13 @@ def render_text(results: list[ResourceResult], summary: bool = False, files_coun
     if summary:
         c = summary_counts(results)
         n = len(results)
-        res = "resource" + ("s" if n > 1 else "")
+        res = "resource" + ("s" if n != 1 else "")
         tail = (f"Valid: {c['valid']}, Invalid: {c['invalid']}, Errors: {c['errors']}, "
                 f"Skipped: {c['skipped']}")
         if stdin:
             lines.append(f"Summary: {n} {res} found parsing stdin - {tail}")
         else:
-            files = "file" + ("s" if files_count > 1 else "")
+            files = "file" + ("s" if files_count != 1 else "")
             lines.append(f"Summary: {n} {res} found in {files_count} {files} - {tail}")
     return "".join(line + "\n" for line in lines)
 
@@ -170,6 +184,7 @@ def render_json(results: list[ResourceResult]) -> str:
                 "version": r.version,
                 "status": r.status,
                 "errors": [d.to_dict() for d in r.diagnostics],
+                **({"reason": skip_reason(r)} if r.status == "skipped" else {}),
             }
             for r in results
         ],
@@ -210,7 +225,7 @@ def render_junit(results: list[ResourceResult]) -> str:
                 el = ET.SubElement(case, tag, {"message": first, "type": r.status})
                 el.text = text
             elif r.status == "skipped":
-                ET.SubElement(case, "skipped", {"message": "no schema for this kind"})
+                ET.SubElement(case, "skipped", {"message": skip_reason(r)})
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

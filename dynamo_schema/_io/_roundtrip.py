@@ -8,7 +8,8 @@ comment to the innermost node that starts on its line. The output tree is then b
 node it came from: same key in the same place, or the moved subtree's origin (v1alpha1
 ``spec.services.<name>`` <-> v1beta1 ``spec.components[name=<name>]``, ``extraPodSpec`` <->
 ``podTemplate.spec``, ``extraPodSpec.mainContainer`` (+ the flat ``envs``...) <-> container ``main``,
-``extraPodMetadata`` <-> ``podTemplate.metadata``, ``envs`` <-> ``env``). Keys that survive keep their
+``extraPodMetadata`` <-> ``podTemplate.metadata``, ``envs`` <-> ``env``; a DGDSA's ``dgdRef.serviceName``
+<-> ``componentName``). Keys that survive keep their
 source order; new keys follow their nearest preceding sibling of the converted order (first when there
 is none). Strings some Kubernetes decoder could misread are single-quoted (``_emit.needs_quotes``).
 
@@ -292,6 +293,11 @@ class _Builder:
             if key == "gpu":
                 return _child_src("nvidia.com/gpu", src)
             return None
+        if path == ("spec", "dgdRef") and self.kind == "DynamoGraphDeploymentScalingAdapter":
+            if self.beta and key == "componentName":  # the DGDSA's one renamed field (_convert/_dgdsa.py)
+                return _child_src("serviceName", src)
+            if not self.beta and key == "serviceName":
+                return _child_src("componentName", src)
         n = self._comp_path(path)
         if not n:
             return None

@@ -146,6 +146,43 @@ def _registry(d: str) -> Any:
     return Registry().with_resource("_definitions.json", Resource.from_contents(data)).crawl()
 
 
+_DEFS_REF = "/api/_definitions.json#/$defs/"
+# the two ``oneOf`` of the Kubernetes definitions, as a structural schema says them (docs/decisions.md D50)
+_ONE_OF = {"io.k8s.apimachinery.pkg.util.intstr.IntOrString": {"x-kubernetes-int-or-string": True, "nullable": True},
+           "io.k8s.apimachinery.pkg.api.resource.Quantity": {"type": ["string", "number", "null"]}}
+
+
+@cache
+def _defs(d: str) -> dict[str, Any]:
+    with open(os.path.join(d, "_definitions.json"), encoding="utf-8") as fh:
+        defs: dict[str, Any] = json.load(fh)["$defs"]
+    return {**defs, **_ONE_OF}
+
+
+def _local_refs(x: Any) -> Any:
+    if isinstance(x, dict):
+        ref = x.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_DEFS_REF):
+            x = {**x, "$ref": "#/$defs/" + ref[len(_DEFS_REF):]}
+        return {k: _local_refs(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_local_refs(v) for v in x]
+    return x
+
+
+@cache
+def structural_schema(api_version: str, kind: str, version: str = DEFAULT_KUBERNETES_VERSION,
+                      strict: bool = True) -> dict[str, Any] | None:
+    """The bundled schema of a built-in kind as one self-contained document (``$ref: #/$defs/…``), for the
+    structural checker that words errors as the API server does (``_schema/_builtin.py``); None: no schema."""
+    d = _schema_dir(version, strict)
+    fname = _kind_file(api_version, kind)
+    if d is None or fname is None or not (d / fname).is_file():
+        return None
+    schema = _local_refs(json.loads((d / fname).read_text()))
+    return {**schema, "$defs": _defs(str(d))}
+
+
 def has_schema(api_version: str, kind: str, version: str = DEFAULT_KUBERNETES_VERSION) -> bool:
     d = _schema_dir(version, True)
     fname = _kind_file(api_version, kind)

@@ -77,7 +77,6 @@ def output_schema_version(api: str, kind: str, kubernetes_version: str) -> str:
 def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0",
                    settings: Any = None) -> list[Diagnostic]:
     """Strict validation of rendered objects; diagnostics name the object in their message."""
-    from .._k8s import _builtin_kinds as _k8s_schemas
     from .._schema import _schemas, _structural
     from ._outputcheck import proven_valid
 
@@ -100,7 +99,9 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
             if proven_valid(obj, version):  # compiled once per schema; the walk explains failures
                 diags = []
             else:
-                diags = _k8s_schemas.validate(obj, version=version, strict=True) or []
+                from .._schema._builtin import validate_builtin
+
+                diags = validate_builtin(obj, version=version, strict=True) or []
         for d in diags:
             if d.severity == "error":
                 out.append(Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}"))

@@ -1,6 +1,7 @@
 """``convert``'s orchestration: every Dynamo document validated first (as ``validate`` does), then
 converted; other documents pass through. Documents that do not change (already at the target version,
-not Dynamo objects) are written byte for byte; converted ones keep key order and comments
+not Dynamo objects, a Dynamo kind whose CRD does not serve the target version: kept with a
+``convert.not-served`` warning) are written byte for byte; converted ones keep key order and comments
 (``_io/_roundtrip.py``). The output always decodes to exactly the converted data, type for type (else it
 is written without comments)."""
 
@@ -19,6 +20,19 @@ if TYPE_CHECKING:  # pragma: no cover
 CONVERT_COMMENTS_MAX = 200_000
 
 Report = Callable[["Document", "list[Diagnostic]", str], None]
+
+
+def _not_served(data: dict[str, Any], to: str) -> Diagnostic | None:
+    """The warning for a Dynamo kind whose CRD does not serve ``to`` (DynamoModel, DynamoCheckpoint,
+    DynamoWorkerMetadata: v1alpha1 only); None when it converts (or is at ``to`` already)."""
+    from .._core._diagnostics import Diagnostic
+    from .._core._kinds import CONVERTIBLE_KINDS, DYNAMO_KINDS, unserved_version
+
+    kind, api = data.get("kind"), data.get("apiVersion")
+    if not isinstance(kind, str) or kind not in DYNAMO_KINDS or kind in CONVERTIBLE_KINDS or api == to:
+        return None
+    return Diagnostic("convert.not-served", ("apiVersion",), f"{unserved_version(kind, to)}: kept as {api}",
+                      "warning")
 
 
 def convert_files(per_file: list[tuple[str, LoadResult]], to: str, report: Report) -> str | None:
@@ -49,6 +63,11 @@ def convert_files(per_file: list[tuple[str, LoadResult]], to: str, report: Repor
             if result.status in ("invalid", "error"):
                 report(doc, result.diagnostics, result.status)
                 status = 1
+                continue
+            unserved = _not_served(data, to)
+            if unserved is not None:  # a Dynamo kind served in one version only: kept at it, with a warning
+                report(doc, [unserved], "valid")
+                out.append(data)
                 continue
             try:
                 converted = fn(data)

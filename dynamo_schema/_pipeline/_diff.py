@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
 from .._grove._update import WEBHOOK as GROVE_WEBHOOK
 from ._diff_impact import (
     IMPACT_ADDED,
@@ -53,7 +54,6 @@ from ._diff_impact import (
 )
 from ._reconcile import operator_target
 
-NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
 
 # ------------------------------------------------------------------------------------------ results
 @dataclass

@@ -69,7 +69,8 @@ def template_result(path: str, loaded: Any, preread: bytes | None = None) -> Res
     if os.path.basename(path) in ("Chart.yaml", "Chart.lock") and _chart_metadata(loaded):
         note = Diagnostic("helm.chart-file", (), "a Helm chart's own file, not a Kubernetes manifest: skipped", "note",
                           path, 1, 1)
-        return ResourceResult(filename=path, kind="", name="", version="", status="skipped", diagnostics=[note])
+        return ResourceResult(filename=path, kind="", name="", version="", status="skipped", diagnostics=[note],
+                              reason=note.message)
     chart = chart_of_template(path)
     failed = any(d.severity == "error" for d in loaded.errors) or any(
         d.severity == "error" for diags in loaded.document_diagnostics for d in diags)
@@ -91,7 +92,8 @@ def template_result(path: str, loaded: Any, preread: bytes | None = None) -> Res
         msg = (f"a Helm template (Go-template actions such as {m.group() if m else '{{ }}'!s}): not YAML until "
                "rendered, skipped; validate the rendered chart with `validate --helm CHART`")
     note = Diagnostic("helm.template", (), msg, "note", name, line, col)
-    return ResourceResult(filename=name, kind="", name="", version="", status="skipped", diagnostics=[note])
+    return ResourceResult(filename=name, kind="", name="", version="", status="skipped", diagnostics=[note],
+                          reason=msg)
 
 
 def _chart_metadata(loaded: Any) -> bool:

@@ -8,12 +8,12 @@ Decided before a document enters the admission pipeline (``_validate.validate_do
 3. a built-in API version that Kubernetes removed, at or below the target ``--kubernetes-version``
    (``extensions/v1beta1`` Ingress: removed in v1.22) -> ``invalid`` (rule ``schema.removed-api``) with
    the release and the replacement API, as ``kubectl`` would refuse it ("no matches for kind");
-4. kinds we model (Dynamo, Grove, LWS, InferCrane) -> the admission pipeline;
+4. kinds we model (every kind of the Dynamo CRD bundle, Grove, LWS, InferCrane: ``_core/_kinds.py``) ->
+   the admission pipeline;
 5. the ``--schema-location`` templates, in order (``default`` = the bundled Kubernetes schemas), the
    first location that has a schema wins; a JSON Schema (``.json``) or a CRD (``.yaml``/``.yml``,
    validated as the API server validates a custom resource);
-6. no schema anywhere -> ``skipped`` (the documented default: unknown kinds never fail a run). Upstream
-   Dynamo kinds this package does not model (``DynamoModel``…) are skipped too, not reported as typos.
+6. no schema anywhere -> ``skipped`` (the documented default: unknown kinds never fail a run).
    ``--ignore-missing-schemas`` additionally skips unknown kinds/versions in the ``nvidia.com`` group
    (otherwise an error with a did-you-mean, as the API server has no such kind).
 
@@ -29,6 +29,7 @@ from functools import cache
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import MODELLED_GROUPS as MODELLED_GROUPS  # the one list of kinds (D50)
 from .._core._record import FrozenRecord
 
 # (apiVersion, kind) -> (Kubernetes release that stopped serving it, the API to use instead).
@@ -82,13 +83,6 @@ _REMOVALS: list[tuple[str, tuple[str, ...], str, str]] = [
 REMOVED_APIS: dict[tuple[str, str], tuple[str, str]] = {
     (api, kind): (release, instead) for api, kinds, release, instead in _REMOVALS for kind in kinds}
 
-# Dynamo kinds upstream serves that this package does not model: skipped, never "did you mean".
-# (the CRDs under ai-dynamo/dynamo deploy/operator/config/crd/bases, over its history)
-UPSTREAM_DYNAMO_KINDS = ("DynamoModel", "DynamoGraphDeploymentScalingAdapter", "DynamoCheckpoint",
-                         "DynamoGraphDeploymentCandidate", "DynamoGraphDeploymentEngineGroup",
-                         "DynamoGraphDeploymentRun", "DynamoGraphPowerBudget", "LPXGraphDeployment", "PodSnapshot",
-                         "PodSnapshotContent")
-MODELLED_GROUPS = ("nvidia.com", "grove.io", "leaderworkerset.x-k8s.io", "infercrane.dev")
 
 _VAR = r"\{\{\s*\.([A-Za-z]+)\s*\}\}"  # compiled on first use (re's cache), not at import (D32)
 TEMPLATE_VARS = ("NormalizedKubernetesVersion", "StrictSuffix", "ResourceKind", "ResourceAPIVersion", "Group",
@@ -269,13 +263,10 @@ def decide(doc: Any, policy: KindPolicy) -> tuple[str, list[Diagnostic]] | None:
             f"v{release}; use {instead}")]
     group = api.rpartition("/")[0]
     if group in MODELLED_GROUPS:
-        if group == "nvidia.com" and kind in UPSTREAM_DYNAMO_KINDS:
-            return "skipped", [Diagnostic("policy.no-schema", ("kind",),
-                                          f"no schema for {api}/{kind}: this Dynamo kind is not modelled", "note")]
         if group == "nvidia.com" and policy.ignore_missing:
-            from ._validate import NVIDIA_KINDS
+            from .._core._kinds import served
 
-            if kind not in NVIDIA_KINDS or api.rpartition("/")[2] not in ("v1beta1", "v1alpha1"):
+            if not served(api, kind):
                 return "skipped", [Diagnostic("policy.no-schema", ("kind",),
                                               f"no schema for {api}/{kind} (--ignore-missing-schemas)", "note")]
         return None

@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
 
-NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
 ToAlpha = Callable[[Diagnostic, dict[str, Any], "dict[str, Any] | None"], Diagnostic]
 
 

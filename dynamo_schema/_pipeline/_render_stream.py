@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, DynamoSchemaError
-
-RENDERED_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
+from .._core._kinds import ADMITTED_KINDS as RENDERED_KINDS  # the one list of kinds (D50)
 
 
 @dataclass

@@ -7,7 +7,8 @@ Each document is checked on its own, the way the API server admits it:
   and the validating webhooks' rules;
 * ``nvidia.com/v1alpha1``: converted to v1beta1 (as the conversion webhook does), then the same;
 * ``infercrane.dev/v1`` DeploymentSpec (and header-less pre-v1 files): the DeploymentSpec loader rules;
-* any other kind: the bundled Kubernetes schema of the chosen release, or ``skipped``.
+* any other kind: the bundled Kubernetes schema of the chosen release (``_schema/_builtin.py``: the API
+  server's wording), or ``skipped``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
+from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
 from .._core._record import FrozenRecord, Record
-
-NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest")
 
 
 class ValidateOptions(FrozenRecord):
@@ -43,22 +43,27 @@ class ValidateOptions(FrozenRecord):
 class ResourceOutcome(Record):
     """A mutable value with a dataclass's constructor, equality and repr (docs/decisions.md D32)."""
 
-    __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics")
+    __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics", "reason")
     filename: str
     kind: str
     name: str
     version: str
     status: str  # valid | invalid | error | skipped
     diagnostics: list[Diagnostic]
+    reason: str  # why it was skipped ("" unless skipped)
 
     def __init__(self, filename: str, kind: str, name: str, version: str, status: str,
-                 diagnostics: list[Diagnostic] | None = None) -> None:
+                 diagnostics: list[Diagnostic] | None = None, reason: str = "") -> None:
         self.filename = filename
         self.kind = kind
         self.name = name
         self.version = version
         self.status = status
         self.diagnostics = [] if diagnostics is None else diagnostics
+        self.reason = reason
+
+
+NOT_KUBERNETES = "not a Kubernetes object (no apiVersion/kind)"
 
 
 def _settings(options: ValidateOptions) -> Any:
@@ -358,24 +363,24 @@ def is_dynamo_kind_name(kind: str) -> bool:
     """A kind the Dynamo CRDs could mean: ``Dynamo…``, or close to one of theirs (a typo)."""
     import difflib
 
-    from .._schema._extra_kinds import EXTRA_KINDS
+    from .._core._kinds import DYNAMO_KINDS
 
-    known = list(NVIDIA_KINDS) + list(EXTRA_KINDS)
-    return kind.startswith("Dynamo") or bool(difflib.get_close_matches(kind, known, n=1, cutoff=0.6))
+    return kind.startswith("Dynamo") or bool(difflib.get_close_matches(kind, list(DYNAMO_KINDS), n=1, cutoff=0.6))
 
 
 def unknown_kind(api: str, kind: str) -> Diagnostic:
     """The API server's answer to a kind or version the Dynamo CRDs do not serve, with a suggestion."""
     import difflib
 
+    from .._core._kinds import DYNAMO_KINDS, served_text
+
     msg = f'no matches for kind "{kind}" in version "{api}"'
-    if kind not in NVIDIA_KINDS:
-        close = difflib.get_close_matches(kind, NVIDIA_KINDS, n=1, cutoff=0.6)
+    if kind not in DYNAMO_KINDS:
+        close = difflib.get_close_matches(kind, list(DYNAMO_KINDS), n=1, cutoff=0.6)
         if close:
             return Diagnostic("schema.unknown-kind", ("kind",), f'{msg}, did you mean "{close[0]}"?')
         return Diagnostic("schema.unknown-kind", ("kind",), msg)
-    return Diagnostic("schema.unknown-kind", ("apiVersion",),
-                      f'{msg}: served versions are "nvidia.com/v1beta1" and "nvidia.com/v1alpha1"')
+    return Diagnostic("schema.unknown-kind", ("apiVersion",), f"{msg}: served versions are {served_text(kind)}")
 
 
 def validate_document(doc: Document, options: ValidateOptions | None = None) -> ResourceOutcome:
@@ -413,9 +418,10 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         from .._infercrane import validate_spec
 
         return finish(validate_spec(data))
-    if not kind and not api:
-        # not a Kubernetes resource at all (a CI workflow, a Helm values file): nothing to check
-        out.status = "skipped"
+    if (not kind and not api) or ((not kind or not api) and "metadata" not in data):
+        # not a Kubernetes resource at all (a CI workflow, a Helm values file, a Helm Chart.yaml, whose
+        # apiVersion is the chart API's): nothing to check
+        out.status, out.reason = "skipped", NOT_KUBERNETES
         return out
     if not kind or not api:
         missing = "kind" if not kind else "apiVersion"
@@ -436,24 +442,22 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
 
             released = validate_release_document(data, options, release, _to_alpha_diag, is_dynamo_kind_name(kind))
             if released is None:
-                out.status = "skipped"
+                out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
                 return out
             return finish(released)
-        from .._schema._extra_kinds import EXTRA_KINDS, check_extra
+        from .._core._kinds import EXTRA_KINDS, served
 
+        if not served(api, kind):
+            if kind not in NVIDIA_KINDS and kind not in EXTRA_KINDS and not is_dynamo_kind_name(kind):
+                # an nvidia.com kind that is not Dynamo's: like any other unknown kind
+                out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
+                return out
+            return finish([unknown_kind(api, kind)])
         if kind in EXTRA_KINDS:  # the rest of the operator's CRD bundle
-            if version not in EXTRA_KINDS[kind]:
-                served = " and ".join(f'"nvidia.com/{v}"' for v in EXTRA_KINDS[kind])
-                return finish([Diagnostic("schema.unknown-kind", ("apiVersion",),
-                                          f'no matches for kind "{kind}" in version "{api}": served versions '
-                                          f"are {served}")])
+            from .._schema._extra_kinds import check_extra
+
             old = options.old if isinstance(options.old, dict) else None
             return finish(check_extra(data, strict=options.strict, old=old))
-        if kind not in NVIDIA_KINDS and not is_dynamo_kind_name(kind):
-            out.status = "skipped"  # an nvidia.com kind that is not Dynamo's: like any other unknown kind
-            return out
-    if group == "nvidia.com" and (kind not in NVIDIA_KINDS or version not in ("v1beta1", "v1alpha1")):
-        return finish([unknown_kind(api, kind)])
     if api in ("nvidia.com/v1beta1", "nvidia.com/v1alpha1") and kind in NVIDIA_KINDS:
         if isinstance(options.old, dict):
             return finish(check_update(data, options.old, options)[0])
@@ -465,11 +469,11 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
         return finish(diags)
     if group in ("grove.io", "leaderworkerset.x-k8s.io"):
         return finish(check_workload_kind(data, options))
-    from .._k8s import _builtin_kinds as _k8s_schemas
+    from .._schema._builtin import validate_builtin
 
-    k8s = _k8s_schemas.validate(data, version=options.kubernetes_version, strict=options.strict)
+    k8s = validate_builtin(data, version=options.kubernetes_version, strict=options.strict)
     if k8s is None:
-        out.status = "skipped"
+        out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
         return out
     return finish(k8s)
 

@@ -83,7 +83,7 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
     """The result of one loaded document: the kind policy (``--skip``, ``--reject``, removed APIs,
     ``--schema-location``), then its load errors, then the admission pipeline; the one place a
     ``ResourceResult`` is made from a document (``validate`` and ``dynamo_schema.validate``)."""
-    from .._io._report import ResourceResult
+    from .._io._report import ResourceResult, position_key
 
     kind, api = as_str(doc.kind), as_str(doc.api_version)
     meta = doc.data.get("metadata") if isinstance(doc.data, dict) else None
@@ -98,21 +98,25 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
         if settled is not None:
             result.status = settled[0]  # type: ignore[assignment]
             result.diagnostics += [doc.place(d) for d in settled[1]]
+            if settled[0] == "skipped" and settled[1]:
+                result.reason = settled[1][0].message
             return result
     if any(d.severity == "error" for d in load_diags):  # e.g. duplicate keys: not what the author wrote
         result.status = "error"
         return result
-    from ._validate import validate_document
+    from ._validate import NOT_KUBERNETES, validate_document
 
     r = validate_document(doc, options)
     result.kind, result.version = as_str(r.kind), as_str(r.version)
     result.status = r.status  # type: ignore[assignment]
     result.diagnostics += r.diagnostics
-    if r.status == "skipped" and not r.diagnostics and (kind or api):
-        # a kind without a schema says so (a document that is no Kubernetes object at all, a CI workflow
-        # or a Helm values file, stays silent: ``ResourceResult.reason`` words it)
-        result.diagnostics.append(doc.place(Diagnostic("policy.no-schema", ("kind",), skip_reason(doc, options),
-                                                       "note")))
+    result.reason = r.reason
+    if r.status == "skipped" and not r.diagnostics and r.reason != NOT_KUBERNETES:
+        # a kind without a schema says so, in a note (editors show it) and in ``reason``; a document that
+        # is no Kubernetes object at all, a CI workflow or a Helm values file, stays silent: ``reason`` words it
+        result.reason = skip_reason(doc, options)
+        result.diagnostics.append(doc.place(Diagnostic("policy.no-schema", ("kind",), result.reason, "note")))
+    result.diagnostics.sort(key=position_key)  # one order for the library and every report
     return result
 
 

@@ -20,18 +20,16 @@ from functools import cache
 from typing import Any
 
 from .._core._diagnostics import DynamoSchemaError
+from .._core._kinds import DYNAMO_KINDS, INFERCRANE_KINDS, SHORT_NAMES, WORKLOAD_KINDS, unserved_version
 
-# alias -> (group, kind, {version: ...} newest first)
+# alias -> (group, kind, {version: ...} newest first): every kind the package models (_core/_kinds.py)
 KINDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "dynamographdeployment": ("nvidia.com", "DynamoGraphDeployment", ("v1beta1", "v1alpha1")),
-    "dynamocomponentdeployment": ("nvidia.com", "DynamoComponentDeployment", ("v1beta1", "v1alpha1")),
-    "dynamographdeploymentrequest": ("nvidia.com", "DynamoGraphDeploymentRequest", ("v1beta1", "v1alpha1")),
-    "podcliqueset": ("grove.io", "PodCliqueSet", ("v1alpha1",)),
-    "leaderworkerset": ("leaderworkerset.x-k8s.io", "LeaderWorkerSet", ("v1",)),
-    "deployment": ("infercrane.dev", "Deployment", ("v1",)),
+    **{k.lower(): ("nvidia.com", k, v) for k, v in DYNAMO_KINDS.items()},
+    **{k.lower(): (g, k, v) for (g, k), v in WORKLOAD_KINDS.items()},
+    **{k.lower(): (g, k, v) for (g, k), v in INFERCRANE_KINDS.items()},
 }
-SHORT = {"dgd": "dynamographdeployment", "dcd": "dynamocomponentdeployment", "dgdr": "dynamographdeploymentrequest",
-         "pcs": "podcliqueset", "lws": "leaderworkerset", "deploymentspec": "deployment", "ds": "deployment"}
+SHORT = {**{a: k.lower() for a, k in SHORT_NAMES.items()}, "pcs": "podcliqueset", "lws": "leaderworkerset",
+         "deploymentspec": "deployment", "ds": "deployment"}
 # kept for callers of the previous module
 ALIASES = {a: (KINDS[k][0], KINDS[k][1], KINDS[k][2][0]) for a, k in {**SHORT, **{k: k for k in KINDS}}.items()}
 
@@ -171,9 +169,11 @@ def resolve_kind(kind: str, api_version: str | None, release: str = "") -> tuple
     if api_version:
         g, _, v = api_version.rpartition("/")
         if (g and g != group) or v not in versions:
-            served = ", ".join(f"{group}/{x}" for x in versions)
-            at = f" by operator release {release}" if release and group == "nvidia.com" else ""
-            raise ExplainError(f"{name} has no version {api_version!r} (served{at}: {served})")
+            if release and group == "nvidia.com":
+                served = ", ".join(f"{group}/{x}" for x in versions)
+                raise ExplainError(f"{name} has no version {api_version!r} (served by operator release {release}: "
+                                   f"{served})")
+            raise ExplainError(unserved_version(name, api_version, versions, group))
         version = v
     return group, name, version
 

@@ -13,14 +13,8 @@ from functools import cache
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import EXTRA_KINDS as EXTRA_KINDS  # kind -> served versions (the one list, D50)
 
-# kind -> served versions (deploy/operator/config/crd/bases at the reference revision)
-EXTRA_KINDS: dict[str, tuple[str, ...]] = {
-    "DynamoModel": ("v1alpha1",),
-    "DynamoGraphDeploymentScalingAdapter": ("v1beta1", "v1alpha1"),
-    "DynamoCheckpoint": ("v1alpha1",),
-    "DynamoWorkerMetadata": ("v1alpha1",),
-}
 _NO_STATUS_SUBRESOURCE = ("DynamoWorkerMetadata",)
 
 
@@ -35,6 +29,10 @@ def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = list(notes)
     structural = _structural.validate(pruned, schema, strict=strict, status_subresource=status_sub)
+    if strict and any(d.rule == "schema.unknown-field" and d.severity == "error" for d in structural):
+        # strict field validation (kubectl's default): the API server refuses the request while decoding,
+        # before the schema, CEL and webhooks run (as for DGD/DCD/DGDR, _pipeline/_validate._check_v1beta1)
+        return diags + [d for d in structural if d.rule in ("schema.unknown-field", "schema.did-you-mean")]
     diags += structural
     diags += object_meta_errors(pruned)
     if _has_cel_rules(str(data.get("apiVersion")), kind):  # no rules, no CEL validator (no "not checked")

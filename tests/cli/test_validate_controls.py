@@ -36,6 +36,9 @@ apiVersion: nvidia.com/v1alpha1
 kind: DynamoModel
 metadata:
   name: m
+spec:
+  modelName: m
+  baseModelName: m
 """
 
 CRD = """\
@@ -89,8 +92,9 @@ def test_default_policy_refuses_removed_api_and_skips_unknown_kinds(mixed: Path)
     assert "extensions/v1beta1 Ingress was removed in Kubernetes v1.22; use networking.k8s.io/v1" in out
     assert out.startswith(f"{mixed}:1:1: Ingress/old: apiVersion: ")
     assert out.rstrip().endswith("[schema.removed-api]")
+    # every kind of the Dynamo CRD bundle is checked (D50): the DynamoModel is valid, not skipped
     assert statuses(str(mixed)) == {"Ingress": "invalid", "ConfigMap": "valid", "Certificate": "skipped",
-                                    "DynamoModel": "skipped"}
+                                    "DynamoModel": "valid"}
 
 
 def test_removed_api_is_judged_against_the_target_release(tmp_path: Path) -> None:
@@ -103,7 +107,7 @@ def test_removed_api_is_judged_against_the_target_release(tmp_path: Path) -> Non
 
 def test_skip_and_reject_by_kind_and_by_gvk(mixed: Path) -> None:
     got = statuses("--skip", "Ingress", "--reject", "v1/ConfigMap", str(mixed))
-    assert got == {"Ingress": "skipped", "ConfigMap": "error", "Certificate": "skipped", "DynamoModel": "skipped"}
+    assert got == {"Ingress": "skipped", "ConfigMap": "error", "Certificate": "skipped", "DynamoModel": "valid"}
     rc, out, _ = run("validate", "--skip", "extensions/v1beta1/Ingress,cert-manager.io/v1/Certificate",
                      "--reject", "ConfigMap", str(mixed))
     assert rc == 1 and "prohibited resource kind ConfigMap [policy.rejected-kind]" in out

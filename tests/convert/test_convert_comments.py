@@ -86,8 +86,14 @@ def data(text: str) -> list[Any]:
 
 
 def converted(text: str, fn: Any = to_v1beta1) -> list[Any]:
-    return [fn(d) if isinstance(d, dict) and str(d.get("apiVersion", "")).startswith("nvidia.com/") else d
-            for d in data(text)]
+    """What ``convert`` writes: Dynamo documents converted, a kind served in one version only kept (D50)."""
+    from dynamo_schema._core._kinds import CONVERTIBLE_KINDS, DYNAMO_KINDS
+
+    def keep(d: Any) -> bool:
+        return d.get("kind") in DYNAMO_KINDS and d.get("kind") not in CONVERTIBLE_KINDS
+
+    return [fn(d) if isinstance(d, dict) and str(d.get("apiVersion", "")).startswith("nvidia.com/") and not keep(d)
+            else d for d in data(text)]
 
 
 def line_index(lines: list[str], text: str) -> int:

@@ -50,12 +50,13 @@ def test_text_summary_plural() -> None:
     assert last == "Summary: 4 resources found in 3 files - Valid: 1, Invalid: 1, Errors: 1, Skipped: 1"
 
 
-def test_text_summary_singular_like_kubeconform() -> None:
+def test_text_summary_singular_only_for_one() -> None:
+    # kubeconform says "0 resource found in 0 file"; we pluralise every count but 1 (D50)
     one = [ResourceResult("a.yaml", "ConfigMap", "c", "v1", "valid", [])]
     assert render_text(one, summary=True, files_count=1) == (
         "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n")
     assert render_text([], summary=True, files_count=0) == (
-        "Summary: 0 resource found in 0 file - Valid: 0, Invalid: 0, Errors: 0, Skipped: 0\n")
+        "Summary: 0 resources found in 0 files - Valid: 0, Invalid: 0, Errors: 0, Skipped: 0\n")
     assert render_text(one, summary=True, files_count=1, stdin=True) == (
         "Summary: 1 resource found parsing stdin - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n")
 
