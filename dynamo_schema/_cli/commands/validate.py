@@ -27,6 +27,13 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"--kubernetes-version: {exc}") from exc
     if not (ns.paths or ns.patches or ns.kustomize):
         raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR)")
+    if ns.output == "sarif":  # its helpUri / informationUri must be absolute: refuse a bad base up front
+        from ..._core._consts import rules_url
+
+        try:
+            rules_url()
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
     files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
     settings = admission_settings(ns) if (ns.settings or ns.set_ or ns.operator_version) else None
     olds: dict[Any, Any] | None = None
