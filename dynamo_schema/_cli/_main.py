@@ -3,7 +3,7 @@
 Thin by design: the entry point, dispatch and exit codes live here; the parsers in ``_parser.py``, each
 subcommand in ``commands/NAME.py`` (imported when it runs, so ``--help`` and the pre-commit hook start
 fast), which calls library functions. Exit codes: 0 success, 1 invalid input or a refused operation,
-2 usage or I/O error. No traceback for bad input unless ``--debug``.
+2 usage or I/O error; ``diff`` follows ``kubectl diff``: 0 no differences, 1 differences, 2 an error. No traceback for bad input unless ``--debug``.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
             stderr.write(f"{loc}{d.field + ': ' if d.path else ''}{d.message} [{d.rule}]\n")
         if not exc.diagnostics:
             stderr.write(f"error: {exc}\n")
-        return 1
+        return 2 if ns.command == "diff" else 1  # diff: 1 means "differences" (kubectl diff)
     except BrokenPipeError:  # pragma: no cover - the reader went away (``| head``)
         _silence_stdout(stdout)
         return 0
