@@ -13,7 +13,8 @@ import sys
 from typing import Callable, Sequence, TextIO
 
 from ._common import UsageError
-from ._parser import _parse_validate, build_parser
+from ._parser import _parse_validate, parse_command_line, program_name
+from ._parser import build_parser as build_parser  # re-exported: tests and tools build the parser from here
 from ._startup import prime_yaml_reader
 
 
@@ -37,7 +38,9 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
 }
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+         prog: str | None = None) -> int:
+    """``prog``: the program name of usage lines (default: how the process was started, ``program_name``)."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     prime_yaml_reader()
@@ -47,7 +50,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):  # --help, --version, usage
             ns = _parse_validate(argv)
             if ns is None:
-                ns = build_parser().parse_args(argv)
+                ns = parse_command_line(argv, prog or program_name(argv is not None))
     except SystemExit as exc:  # argparse: --help exits 0, usage errors exit 2
         return int(exc.code or 0)
     from .._core._diagnostics import DynamoSchemaError

@@ -18,6 +18,11 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     check_namespace(ns)
     check_operator_version(ns)
+    if ns.target is not None:  # a name no target has is a usage error (exit 2), as diff's
+        from ..._render.targets import TARGETS
+
+        if ns.target not in TARGETS:
+            raise UsageError(f"unknown target {ns.target!r} (one of {', '.join(TARGETS)})")
     if getattr(ns, "out_deprecated", None):
         stderr.write("warning: render -o DIR is deprecated, use --out DIR (-o means --output in validate and diff)\n")
         ns.out = ns.out or ns.out_deprecated

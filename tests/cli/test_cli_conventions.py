@@ -1,0 +1,118 @@
+"""Command-line conventions a new user meets (issue 20): ``diff``'s exit codes are ``kubectl diff``'s, usage
+errors exit 2 with the subcommand's own usage line, and usage names the program as it was invoked."""
+
+from __future__ import annotations
+
+import io
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dynamo_schema._cli._main import main
+from tests._yaml import dump
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(args), stdout=out, stderr=err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _example() -> dict:  # type: ignore[type-arg]
+    return yaml.safe_load(EXAMPLE.read_text())  # type: ignore[no-any-return]
+
+
+def test_diff_exit_codes_are_kubectl_diffs(tmp_path: Path) -> None:
+    """0 no differences, 1 differences (the update is admitted), 2 an error (refused update, invalid input,
+    usage). Before, 0 whether or not anything changed, 1 for a refusal."""
+    same = tmp_path / "same.yaml"
+    same.write_text(EXAMPLE.read_text())
+    scaled = _example()
+    scaled["spec"]["components"][1]["replicas"] = 3
+    (tmp_path / "scaled.yaml").write_text(dump(scaled))
+    retyped = _example()
+    retyped["spec"]["components"][1]["type"] = "prefill"  # a component's type is immutable: refused
+    (tmp_path / "retyped.yaml").write_text(dump(retyped))
+    (tmp_path / "broken.yaml").write_text("a: [1\n")
+
+    rc, out, err = run("diff", str(EXAMPLE), str(same))
+    assert (rc, err) == (0, "") and "no changes in the rendered objects" in out
+    rc, out, err = run("diff", str(EXAMPLE), str(tmp_path / "scaled.yaml"))
+    assert (rc, err) == (1, ""), out
+    assert run("diff", "-o", "json", str(EXAMPLE), str(tmp_path / "scaled.yaml"))[0] == 1
+    rc, out, _ = run("diff", str(EXAMPLE), str(tmp_path / "retyped.yaml"))
+    assert rc == 2 and "immutable" in out, out
+    rc, _, err = run("diff", str(EXAMPLE), str(tmp_path / "broken.yaml"))
+    assert rc == 2 and "broken.yaml:2:1:" in err, err
+    assert run("diff", str(EXAMPLE), str(tmp_path / "missing.yaml"))[0] == 2
+    assert run("diff", "--bogus", str(EXAMPLE), str(same))[0] == 2
+
+
+def test_unknown_render_target_is_a_usage_error(tmp_path: Path) -> None:
+    rc, out, err = run("render", "--target", "bogus", str(EXAMPLE))
+    assert (rc, out) == (2, "")
+    assert err == "error: unknown target 'bogus' (one of kubernetes, grove, dcd)\n"
+    rc, _, err = run("diff", "--target", "bogus", str(EXAMPLE), str(EXAMPLE))
+    assert rc == 2 and err == "error: unknown target 'bogus' (one of kubernetes, grove, dcd)\n"
+    # a known target that does not render the kind stays a refusal of that input (exit 1)
+    dcd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment", "metadata": {"name": "x"},
+           "spec": {"type": "frontend", "backendFramework": "vllm",
+                    "podTemplate": {"spec": {"containers": [{"name": "main", "image": "f:1.4.0"}]}}}}
+    (tmp_path / "dcd.yaml").write_text(dump(dcd))
+    rc, _, err = run("render", "--target", "grove", str(tmp_path / "dcd.yaml"))
+    assert rc == 1 and "unknown target 'grove' for a DynamoComponentDeployment" in err, err
+
+
+@pytest.mark.parametrize("argv", [["validate", "--bogus", "x.yaml"], ["render", "--bogus", "x.yaml"],
+                                  ["diff", "--bogus", "a", "b"], ["explain", "dgd", "--bogus"]])
+def test_an_unknown_option_prints_the_subcommands_usage(argv: list[str]) -> None:
+    rc, out, err = run(*argv)
+    assert (rc, out) == (2, "")
+    command = argv[0]
+    assert err.startswith(f"usage: python -m dynamo_schema {command} [-h]"), err
+    assert err.endswith(f"python -m dynamo_schema {command}: error: unrecognized arguments: --bogus\n"), err
+
+
+def test_a_missing_subcommand_still_prints_the_top_level_usage() -> None:
+    rc, _, err = run("--bogus")
+    assert rc == 2 and err.startswith("usage: python -m dynamo_schema [-h]"), err
+
+
+@pytest.mark.needs("dynamo-schema")
+def test_usage_names_the_program_as_invoked(tmp_path: Path) -> None:
+    """The console script (the pre-commit hook's entry) says ``dynamo-schema``; ``python -m`` says so."""
+    script = shutil.which("dynamo-schema")
+    assert script is not None
+    res = subprocess.run([script, "validate", "--bogus"], capture_output=True, text=True, timeout=120, check=False)
+    assert res.returncode == 2
+    assert res.stderr.startswith("usage: dynamo-schema validate [-h]"), res.stderr
+    assert "dynamo-schema validate: error: unrecognized arguments: --bogus" in res.stderr
+    res = subprocess.run([sys.executable, "-m", "dynamo_schema", "validate", "--bogus"], capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert res.returncode == 2 and res.stderr.startswith("usage: python -m dynamo_schema validate [-h]")
+
+
+@pytest.mark.needs("dynamo-schema")
+def test_the_hook_entry_runs(tmp_path: Path) -> None:
+    """``.pre-commit-hooks.yaml``'s entry, run as pre-commit runs it (the entry, then the file names): the
+    README's examples pass, a rejected one fails at its line."""
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    argv = shlex.split(hook["entry"])
+    assert argv[0] == "dynamo-schema" and argv[1] == "validate"
+    exe = shutil.which(argv[0])
+    assert exe is not None
+    ok = subprocess.run([exe, *argv[1:], str(EXAMPLE), str(ROOT / "examples" / "deploymentspec.yaml")],
+                        capture_output=True, text=True, timeout=300, check=False)
+    assert ok.returncode == 0 and ok.stdout == "", ok.stdout + ok.stderr
+    bad = subprocess.run([exe, *argv[1:], str(ROOT / "examples" / "rejected-dgd.yaml")], capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert bad.returncode == 1
+    assert bad.stdout.startswith(f"{ROOT / 'examples' / 'rejected-dgd.yaml'}:8:3: DynamoGraphDeployment/broken: ")
