@@ -116,3 +116,47 @@ def test_the_hook_entry_runs(tmp_path: Path) -> None:
                          text=True, timeout=300, check=False)
     assert bad.returncode == 1
     assert bad.stdout.startswith(f"{ROOT / 'examples' / 'rejected-dgd.yaml'}:8:3: DynamoGraphDeployment/broken: ")
+
+
+INVALID_STREAM = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: bad
+spec:
+  components:
+  - name: frontend
+    type: bogus
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data: 5
+"""
+
+
+def test_render_errors_are_validates_lines(tmp_path: Path) -> None:
+    """render's refusals in validate's format, KIND/NAME included, cel.not-checked folded into the first
+    error as validate folds it (before: `FILE:8:5: spec.components[0].type: …` and a separate
+    `cel.not-checked` line)."""
+    path = tmp_path / "mixed.yaml"
+    path.write_text(INVALID_STREAM)
+    rc, out, err = run("render", str(path))
+    assert (rc, out) == (1, "")
+    vrc, vout, _ = run("validate", str(path))
+    assert vrc == 1 and err == vout
+    lines = err.splitlines()
+    assert lines[0].startswith(f"{path}:8:5: DynamoGraphDeployment/bad: spec.components[0].type: Unsupported value: ")
+    assert lines[0].endswith("(note: CEL rules not checked until the schema errors are fixed) [schema.enum]")
+    assert lines[1].startswith(f"{path}:14:1: ConfigMap/cm: data: ")
+    assert len(lines) == 2 and "[cel.not-checked]" not in err
+    # a refusal of the operator's render (no validate counterpart) names the object too
+    dcd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment", "metadata": {"name": "x"},
+           "spec": {"type": "frontend", "backendFramework": "vllm",
+                    "podTemplate": {"spec": {"containers": [{"name": "main", "image": "f:1.4.0"}]}}}}
+    (tmp_path / "dcd.yaml").write_text(dump(dcd))
+    rc, _, err = run("render", "--target", "grove", str(tmp_path / "dcd.yaml"))
+    assert rc == 1
+    assert err == (f"{tmp_path / 'dcd.yaml'}:1:1: DynamoComponentDeployment/x: unknown target 'grove' for a "
+                   "DynamoComponentDeployment (kubernetes) [render.failed]\n")

@@ -6,7 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from ..._k8s._gofmt import go_quote
-from .._common import UsageError, load_documents
+from .._common import UsageError, load_documents, report_lines
 from .._options import admission_settings, check_namespace, check_operator_version, release_note, settings_mapping
 
 
@@ -14,7 +14,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Objects as YAML on stdout (or one file each under ``-o DIR``); DeploymentSpec adapters also
     produce request bodies and scripts, printed after a ``# --- NAME`` line (or written as files)."""
     from ..._io._emit import dump_all
-    from ..._pipeline._compile import ConfigFileError, RenderError, read_mapping_document
+    from ..._pipeline._compile import ConfigFileError, read_mapping_document
 
     check_namespace(ns)
     check_operator_version(ns)
@@ -52,8 +52,10 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                            stored_view=ns.stored)
     for line in result.messages:
         stderr.write(line + "\n")
-    if result.errors:  # every failing document, nothing written
-        raise RenderError("render refused", result.errors)
+    if result.errors or result.failed:  # every failing document, in validate's line format; nothing written
+        for doc, diags in result.failed:
+            stderr.writelines(report_lines(doc, diags))
+        return 1
     objs, files = result.objects, result.files
     if ns.out:
         from pathlib import Path
