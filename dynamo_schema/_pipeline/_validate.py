@@ -25,19 +25,34 @@ NVIDIA_KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGra
 class ValidateOptions(FrozenRecord):
     """A frozen value with a dataclass's constructor, equality, hash and repr (docs/decisions.md D32)."""
 
-    __slots__ = _FIELDS = ("strict", "kubernetes_version", "settings", "old")
+    __slots__ = _FIELDS = ("strict", "kubernetes_version", "settings", "old", "namespace")
     strict: bool
     kubernetes_version: str
     settings: Any  # dynamo_schema._admission.AdmissionSettings; None = documented defaults
     old: Any  # previous version of the object (update checks), plain data
+    #: the namespace a Dynamo object without ``metadata.namespace`` is applied to (``kubectl apply -n``;
+    #: the API server fills it in before admission): ``validate --namespace``, ``default`` as kubectl's
+    namespace: str
 
     def __init__(self, strict: bool = True, kubernetes_version: str = "1.32.0", settings: Any = None,
-                 old: Any = None) -> None:
+                 old: Any = None, namespace: str = "default") -> None:
         setattr_ = object.__setattr__
         setattr_(self, "strict", strict)
         setattr_(self, "kubernetes_version", kubernetes_version)
         setattr_(self, "settings", settings)
         setattr_(self, "old", old)
+        setattr_(self, "namespace", namespace)
+
+
+def in_namespace(data: Any, namespace: str) -> Any:
+    """``data`` as the API server admits it when applied to ``namespace``: ``metadata.namespace`` filled in
+    when absent or empty (a copy; the manifest's own namespace wins)."""
+    if not namespace or not isinstance(data, dict):
+        return data
+    meta = data.get("metadata")
+    if not isinstance(meta, dict) or meta.get("namespace"):
+        return data
+    return {**data, "metadata": {**meta, "namespace": namespace}}
 
 
 class ResourceOutcome(Record):
@@ -429,7 +444,13 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
                                                 f"unexpected GroupVersion string: {api}"))]
         return out
     group = api.rpartition("/")[0]
-    if group == "nvidia.com":
+    if group == "nvidia.com":  # namespaced kinds: admitted in the namespace they are applied to
+        data = in_namespace(data, options.namespace)
+        if isinstance(options.old, dict):  # the object as deployed: in the same namespace as its update
+            meta = data.get("metadata")
+            where = meta.get("namespace") if isinstance(meta, dict) else None
+            options = options._replace(old=in_namespace(options.old, where if isinstance(where, str)
+                                                        else options.namespace))
         release = getattr(options.settings, "operator_release", "")
         if release:
             from ._releases import validate_release_document

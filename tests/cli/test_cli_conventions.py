@@ -160,3 +160,43 @@ def test_render_errors_are_validates_lines(tmp_path: Path) -> None:
     assert rc == 1
     assert err == (f"{tmp_path / 'dcd.yaml'}:1:1: DynamoComponentDeployment/x: unknown target 'grove' for a "
                    "DynamoComponentDeployment (kubernetes) [render.failed]\n")
+
+
+ALPHA_DNS = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  services:
+    Frontend:
+      componentType: frontend
+      dynamoNamespace: custom
+      replicas: 1
+      extraPodSpec:
+        mainContainer:
+          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0
+"""
+
+
+def test_validate_namespace_names_the_dynamo_namespace(tmp_path: Path) -> None:
+    """Upstream's warning computes `<namespace>-<name>`; the API server fills the namespace in (kubectl apply
+    -n NS, `default` without -n), so a manifest without one no longer reads `-g`."""
+    import dynamo_schema
+
+    path = tmp_path / "alpha.yaml"
+    path.write_text(ALPHA_DNS)
+    head = (f"{path}:9:7: DynamoGraphDeployment/g: spec.services.Frontend.dynamoNamespace: warning: "
+            'spec.services[Frontend].dynamoNamespace is deprecated and ignored. Value "custom" will be replaced with ')
+    tail = ". Remove this field from your configuration [dgd.v1alpha1-dynamo-namespace-deprecated]\n"
+    assert run("validate", str(path)) == (0, head + '"default-g"' + tail, "")
+    assert run("validate", "--namespace", "prod", str(path)) == (0, head + '"prod-g"' + tail, "")
+    path.write_text(ALPHA_DNS.replace("  name: g\n", "  name: g\n  namespace: team\n"))
+    head = head.replace(":9:7:", ":10:7:")
+    assert run("validate", "--namespace", "prod", str(path)) == (0, head + '"team-g"' + tail, "")
+    rc, out, err = run("validate", "--namespace", "Bad_NS", str(path))
+    assert (rc, out) == (2, "") and err.startswith('error: --namespace: Invalid value: "Bad_NS": ')
+    # the library admits in the same default namespace
+    path.write_text(ALPHA_DNS)
+    (d,) = dynamo_schema.validate(str(path))
+    assert '"default-g"' in d.message

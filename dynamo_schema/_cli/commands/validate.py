@@ -45,7 +45,11 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             key = identity(d.data)
             if key is not None and key not in olds:
                 olds[key] = d.data
-    opts = ValidateOptions(strict=ns.strict, settings=settings, kubernetes_version=kubernetes_version)
+    from .._options import check_namespace
+
+    check_namespace(ns)
+    opts = ValidateOptions(strict=ns.strict, settings=settings, kubernetes_version=kubernetes_version,
+                           namespace=ns.namespace)
     from ..._pipeline._kindpolicy import KindPolicy, PolicyError, compile_patterns, filename_ignored
     from .._options import jobs_count
 
