@@ -1,7 +1,8 @@
 """The README's code blocks are run, so the README cannot drift from what the tool does.
 
 * every ``python -m dynamo_schema ...`` line of a ``sh`` block runs (in a scratch copy of ``examples/``):
-  exit 0, or 1 when it reads one of the bundled ``rejected-*`` examples; never a traceback;
+  exit 0, or 1 when it reads one of the bundled ``rejected-*`` examples or is a ``diff`` of two different
+  files (kubectl diff's convention); never a traceback;
 * the ``text`` transcript (``$ command`` lines followed by their output) is replayed and compared line for line,
   ``$ echo $?`` against the previous exit code;
 * every ``python`` block is executed;
@@ -68,7 +69,9 @@ def test_readme_shows_commands() -> None:
 def test_readme_command_runs(args: list[str], scratch: Path) -> None:
     proc = _run(args, scratch)
     reads_rejected = any(a.rstrip("/") == "examples" or "rejected-" in a for a in args)
-    assert proc.returncode == (1 if reads_rejected else 0), proc.stdout + proc.stderr
+    # diff exits as kubectl diff: 1 when OLD and NEW differ (docs/cli.md)
+    differs = args[0] == "diff" and len({a for a in args[1:] if not a.startswith("-")}) > 1
+    assert proc.returncode == (1 if reads_rejected or differs else 0), proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
     assert proc.stdout.strip(), "the command printed nothing"
 

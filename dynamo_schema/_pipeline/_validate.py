@@ -393,6 +393,54 @@ def unknown_kind(api: str, kind: str) -> Diagnostic:
                       f'{msg}: served versions are "nvidia.com/v1beta1" and "nvidia.com/v1alpha1"')
 
 
+def runtime_image_hints(data: Any, diags: list[Diagnostic]) -> tuple[list[Diagnostic], dict[int, tuple[Any, ...]]]:
+    """``*.runtime-version-override-required`` (upstream's message and field, ``runtimeVersionOverride``,
+    which the manifest lacks) names no image: a ``*.runtime-version-image`` note at the main container's
+    ``image`` says which one, and the error is located there (``{id(error): image path}``), not at the
+    component's first key (docs/decisions.md D52)."""
+    if not any(d.rule.endswith(".runtime-version-override-required") for d in diags) \
+            or any(d.rule.endswith(".runtime-version-image") for d in diags):  # none, or already done
+        return diags, {}
+    from .._admission._component import main_container
+    from .._k8s._gofmt import go_quote
+
+    def get(node: Any, *keys: Any) -> Any:
+        for k in keys:
+            if isinstance(node, dict) and isinstance(k, str):
+                node = node.get(k)
+            elif isinstance(node, list) and isinstance(k, int) and 0 <= k < len(node):
+                node = node[k]
+            else:
+                return None
+        return node
+
+    out = list(diags)
+    at: dict[int, tuple[Any, ...]] = {}
+    for d in diags:
+        if not (d.rule.endswith(".runtime-version-override-required") and d.path
+                and d.path[-1] == "runtimeVersionOverride"):
+            continue
+        owner = get(data, *d.path[:-1]) if d.path[:-1] else data
+        if not isinstance(owner, dict):
+            continue
+        image_path: tuple[Any, ...] | None = None
+        alpha = get(owner, "extraPodSpec", "mainContainer")
+        if isinstance(alpha, dict) and isinstance(alpha.get("image"), str):
+            image_path = ("extraPodSpec", "mainContainer", "image")
+        else:
+            idx, main = main_container(owner)
+            if main is not None and isinstance(main.get("image"), str):
+                image_path = ("podTemplate", "spec", "containers", idx, "image")
+        if image_path is None:
+            continue
+        path = d.path[:-1] + image_path
+        image = get(owner, *image_path)
+        at[id(d)] = path
+        out.append(Diagnostic(d.rule.rsplit(".", 1)[0] + ".runtime-version-image", path,
+                              f"the main container image is {go_quote(str(image))}", "note"))
+    return out, at
+
+
 def validate_document(doc: Document, options: ValidateOptions | None = None) -> ResourceOutcome:
     options = options or ValidateOptions()
     data = doc.data
@@ -402,7 +450,9 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
     out = ResourceOutcome(doc.file, kind, doc.name, version, "valid")
 
     def finish(diags: list[Diagnostic]) -> ResourceOutcome:
-        out.diagnostics = [doc.place(d) for d in diags]
+        diags, at = runtime_image_hints(data, diags)
+        out.diagnostics = [doc.place(d) if id(d) not in at else d.located(doc.file, *doc.locate(at[id(d)]))
+                           for d in diags]
         if any(d.severity == "error" for d in diags):
             out.status = "invalid"
         return out

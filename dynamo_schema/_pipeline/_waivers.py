@@ -96,6 +96,9 @@ def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | N
         kept: list[Diagnostic] = []
         waived: list[Diagnostic] = list(getattr(r, "waived", []) or [])
         for d in r.diagnostics:
+            if d.rule.endswith(".runtime-version-image"):  # a note about its error: not a finding to waive
+                kept.append(d)
+                continue
             # a comment that covers the diagnostic is used even when --ignore-rule waives it as well: it
             # matches a diagnostic, so it is not stale (docs/cli.md "validate: waivers", D52)
             hit = None

@@ -200,3 +200,35 @@ def test_validate_namespace_names_the_dynamo_namespace(tmp_path: Path) -> None:
     path.write_text(ALPHA_DNS)
     (d,) = dynamo_schema.validate(str(path))
     assert '"default-g"' in d.message
+
+
+def test_runtime_version_override_required_names_the_image_at_its_line(tmp_path: Path) -> None:
+    """Upstream's field (`runtimeVersionOverride`, which the manifest lacks) and message are kept; the line is
+    the main container's `image:` (before: the component's `- name:` line) and names the image. The library
+    gives the same location and the image as a `dgd.runtime-version-image` note."""
+    import dynamo_schema
+
+    example = ROOT / "examples" / "rejected-admission.yaml"
+    lines = example.read_text().splitlines()
+    image_line = next(i for i, ln in enumerate(lines, 1) if ln.strip().startswith("image: "))
+    column = lines[image_line - 1].index("image:") + 1
+    rc, out, _ = run("validate", str(example))
+    assert rc == 1
+    (line,) = [ln for ln in out.splitlines() if ln.endswith("[dgd.runtime-version-override-required]")]
+    assert line == (f"{example}:{image_line}:{column}: DynamoGraphDeployment/demo: "
+                    "spec.components[0].runtimeVersionOverride: Required value: is required when the specified main "
+                    "container image has no parseable semantic-version tag (the main container image is "
+                    '"nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest") [dgd.runtime-version-override-required]')
+    # default and render print the same line (one formatter)
+    assert line in run("default", str(example))[2].splitlines()
+    assert line in run("render", str(example))[2].splitlines()
+    diags = {d.rule: d for d in dynamo_schema.validate(str(example))}
+    err, note = diags["dgd.runtime-version-override-required"], diags["dgd.runtime-version-image"]
+    assert (err.field, err.line, err.column) == ("spec.components[0].runtimeVersionOverride", image_line, column)
+    assert (note.severity, note.field, note.line) == ("note", "spec.components[0].podTemplate.spec.containers[0].image",
+                                                      image_line)
+    # a waiver comment on the image line waives it; the note is not counted as waived
+    waived = example.read_text().replace(":latest", ":latest  # dynamo-schema: ignore[dgd.runtime-version-override-required]")
+    (tmp_path / "w.yaml").write_text(waived)
+    rc, out, _ = run("validate", "--summary", str(tmp_path / "w.yaml"))
+    assert "runtime-version" not in out and out.endswith("Waived: 1\n"), out

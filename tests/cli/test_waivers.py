@@ -119,7 +119,8 @@ def test_a_comment_waiver_of_a_rule_ignore_rule_also_waives_is_used(tmp_path: Pa
     assert out.splitlines() == [
         "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0, Waived: 2"]
     waived = json.loads(run("validate", "-o", "json", "--ignore-rule", "dgd.*", str(p))[1])["resources"][0]["waived"]
-    assert sorted(w["rule"] for w in waived) == ["dgd.min-available-grove", "dgd.runtime-version-override-required"]
+    assert sorted(w["rule"] for w in waived) == [
+        "dgd.min-available-grove", "dgd.runtime-version-override-required"]
     stale = text.replace("ignore[dgd.min-available-grove]", "ignore[dgd.min-available-grove, dgd.no-such-rule]")
     p.write_text(stale)
     rc, out, _ = run("validate", "--ignore-rule", "dgd.*", str(p))
