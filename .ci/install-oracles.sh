@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install the independent oracles (kubeconform, kubectl-validate) at pinned versions with `go install`
+# Install the independent oracles (kubeconform, kubectl-validate, and helm and kustomize for
+# `validate --helm` / `validate --kustomize`, docs/decisions.md D51) at pinned versions with `go install`
 # into a cache folder, reused when the pinned version is already there (a second run builds nothing),
 # and yaml-language-server (`npm install`, pinned) for the editor-schema test (docs/decisions.md D46).
 # Prints the bin directory to put on PATH (stdout, last line); progress goes to stderr.
@@ -8,6 +9,9 @@ set -euo pipefail
 
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.7.0}"
 KUBECTL_VALIDATE_VERSION="${KUBECTL_VALIDATE_VERSION:-v0.0.4}"
+HELM_VERSION="${HELM_VERSION:-v3.22.0}"
+# v5.8.1: builds with this machine's Go (v5.8.3's kustomize/api v0.21.3 needs a newer Go)
+KUSTOMIZE_VERSION="${KUSTOMIZE_VERSION:-v5.8.1}"
 # 1.25.0: the last release that runs on Node 20 (2.0.0 needs Node >= 22.13)
 YAML_LANGUAGE_SERVER_VERSION="${YAML_LANGUAGE_SERVER_VERSION:-1.25.0}"
 
@@ -63,6 +67,8 @@ install_npm() {  # name package version: npm install into $root/npm/NAME, its bi
 
 install_one kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
 install_one kubectl-validate sigs.k8s.io/kubectl-validate "$KUBECTL_VALIDATE_VERSION"
+install_one kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION"
+install_one helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION"
 install_npm yaml-language-server yaml-language-server "$YAML_LANGUAGE_SERVER_VERSION"
 
 echo "$bin"

@@ -2,7 +2,8 @@
 
 * every ``python -m dynamo_schema ...`` line of a ``sh`` block runs (in a scratch copy of ``examples/``):
   exit 0, or 1 when it reads one of the bundled ``rejected-*`` examples or is a ``diff`` of two different
-  files (kubectl diff's convention); never a traceback;
+  files (kubectl diff's convention); never a traceback; and what the README says of it (its comment)
+  holds on its output (``CLAIMS``);
 * the ``text`` transcript (``$ command`` lines followed by their output) is replayed and compared line for line,
   ``$ echo $?`` against the previous exit code;
 * every ``python`` block is executed;
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shlex
@@ -74,6 +76,90 @@ def test_readme_command_runs(args: list[str], scratch: Path) -> None:
     assert proc.returncode == (1 if reads_rejected or differs else 0), proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
     assert proc.stdout.strip(), "the command printed nothing"
+    claim = next((check for prefix, check in CLAIMS.items() if " ".join(args).startswith(prefix)), None)
+    assert claim is not None, f"the README's claim for {' '.join(args)!r} is not checked (add it to CLAIMS)"
+    claim(proc.stdout, scratch)
+
+
+_LINE = re.compile(r"^examples/[\w.-]+\.yaml:\d+:\d+: [A-Za-z]+/[\w.-]+: \S.*: .+ \[[a-z0-9.-]+\]$")
+
+
+def _kinds(out: str) -> list[str]:
+    return [d["kind"] for d in yaml.safe_load_all(out) if d]
+
+
+def _claim_lines(out: str, _: Path) -> None:  # "schema + CEL + webhook rules, file:line:col"
+    lines = out.splitlines()
+    assert lines and all(_LINE.match(line) for line in lines), out
+    assert {"[cel.single-epp]", "[dgd.min-available-grove]"} <= {line.rpartition(" ")[2] for line in lines}
+
+
+def _claim_json(out: str, _: Path) -> None:  # docs/cli.md's JSON shape, with the summary
+    body = json.loads(out)
+    assert [r["status"] for r in body["resources"]] == ["valid"] and body["summary"]["valid"] == 1, body
+
+
+def _claim_default(out: str, _: Path) -> None:  # "the object as admission would store it"
+    (doc,) = [d for d in yaml.safe_load_all(out) if d]
+    assert (doc["apiVersion"], doc["kind"], doc["metadata"]["name"]) == (
+        "nvidia.com/v1beta1", "DynamoGraphDeployment", "llama-disagg")
+
+
+def _claim_grove(out: str, _: Path) -> None:  # "PodCliqueSet and friends"
+    assert "PodCliqueSet" in _kinds(out) and "DynamoComponentDeployment" not in _kinds(out)
+
+
+def _claim_kubernetes(out: str, _: Path) -> None:  # what the operator creates with Grove off
+    assert {"DynamoComponentDeployment", "Deployment", "Service"} <= set(_kinds(out)), _kinds(out)
+
+
+def _claim_merge(out: str, _: Path) -> None:  # the blueprint with the overrides: one DGD
+    assert _kinds(out) == ["DynamoGraphDeployment"]
+
+
+def _claim_schema(out: str, scratch: Path) -> None:  # JSON Schemas written, one per printed path
+    paths = [Path(line) for line in out.splitlines()]
+    assert paths and all(p.is_relative_to(scratch / "schemas") and json.loads(p.read_text()) for p in paths)
+
+
+def _claim_diff(out: str, _: Path) -> None:  # "what restarts"
+    assert "rolling restart" in out and "clique replicas 1 → 2" in out, out
+
+
+def _claim_convert(out: str, scratch: Path) -> None:  # "v1alpha1 -> v1beta1, comments kept"
+    source = (scratch / "examples" / "legacy-v1alpha1.yaml").read_text()
+    comments = [line.strip() for line in source.splitlines() if line.strip().startswith("#")]
+    assert {d["apiVersion"] for d in yaml.safe_load_all(out) if d} == {"nvidia.com/v1beta1"}
+    assert comments and all(c in out for c in comments)
+
+
+def _claim_release(out: str, _: Path) -> None:  # "as operator 1.1": the v1alpha1 file is served and valid
+    assert out.splitlines()[-1] == "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0"
+
+
+def _claim_explain(out: str, _: Path) -> None:
+    assert out.startswith("KIND:     DynamoGraphDeployment\n") and "FIELD:    multinode <Object>" in out
+
+
+def _claim_spec(out: str, _: Path) -> None:  # the Kubernetes adapter's manifests for the DeploymentSpec
+    assert "Deployment" in _kinds(out)
+
+
+#: What the README says each command does (its comment, or the sentence around it), checked on the output.
+CLAIMS = {
+    "validate examples/": _claim_lines,
+    "validate -o json --summary": _claim_json,
+    "default ": _claim_default,
+    "render --target grove": _claim_grove,
+    "render --target kubernetes": _claim_kubernetes,
+    "merge ": _claim_merge,
+    "schema --out": _claim_schema,
+    "diff ": _claim_diff,
+    "convert ": _claim_convert,
+    "validate --summary --operator-version 1.1": _claim_release,
+    "explain ": _claim_explain,
+    "render --provider-config": _claim_spec,
+}
 
 
 def test_readme_transcript_is_what_the_tool_prints() -> None:

@@ -36,7 +36,8 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("documents", Factory(list)), ("document_diagnostics", Factory(list)), ("errors", Factory(list))]),
     "dynamo_schema._io._report:ResourceResult": (False, [
         ("filename", REQ), ("kind", REQ), ("name", REQ), ("version", REQ), ("status", REQ),
-        ("diagnostics", Factory(list)), ("api_version", ""), ("waived", Factory(list))]),
+        ("diagnostics", Factory(list)), ("api_version", ""), ("waived", Factory(list)), ("namespace", ""),
+        ("index", None)]),
     "dynamo_schema._pipeline._validate:ValidateOptions": (True, [
         ("strict", True), ("kubernetes_version", "1.32.0"), ("settings", None), ("old", None)]),
     "dynamo_schema._pipeline._validate:ResourceOutcome": (False, [
@@ -45,7 +46,7 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
     "dynamo_schema._pipeline._kindpolicy:KindPolicy": (True, [
         ("skip", frozenset()), ("reject", frozenset()), ("ignore_missing", False), ("locations", ()),
         ("kubernetes_version", "1.32.0"), ("strict", True), ("extra_crds", (), False)]),
-    "dynamo_schema._pipeline._kustomize:PatchTarget": (True, [("api_version", ""), ("kind", "")]),
+    "dynamo_schema._pipeline._kustomize:PatchTarget": (True, [("api_version", ""), ("kind", ""), ("name", "")]),
     "dynamo_schema._pipeline._waivers:Waiver": (False, [
         ("line", REQ), ("column", REQ), ("rules", REQ), ("document_wide", False), ("used", Factory(set))]),
     "dynamo_schema._admission._settings:AdmissionSettings": (True, [

@@ -65,8 +65,11 @@ def test_no_upstream_code_or_extracted_data_in_the_tree() -> None:
 
 def test_tests_write_yaml_through_the_kubernetes_safe_emitter() -> None:
     # issue 20: yaml.safe_dump writes a generated label value `n` unquoted, which our loader (like
-    # sigs.k8s.io/yaml) reads back as a boolean; tests/_yaml.py is the emitter tests use
+    # sigs.k8s.io/yaml) reads back as a boolean; tests/_yaml.py is the emitter tests use. A line marked
+    # ``# negative control`` calls it on purpose, to show what it gets wrong (tests/test_public_types.py).
+    unsafe = re.compile(r"(?<![\w.])yaml\.(safe_)?dump(_all)?\(")
     offenders = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.py")
                        if p.name not in ("_yaml.py", "test_static.py", "test_emit_fast.py")
-                       and re.search(r"(?<![\w.])yaml\.(safe_)?dump(_all)?\(", p.read_text(encoding="utf-8")))
+                       and any(unsafe.search(line) and "# negative control" not in line
+                               for line in p.read_text(encoding="utf-8").splitlines()))
     assert not offenders, offenders

@@ -104,7 +104,14 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--patch", dest="patches", action="append", default=[], metavar="FILE",
                    help="check FILE as a kustomize patch (partial DGD/DCD: no required fields; repeatable)")
     p.add_argument("--kustomize", dest="kustomize", action="append", default=[], metavar="DIR",
-                   help="build DIR with `kubectl kustomize` and validate the result (repeatable)")
+                   help="build DIR with `kubectl kustomize` (else `kustomize build`) and validate the result "
+                        "(repeatable)")
+    p.add_argument("--helm", dest="helm", action="append", default=[], metavar="CHART",
+                   help="render the chart folder CHART with `helm template` and validate the result (repeatable)")
+    p.add_argument("-f", "--values", dest="helm_values", action="append", default=[], metavar="FILE",
+                   help="a values file for --helm (helm's --values; repeatable)")
+    p.add_argument("--helm-set", dest="helm_set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a value for --helm (helm's --set; repeatable; --set is validate's admission setting)")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="file, directory (walked for *.yaml, *.yml, *.json) or - for standard input")
 

@@ -180,6 +180,15 @@ def _one_line(s: str) -> str:
     return s.replace("\r", " ").replace("\n", " ")
 
 
+def _located_dict(r: ResourceResult, d: Diagnostic) -> dict[str, object]:
+    """A diagnostic as json lists it; ``file`` when it is located in another file than its resource
+    (``--kustomize``/``--helm``: traced to a patch, base or template file)."""
+    out = d.to_dict()
+    if d.file and d.file != r.filename:
+        out["file"] = d.file
+    return out
+
+
 class JsonReporter(Reporter):
     streams = False
 
@@ -188,7 +197,7 @@ class JsonReporter(Reporter):
         for r in results:
             item: dict[str, Any] = {"filename": r.filename, "kind": r.kind, "name": r.name, "version": r.version,
                                     "apiVersion": r.api_version, "status": r.status,
-                                    "errors": [d.to_dict() for d in r.diagnostics]}
+                                    "errors": [_located_dict(r, d) for d in r.diagnostics]}
             if r.waived:
                 item["waived"] = [d.to_dict() for d in r.waived]
             resources.append(item)

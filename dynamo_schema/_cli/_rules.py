@@ -57,6 +57,12 @@ _FAMILIES: dict[str, tuple[str, str]] = {
                "Reconcile-time failures of the operator's rendering, and layouts this renderer does not produce."),
     "waiver": ("A waiver comment matches no diagnostic.",
                "A '# dynamo-schema: ignore[RULE-ID]' comment that waives nothing: remove it or fix its rule ids."),
+    "patch": ("A kustomize patch file is malformed or does not fit its target's schema.",
+              "Strategic-merge and JSON6902 patches checked against the schema of the kind they patch "
+              "(JSON6902: each operation's shape, its value against the schema of its path)."),
+    "kustomize": ("The kustomization could not be built.", "validate --kustomize: kubectl kustomize / kustomize build failed."),
+    "helm": ("A Helm chart template (skipped), or the chart could not be rendered.",
+             "Chart templates are not manifests until rendered: validate --helm CHART renders them with helm template."),
     "resource": ("The resource failed validation.", "The resource is invalid or could not be validated."),
 }
 

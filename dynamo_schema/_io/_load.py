@@ -224,18 +224,19 @@ def iter_paths_keeping_missing(paths: list[str]) -> list[str]:
     return out
 
 
-def load_path_result(path: str, strict: bool = True) -> LoadResult:
-    """Load one file (or ``-`` for stdin, or every file of a directory); never raises for bad content."""
+def load_path_result(path: str, strict: bool = True, *, sequences: bool = False) -> LoadResult:
+    """Load one file (or ``-`` for stdin, or every file of a directory); never raises for bad content.
+    ``sequences``: as :func:`load`."""
     if path != "-" and os.path.isdir(path):
         total = LoadResult()
         for f in iter_paths([path]):
-            r = load_path_result(f, strict)
+            r = load_path_result(f, strict, sequences=sequences)
             total.documents.extend(r.documents)
             total.document_diagnostics.extend(r.document_diagnostics)
             total.errors.extend(r.errors)
         return total
     data, name = _read(path)
-    return load(data, name, strict=strict)
+    return load(data, name, strict=strict, sequences=sequences)
 
 
 def load_path(path: str, strict: bool = True) -> list[Document]:
@@ -303,14 +304,16 @@ def _too_large(size: int, file: str, line: int, col: int) -> Diagnostic:
 
 
 def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
-         budget: int = NODE_BUDGET, decoder: str = "kubectl") -> LoadResult:
+         budget: int = NODE_BUDGET, decoder: str = "kubectl", *, sequences: bool = False) -> LoadResult:
     """Load a YAML/JSON stream without raising for bad content: see :class:`LoadResult`.
 
     ``strict``: duplicate keys are errors (else warnings, last value wins).
     ``budget``: maximum nodes a document may expand to through aliases.
     ``decoder``: ``"kubectl"`` (default; sigs.k8s.io/yaml, YAML-1.1 booleans) or ``"yaml.v3"``
     (gopkg.in/yaml.v3 as used by Go test harnesses and kustomize: only true/false are booleans,
-    so ``n``, ``yes``, ``on`` stay strings)."""
+    so ``n``, ``yes``, ``on`` stay strings).
+    ``sequences``: a document whose root is a sequence is a document too (its ``data`` a list, with
+    positions), not a ``load.not-a-mapping`` error: a kustomize JSON6902 patch is a list of operations."""
     if decoder not in ("kubectl", "yaml.v3"):
         raise ValueError(f"unknown decoder {decoder!r}")
     result = LoadResult()
@@ -361,7 +364,7 @@ def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
         if too_deep is not None:
             result.errors.append(too_deep)
             return result
-    _load_text(result, text, file, strict, budget, decoder, json_mode)
+    _load_text(result, text, file, strict, budget, decoder, json_mode, sequences)
     return result
 
 
@@ -474,7 +477,7 @@ def _syntax_message(exc: Any) -> str:
 
 
 def _load_text(result: LoadResult, text: str, file: str, strict: bool, budget: int,
-               decoder: str, json_mode: bool) -> None:
+               decoder: str, json_mode: bool, sequences: bool = False) -> None:
     json_data: Any = _NO_VALUE
     if json_mode:
         if not text.strip():
@@ -499,7 +502,7 @@ def _load_text(result: LoadResult, text: str, file: str, strict: bool, budget: i
             except yaml.MarkedYAMLError as exc:
                 if json_mode and json_data is not _NO_VALUE:
                     # valid JSON that libyaml cannot read (e.g. long keys, surrogate escapes)
-                    _add_plain(result, json_data, file, index)
+                    _add_plain(result, json_data, file, index, sequences)
                     return
                 if _libyaml_depth_error(exc):
                     deep = _depth_check(text, file, pure=True)
@@ -523,16 +526,16 @@ def _load_text(result: LoadResult, text: str, file: str, strict: bool, budget: i
                     "load.too-many-documents", (), f"more than {MAX_DOCUMENTS} documents in one input",
                     "error", file, m.line + 1, m.column + 1))
                 return
-            index = _add_node(result, builder, node, file, index)
+            index = _add_node(result, builder, node, file, index, sequences)
     finally:
         loader.dispose()
     return
 
 
-def _add_plain(result: LoadResult, data: Any, file: str, index: int) -> None:
+def _add_plain(result: LoadResult, data: Any, file: str, index: int, sequences: bool = False) -> None:
     if data is None:
         return
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) and not (sequences and isinstance(data, list)):
         result.errors.append(_not_a_mapping(data, (), file, (1, 1)))
         return
     result.documents.append(LoadedDocument(data, file, index, {(): (1, 1)}))
@@ -547,7 +550,8 @@ def _not_a_mapping(data: Any, path: Path, file: str, pos: tuple[int, int]) -> Di
                       "error", file, pos[0], pos[1])
 
 
-def _add_node(result: LoadResult, builder: _Builder, node: Any, file: str, index: int) -> int:
+def _add_node(result: LoadResult, builder: _Builder, node: Any, file: str, index: int,
+              sequences: bool = False) -> int:
     """Build one YAML document and append what it yields; returns the next document index."""
     builder.reset()
     start = (node.start_mark.line + 1, node.start_mark.column + 1)
@@ -566,6 +570,10 @@ def _add_node(result: LoadResult, builder: _Builder, node: Any, file: str, index
     if data is None:  # empty document
         result.errors.extend(diags)
         return index
+    if sequences and isinstance(data, list):
+        result.documents.append(LoadedDocument(data, file, index, builder.positions, start, builder.value_positions))
+        result.document_diagnostics.append(list(diags))
+        return index + 1
     if not isinstance(data, dict):
         result.errors.append(_not_a_mapping(data, (), file, start))
         return index + 1

@@ -2,9 +2,11 @@
 
 Which diagnostics are printed:
 
-* **text** and **github** print errors and warnings, never notes. A text line is
+* **text** and **github** print errors and warnings, and of the notes only those saying why a file is
+  not checked as a manifest (:data:`SHOWN_NOTES`: a Helm template, a JSON6902 patch whose target is
+  unknown; github: ``::notice``). A text line is
   ``FILE:LINE:COL: KIND/NAME: FIELD.PATH: MESSAGE [RULE-ID]``; a warning's MESSAGE is prefixed with
-  ``warning: ``. Parts that are unknown are left out together with their ``: `` separator (no
+  ``warning: ``, a note's with ``note: ``. Parts that are unknown are left out together with their ``: `` separator (no
   position -> ``FILE: ...``; no kind and no name -> no ``KIND/NAME: ``; root path -> no
   ``FIELD.PATH: ``). A resource whose status is ``invalid``/``error`` but carries no printable
   diagnostic still gets one line (``... resource is invalid``) so a failure is never silent.
@@ -36,12 +38,23 @@ Status = Literal["valid", "invalid", "error", "skipped"]
 class ResourceResult(Record):
     """The outcome of validating one resource (one document); ``diagnostics`` are located.
 
+    Public as ``dynamo_schema.ResourceResult`` (what ``dynamo_schema.validate`` returns) and what every
+    ``validate`` reporter reads: one class, filled once by ``_pipeline/_validate_files.document_result``.
+
+    * ``status``: ``valid`` | ``invalid`` (a rule refuses it) | ``error`` (it cannot be read or decoded) |
+      ``skipped`` (no schema for its kind; a ``policy.*`` note says why);
+    * identity: ``filename`` (``""`` for an in-memory object), ``index`` (the document's 0-based position
+      in its file or in the list given; ``None`` for a problem tied to no document, e.g. a YAML syntax
+      error), ``api_version``, ``version`` (its version part), ``kind``, ``name``, ``namespace``;
+    * ``diagnostics``: errors, warnings and notes, located (``line``/``column`` are ``None`` when the
+      input has no source positions); ``waived``: diagnostics a waiver covers.
+
     A mutable value with a dataclass's constructor, equality, repr, pickling and
     ``dataclasses.replace``, written out: no dataclass on a cold start (docs/decisions.md D32).
     """
 
     __slots__ = _FIELDS = ("filename", "kind", "name", "version", "status", "diagnostics",
-                                            "api_version", "waived")
+                           "api_version", "waived", "namespace", "index")
     filename: str
     kind: str
     name: str
@@ -50,10 +63,12 @@ class ResourceResult(Record):
     diagnostics: list[Diagnostic]
     api_version: str  # the full apiVersion (group included); "" when unknown
     waived: list[Diagnostic]  # diagnostics covered by a waiver (_waivers)
+    namespace: str  # metadata.namespace; "" when unset
+    index: int | None  # the document's position in its input; None: a problem tied to no document
 
     def __init__(self, filename: str, kind: str, name: str, version: str, status: Status,
                  diagnostics: list[Diagnostic] | None = None, api_version: str = "",
-                 waived: list[Diagnostic] | None = None) -> None:
+                 waived: list[Diagnostic] | None = None, namespace: str = "", index: int | None = None) -> None:
         self.filename = filename
         self.kind = kind
         self.name = name
@@ -62,6 +77,23 @@ class ResourceResult(Record):
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.api_version = api_version
         self.waived = [] if waived is None else waived
+        self.namespace = namespace
+        self.index = index
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The diagnostics of severity ``error`` (what makes it ``invalid``/``error``)."""
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def reason(self) -> str:
+        """Why a ``skipped`` resource was skipped (its ``policy.*`` note); ``""`` otherwise."""
+        if self.status != "skipped":
+            return ""
+        why = next((d.message for d in self.diagnostics if d.rule.startswith("policy.")), "")
+        if not why and not self.kind and not self.api_version:
+            return "not a Kubernetes object (no apiVersion and kind): not checked"
+        return why
 
 
 def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
@@ -73,8 +105,12 @@ def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
     return counts
 
 
+#: notes that say why a file is not checked as a manifest: printed (``note: ``) in text and github output
+SHOWN_NOTES = frozenset({"helm.template", "patch.target-unknown"})
+
+
 def _printable(diags: list[Diagnostic]) -> list[Diagnostic]:
-    return [d for d in diags if d.severity in ("error", "warning")]
+    return [d for d in diags if d.severity in ("error", "warning") or (d.severity == "note" and d.rule in SHOWN_NOTES)]
 
 
 def _who(r: ResourceResult) -> str:
@@ -91,7 +127,7 @@ def _text_line(r: ResourceResult, d: Diagnostic) -> str:
         parts.append(who)
     if d.path:
         parts.append(d.field)
-    msg = ("warning: " + d.message) if d.severity == "warning" else d.message
+    msg = (d.severity + ": " + d.message) if d.severity in ("warning", "note") else d.message
     parts.append(f"{msg} [{d.rule}]")
     return ": ".join(parts)
 
@@ -204,7 +240,7 @@ def render_github(results: list[ResourceResult]) -> str:
             if d.path:
                 parts.append(d.field)
             parts.append(f"{d.message} [{d.rule}]")
-            level = "warning" if d.severity == "warning" else "error"
+            level = {"warning": "warning", "note": "notice"}.get(d.severity, "error")
             lines.append(f"::{level} {','.join(props)}::{_escape_data(': '.join(parts))}")
         if r.status in ("invalid", "error") and not any(d.severity == "error" for d in r.diagnostics):
             who = _who(r)

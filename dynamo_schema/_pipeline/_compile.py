@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._diagnostics import Diagnostic
+from .._core._diagnostics import Diagnostic, DynamoSchemaError
 from .._render._errors import RenderError as RenderError  # the one render error, re-exported for _cli
 
 
-class ConfigFileError(ValueError):
-    """A settings file that cannot be used (unreadable, not YAML, not a mapping); a usage error."""
+class ConfigFileError(DynamoSchemaError, ValueError):
+    """A settings file that cannot be used (unreadable, not YAML, not a mapping); a usage error on the
+    command line (still a ``ValueError`` for callers that catch that)."""
 
 
 def _default_target(dgd: dict[str, Any]) -> str:

@@ -4,12 +4,14 @@ A strategic-merge patch (a partial DGD/DCD: ``recipes/kustomize/components/*/pat
 into a base, so it need not carry what the base has. As a patch it is checked for what it does carry:
 types, enums, patterns, bounds, unknown fields, list-map keys, label/annotation keys, and the CEL rules
 whose fields are all present in the patch; never required fields, minimum sizes or whole-object rules
-(admission webhooks). A JSON6902 patch (a list of ``{op, path, value}``) has each ``value`` checked
-against the schema of its ``path``.
+(admission webhooks). A JSON6902 patch (a list of ``{op, path, value}``) is checked op by op in
+``_json6902`` (each ``value`` against the schema of its ``path`` in the target's kind).
 
-Which files are patches: those given with ``validate --patch``, and those a ``kustomization.yaml``
+Which files are patches: those given with ``validate --patch``, those a ``kustomization.yaml``
 (``Kustomization`` or ``Component``) in the same tree lists under ``patches`` / ``patchesStrategicMerge``
-/ ``patchesJson6902`` (the file's folder and its parents are searched).
+/ ``patchesJson6902`` (the file's folder and its parents are searched; the entry's ``target:`` is the
+patch's target, a missing ``version`` read from the kustomization's resources), and a file that is one
+JSON6902 patch document (no kustomization lists it: its target is unknown, a ``patch.target-unknown`` note).
 """
 
 from __future__ import annotations
@@ -35,13 +37,15 @@ class PatchTarget(FrozenRecord):
     """What a kustomization says a patch applies to (empty: not said). A frozen value with a
     dataclass's constructor, equality, hash and repr (docs/decisions.md D32)."""
 
-    __slots__ = _FIELDS = ("api_version", "kind")
+    __slots__ = _FIELDS = ("api_version", "kind", "name")
     api_version: str
     kind: str
+    name: str
 
-    def __init__(self, api_version: str = "", kind: str = "") -> None:
+    def __init__(self, api_version: str = "", kind: str = "", name: str = "") -> None:
         object.__setattr__(self, "api_version", api_version)
         object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "name", name)
 
 
 def _read_yaml(path: str) -> Any:
@@ -54,15 +58,59 @@ def _read_yaml(path: str) -> Any:
         return None
 
 
-def _target_of(entry: Any) -> PatchTarget:
+def _target_of(entry: Any, folder: str = "") -> PatchTarget:
     target = entry.get("target") if isinstance(entry, dict) else None
     if not isinstance(target, dict):
         return PatchTarget()
     group, version, kind = target.get("group"), target.get("version"), target.get("kind")
+    kind = kind if isinstance(kind, str) else ""
+    group = group if isinstance(group, str) else ""
     api = ""
     if isinstance(version, str) and version:
-        api = f"{group}/{version}" if isinstance(group, str) and group else version
-    return PatchTarget(api, kind if isinstance(kind, str) else "")
+        api = f"{group}/{version}" if group else version
+    name = target.get("name")
+    name = name if isinstance(name, str) else ""
+    if not api and kind and folder:  # no version: the apiVersion of a resource of that kind in the tree
+        api = resource_api(folder, kind, group, name)
+    return PatchTarget(api, kind, name)
+
+
+def _docs_of(path: str) -> list[Any]:
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return list(yaml.load_all(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+
+
+def resource_api(folder: str, kind: str, group: str = "", name: str = "", depth: int = 0) -> str:
+    """The ``apiVersion`` of the first resource of ``kind`` (in ``group``, named ``name`` when given) that
+    the kustomization in ``folder`` builds from (its ``resources``/``bases``, recursively), else ``""``."""
+    k = next((os.path.join(folder, n) for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(folder, n))), None)
+    data = _read_yaml(k) if k is not None and depth <= 8 else None
+    if not isinstance(data, dict):
+        return ""
+    for key in ("resources", "bases"):
+        for entry in data.get(key) or []:
+            if not isinstance(entry, str) or "://" in entry:
+                continue
+            p = os.path.normpath(os.path.join(folder, entry))
+            if os.path.isdir(p):
+                found = resource_api(p, kind, group, name, depth + 1)
+                if found:
+                    return found
+                continue
+            for doc in _docs_of(p) if os.path.isfile(p) else []:
+                if not isinstance(doc, dict) or doc.get("kind") != kind or not isinstance(doc.get("apiVersion"), str):
+                    continue
+                api = doc["apiVersion"]
+                raw = doc.get("metadata")
+                meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
+                if (not group or api.rpartition("/")[0] == group) and (not name or meta.get("name") == name):
+                    return str(api)
+    return ""
 
 
 @cache
@@ -80,7 +128,7 @@ def _patches_of(kustomization: str) -> dict[str, PatchTarget]:
         for entry in entries:
             path = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
             if isinstance(path, str) and path and "\n" not in path:
-                out[os.path.normpath(os.path.join(base, path))] = _target_of(entry)
+                out[os.path.normpath(os.path.join(base, path))] = _target_of(entry, base)
     return out
 
 
@@ -155,14 +203,18 @@ def _fields_present(d: Diagnostic, patch: Any, texts: dict[str, list[str]]) -> b
     return False
 
 
-def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = True) -> list[Diagnostic]:
-    """Diagnostics of one patch document (strategic-merge mapping or JSON6902 list)."""
+def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = True,
+                kubernetes_version: str = "1.32.0") -> list[Diagnostic]:
+    """Diagnostics of one patch document (strategic-merge mapping or JSON6902 list: see ``_json6902``;
+    there ``target=None`` means that no kustomization lists the patch, a ``patch.target-unknown`` note)."""
     from .._k8s._objectmeta import object_meta_errors
     from .._schema import _cel, _schemas, _structural
 
-    target = target or PatchTarget()
     if isinstance(data, list):
-        return _check_json6902(data, target, strict=strict)
+        from ._json6902 import check
+
+        return check(data, target, strict=strict, kubernetes_version=kubernetes_version)
+    target = target or PatchTarget()
     if not isinstance(data, dict):
         return [Diagnostic("patch.not-a-mapping", (), "a patch must be a mapping or a JSON6902 list")]
     api = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else target.api_version
@@ -186,76 +238,6 @@ def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = 
     return diags
 
 
-def _pointer(path: str) -> tuple[Any, ...] | None:
-    if not path.startswith("/"):
-        return None
-    out: list[Any] = []
-    for raw in path[1:].split("/"):
-        part = raw.replace("~1", "/").replace("~0", "~")
-        out.append(int(part) if part.isdigit() else part)
-    return tuple(out)
-
-
-def _subschema(schema: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] | None:
-    from .._schema._schemas import resolve
-
-    node: Any = schema
-    for p in path:
-        node = resolve(schema, node)
-        if not isinstance(node, dict):
-            return None
-        if isinstance(p, int) or p == "-":
-            node = node.get("items")
-        else:
-            props = node.get("properties")
-            if isinstance(props, dict) and p in props:
-                node = props[p]
-            elif isinstance(node.get("additionalProperties"), dict):
-                node = node["additionalProperties"]
-            else:
-                return None
-        if node is None:
-            return None
-    node = resolve(schema, node)
-    if not isinstance(node, dict):
-        return None
-    return {"$defs": schema.get("$defs", {}), **node}
-
-
-def _check_json6902(ops: list[Any], target: PatchTarget, *, strict: bool) -> list[Diagnostic]:
-    from .._schema import _schemas, _structural
-
-    schema = _schemas.for_object(target.api_version, target.kind)
-    out: list[Diagnostic] = []
-    for i, op in enumerate(ops):
-        if not isinstance(op, dict):
-            out.append(Diagnostic("patch.json6902", (i,), "a JSON6902 operation must be a mapping"))
-            continue
-        kind = op.get("op")
-        if kind not in ("add", "remove", "replace", "move", "copy", "test"):
-            out.append(Diagnostic("patch.json6902", (i, "op"), f"Unsupported value: {kind!r}: supported values: "
-                                  '"add", "remove", "replace", "move", "copy", "test"'))
-            continue
-        path = op.get("path")
-        pointer = _pointer(path) if isinstance(path, str) else None
-        if pointer is None:
-            out.append(Diagnostic("patch.json6902", (i, "path"), "Required value: a JSON pointer (\"/spec/…\")"))
-            continue
-        if schema is None or kind not in ("add", "replace", "test") or "value" not in op:
-            continue
-        sub = _subschema(schema, pointer)
-        if sub is None:
-            out.append(Diagnostic("patch.unknown-path", (i, "path"),
-                                  f'unknown field "{path}" in {target.kind or "the target"}'))
-            continue
-        for d in _structural.validate(op["value"], sub, strict=strict):
-            if d.rule in _DROPPED:
-                continue
-            where: tuple[str | int, ...] = (i, "value", *d.path)
-            out.append(Diagnostic(d.rule, where, f"{path}: {d.message}", d.severity))
-    return out
-
-
 def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult:
     """``validate``'s ``error`` result for a problem tied to no document (unreadable file, YAML syntax)."""
     from .._io._report import ResourceResult
@@ -272,24 +254,47 @@ def io_error_result(path: str, exc: OSError) -> ResourceResult:
     return error_result(path, [d.located(path, None, None)])
 
 
-def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict: bool = True) -> list[Any]:
-    """``validate``'s results for a file read as a patch (one per document)."""
+def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict: bool = True,
+                  kubernetes_version: str = "1.32.0") -> list[Any]:
+    """``validate``'s results for a file read as a patch (one per document; ``loaded`` read with
+    ``sequences=True`` so that a JSON6902 list is a document). A JSON6902 patch whose values could not be
+    checked (target unknown) and has no error is ``skipped`` with its ``patch.target-unknown`` note."""
     from .._io._report import ResourceResult
+    from ._json6902 import TARGET_UNKNOWN
 
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
             out.append(error_result(path, list(load_diags)))
             continue
-        kind = doc.kind if isinstance(doc.kind, str) else (target.kind if target else "")
+        kind = doc.kind if isinstance(doc.kind, str) else ""
         api = doc.api_version if isinstance(doc.api_version, str) else ""
+        kind, api = kind or (target.kind if target else ""), api or (target.api_version if target else "")
+        name = doc.name or (target.name if target else "")
         if any(d.severity == "error" for d in load_diags):
-            out.append(ResourceResult(filename=doc.file, kind=kind, name=doc.name, version=api.rpartition("/")[2],
-                                      status="error", diagnostics=list(load_diags)))
+            out.append(ResourceResult(filename=doc.file, kind=kind, name=name, version=api.rpartition("/")[2],
+                                      status="error", diagnostics=list(load_diags), api_version=api))
             continue
-        diags = [doc.place(d) for d in check_patch(doc.data, target, strict=strict)]
-        status = "invalid" if any(d.severity == "error" for d in diags) else "valid"
-        out.append(ResourceResult(filename=doc.file, kind=kind or (target.kind if target else ""), name=doc.name,
-                                  version=(api or (target.api_version if target else "")).rpartition("/")[2],
-                                  status=status, diagnostics=list(load_diags) + diags))  # type: ignore[arg-type]
+        if isinstance(doc.data, list):  # located in the patch file, about the target's field
+            from ._json6902 import target_path
+
+            diags = [doc.place(d)._replace(path=target_path(doc.data, tuple(d.path)))
+                     for d in check_patch(doc.data, target, strict=strict, kubernetes_version=kubernetes_version)]
+        else:
+            diags = [doc.place(d) for d in check_patch(doc.data, target, strict=strict)]
+        status = "invalid" if any(d.severity == "error" for d in diags) else \
+            "skipped" if any(d.rule == TARGET_UNKNOWN for d in diags) else "valid"
+        out.append(ResourceResult(filename=doc.file, kind=kind, name=name, version=api.rpartition("/")[2],
+                                  status=status, diagnostics=list(load_diags) + diags,  # type: ignore[arg-type]
+                                  api_version=api))
     return out
+
+
+def json6902_file(loaded: Any) -> Any:
+    """``loaded`` (read with ``sequences=True``) when it is one JSON6902 patch document, else None."""
+    from ._json6902 import is_json6902
+
+    docs = loaded.documents
+    if len(docs) == 1 and not loaded.errors and is_json6902(docs[0].data):
+        return loaded
+    return None

@@ -1,10 +1,16 @@
 """``validate --patch FILE`` and ``validate --kustomize DIR``.
 
-``--kustomize DIR`` builds DIR with ``kubectl kustomize`` (when ``kubectl`` is on PATH; no network: a
-remote base fails the build and is reported) and validates every object of the build. A problem is
-reported where it was written when it can be traced: the patch or base file (of DIR's kustomization,
-its resources, components and patches, recursively) whose document of the same kind has the field, a
-patch first (its value wins in the build); else at its line in the built stream (``kustomize:DIR``).
+``--kustomize DIR`` builds DIR with ``kubectl kustomize`` when ``kubectl`` is on PATH, else with a standalone
+``kustomize build`` (no network: a remote base fails the build and is reported; which tool ran is said on
+standard error) and validates every object of the build. A problem is reported where it was written when
+it can be traced (DIR's kustomization, its resources, components and patches, recursively):
+
+1. a JSON6902 operation (``add``/``replace``) whose target matches the built object (kind, group, version,
+   name as the kustomization's ``target:`` gives them) and whose ``value`` is what the build has at the
+   operation's path, the problem's field at or below it: the line in the patch file's ``value``;
+2. else the patch or base file whose document of the same kind has the deepest part of the field, the one
+   whose value at the field is the built value first, then a patch first (its value wins in the build);
+3. else its line in the built stream (``kustomize:DIR``).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .._core._diagnostics import Diagnostic
 
@@ -29,10 +35,22 @@ def patch_file_results(path: str, options: ValidateOptions) -> list[ResourceResu
     from ._kustomize import io_error_result, patch_results, patch_target
 
     try:
-        loaded = load_path_result(path, strict=options.strict)
+        loaded = load_path_result(path, strict=options.strict, sequences=True)
     except OSError as exc:
         return [io_error_result(path, exc)]
-    return patch_results(loaded, path, patch_target(path), strict=options.strict)
+    return patch_results(loaded, path, patch_target(path), strict=options.strict,
+                         kubernetes_version=options.kubernetes_version)
+
+
+def builder() -> tuple[list[str], str] | None:
+    """The build command (``kubectl kustomize``, else ``kustomize build``) and how to name it, or None."""
+    kubectl = shutil.which("kubectl")
+    if kubectl is not None:
+        return [kubectl, "kustomize"], f"`kubectl kustomize` ({kubectl})"
+    kustomize = shutil.which("kustomize")
+    if kustomize is not None:
+        return [kustomize, "build"], f"`kustomize build` ({kustomize}; kubectl is not on PATH)"
+    return None
 
 
 def _error(name: str, rule: str, message: str) -> ResourceResult:
@@ -41,7 +59,8 @@ def _error(name: str, rule: str, message: str) -> ResourceResult:
     return error_result(name, [Diagnostic(rule, (), message).located(name, None, None)])
 
 
-def kustomize_results(folder: str, options: ValidateOptions) -> list[ResourceResult]:
+def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str], Any] | None = None
+                      ) -> list[ResourceResult]:
     from .._io._load import load
     from .._io._report import ResourceResult
     from ._kustomize import error_result
@@ -50,29 +69,30 @@ def kustomize_results(folder: str, options: ValidateOptions) -> list[ResourceRes
     name = f"kustomize:{folder}"
     if not os.path.isdir(folder):
         return [_error(folder, "io.not-found", "no such file or directory")]
-    kubectl = shutil.which("kubectl")
-    if kubectl is None:
-        return [_error(name, "io.kustomize-unavailable", "cannot build: kubectl is not on PATH")]
+    tool = builder()
+    if tool is None:
+        return [_error(name, "io.kustomize-unavailable", "cannot build: neither kubectl nor kustomize is on PATH")]
+    if log is not None:
+        log(f"validate: --kustomize {folder}: built with {tool[1]}\n")
     try:
-        proc = subprocess.run([kubectl, "kustomize", folder], capture_output=True, timeout=BUILD_TIMEOUT_S,
-                              check=False)
+        proc = subprocess.run([*tool[0], folder], capture_output=True, timeout=BUILD_TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return [_error(name, "io.kustomize-unavailable", f"cannot build: {exc}")]
     if proc.returncode != 0:
         text = proc.stderr.decode("utf-8", "replace").strip() or f"exit status {proc.returncode}"
         return [_error(name, "kustomize.build-failed", text)]
     loaded = load(proc.stdout, name, strict=options.strict)
-    sources = _sources(folder)
+    sources, ops = _sources(folder)
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
             out.append(error_result(name, list(load_diags)))
             continue
         r = validate_document(doc, options)
-        diags = [_trace(d, doc.data, sources) for d in r.diagnostics]
+        diags = [_trace(d, doc.data, sources, ops) for d in r.diagnostics]
         out.append(ResourceResult(filename=name, kind=r.kind, name=r.name, version=r.version,
                                   status=r.status,  # type: ignore[arg-type]
-                                  diagnostics=list(load_diags) + diags))
+                                  diagnostics=list(load_diags) + diags, api_version=doc.api_version))
     return out
 
 
@@ -86,12 +106,24 @@ def _kustomization(folder: str) -> str | None:
     return None
 
 
-def _sources(folder: str) -> list[tuple[bool, Document]]:
-    """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively."""
+class _Op:
+    """One JSON6902 ``add``/``replace`` operation of a patch file the build applied."""
+
+    __slots__ = ("target", "doc", "index", "pointer", "value")
+
+    def __init__(self, target: dict[str, Any], doc: Document, index: int, pointer: tuple[Any, ...],
+                 value: Any) -> None:
+        self.target, self.doc, self.index, self.pointer, self.value = target, doc, index, pointer, value
+
+
+def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
+    """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively, and
+    the JSON6902 operations of its patches."""
     from .._io._load import load_path_result
+    from ._json6902 import is_json6902, pointer
     from ._kustomize import _read_yaml
 
-    files: list[tuple[bool, str]] = []
+    files: list[tuple[bool, str, dict[str, Any]]] = []
     seen: set[str] = set()
 
     def visit(d: str, depth: int) -> None:
@@ -110,25 +142,91 @@ def _sources(folder: str) -> list[tuple[bool, Document]]:
                 if os.path.isdir(p):
                     visit(p, depth + 1)
                 elif os.path.isfile(p):
-                    files.append((False, p))
+                    files.append((False, p, {}))
         for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
             for entry in data.get(key) or []:
                 rel = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
+                target = entry.get("target") if isinstance(entry, dict) else None
                 if isinstance(rel, str) and "\n" not in rel:
                     full = os.path.normpath(os.path.join(d, rel))
                     if os.path.isfile(full):
-                        files.append((True, full))
+                        files.append((True, full, target if isinstance(target, dict) else {}))
 
     visit(folder, 0)
     out: list[tuple[bool, Document]] = []
-    for is_patch, f in files:
+    ops: list[_Op] = []
+    for is_patch, f, target in files:
         try:
-            r = load_path_result(f)
+            r = load_path_result(f, sequences=is_patch)
         except OSError:
             continue
-        out += [(is_patch, doc) for doc in r.documents]
+        for doc in r.documents:
+            if not isinstance(doc.data, list):
+                out.append((is_patch, doc))
+            elif is_json6902(doc.data):
+                for i, op in enumerate(doc.data):
+                    ptr = pointer(op["path"]) if isinstance(op.get("path"), str) else None
+                    if op.get("op") in ("add", "replace") and "value" in op and ptr is not None:
+                        ops.append(_Op(target, doc, i, ptr, op["value"]))
     out.sort(key=lambda x: not x[0])  # patches first: their values win in the build
-    return out
+    return out, ops
+
+
+def _at(node: Any, path: tuple[Any, ...]) -> tuple[bool, Any]:
+    for p in path:
+        if isinstance(node, dict) and isinstance(p, str) and p in node:
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            node = node[p]
+        else:
+            return False, None
+    return True, node
+
+
+def _targets(target: dict[str, Any], built: dict[str, Any]) -> bool:
+    """Whether a kustomization ``target:`` selects the built object (kind, group, version, name)."""
+    api = built.get("apiVersion") if isinstance(built.get("apiVersion"), str) else ""
+    group, _, version = str(api).rpartition("/")
+    raw = built.get("metadata")
+    meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    for key, have in (("kind", built.get("kind")), ("group", group), ("version", version)):
+        want = target.get(key)
+        if isinstance(want, str) and want and want != have:
+            return False
+    name = target.get("name")
+    if isinstance(name, str) and name:
+        import re
+
+        try:
+            return re.fullmatch(name, str(meta.get("name", ""))) is not None
+        except re.error:
+            return name == meta.get("name")
+    return True
+
+
+def _trace_op(d: Diagnostic, built: dict[str, Any], ops: list[_Op]) -> Diagnostic | None:
+    """The located diagnostic when a JSON6902 operation set the value the problem is in (the last one wins)."""
+    path = tuple(d.path)
+    for op in reversed(ops):
+        if not _targets(op.target, built):
+            continue
+        ptr = op.pointer
+        if ptr[-1] == "-":  # an append: the last item of the list that equals the value
+            ok, items = _at(built, ptr[:-1])
+            if not ok or not isinstance(items, list):
+                continue
+            idx = next((j for j in range(len(items) - 1, -1, -1) if items[j] == op.value), None)
+            if idx is None:
+                continue
+            ptr = (*ptr[:-1], idx)
+        if path[:len(ptr)] != ptr:
+            continue
+        ok, value = _at(built, ptr)
+        if not ok or value != op.value:
+            continue
+        line, col = op.doc.locate((op.index, "value", *path[len(ptr):]))
+        return d.located(op.doc.file, line, col)
+    return None
 
 
 def _source_path(src: Any, built: Any, path: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -155,20 +253,27 @@ def _source_path(src: Any, built: Any, path: tuple[Any, ...]) -> tuple[Any, ...]
     return tuple(out)
 
 
-def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]]) -> Diagnostic:
+def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]], ops: list[_Op] | None = None
+           ) -> Diagnostic:
     if not d.path or not isinstance(built, dict):
         return d
+    if ops:
+        hit = _trace_op(d, built, ops)
+        if hit is not None:
+            return hit
     kind = built.get("kind")
-    best: tuple[int, Document, tuple[Any, ...]] | None = None
+    path = tuple(d.path)
+    ok, built_value = _at(built, path)
+    best: tuple[tuple[int, bool], Document, tuple[Any, ...]] | None = None
     for _is_patch, doc in sources:
         if not isinstance(doc.data, dict) or doc.data.get("kind") not in (kind, None):
             continue
-        path = tuple(d.path)
         for n in range(len(path), 0, -1):  # the deepest part of the field the source has
             sp = _source_path(doc.data, built, path[:n])
             if sp is not None and sp in doc.positions:
-                if best is None or n > best[0]:
-                    best = (n, doc, sp)
+                same = n == len(path) and ok and _at(doc.data, sp) == (True, built_value)
+                if best is None or (n, same) > best[0]:  # ties: the earlier source (patches come first)
+                    best = ((n, same), doc, sp)
                 break
     if best is None:
         return d

@@ -19,6 +19,8 @@ import textwrap
 from functools import cache
 from typing import Any
 
+from .._core._diagnostics import DynamoSchemaError
+
 # alias -> (group, kind, {version: ...} newest first)
 KINDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "dynamographdeployment": ("nvidia.com", "DynamoGraphDeployment", ("v1beta1", "v1alpha1")),
@@ -66,8 +68,9 @@ CORE_TYPES = {
 }
 
 
-class ExplainError(ValueError):
-    """An unknown kind, version or field (the message names the nearest candidates)."""
+class ExplainError(DynamoSchemaError, ValueError):
+    """An unknown kind, version or field (the message names the nearest candidates; still a ``ValueError``
+    for callers that catch that)."""
 
 
 def _suggest(word: str, candidates: list[str]) -> str:

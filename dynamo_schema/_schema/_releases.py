@@ -21,6 +21,8 @@ import os
 from functools import cache
 from typing import Any
 
+from .._core._diagnostics import DynamoSchemaError
+
 __all__ = [
     "REFERENCE",
     "REFERENCE_COMMIT",
@@ -46,8 +48,9 @@ RELEASES: tuple[str, ...] = ("0.8", "0.9", "1.0", "1.1", "1.2", "1.3", "1.4")
 _DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_data", "releases")
 
 
-class UnknownRelease(ValueError):
-    """An operator version that is neither one of :data:`RELEASES` nor the reference line."""
+class UnknownRelease(DynamoSchemaError, ValueError):
+    """An operator version that is neither one of :data:`RELEASES` nor the reference line (still a
+    ``ValueError`` for callers that catch that)."""
 
 
 def known_text() -> str:

@@ -26,7 +26,8 @@ def case(prefix: str) -> dict[str, Any]:
 
 
 def causes(c: dict[str, Any]) -> set[tuple[str, str]]:
-    diags = dynamo_schema.validate(copy.deepcopy(c["input"]), settings=oc.admission_settings(c["settings"]))
+    diags = [d for r in dynamo_schema.validate(copy.deepcopy(c["input"]), settings=oc.admission_settings(c["settings"]))
+             for d in r.diagnostics]
     return oc.our_causes(diags, c["expected"].get("stage"))
 
 
@@ -141,7 +142,8 @@ def test_causes_are_the_operators(prefix: str) -> None:
 @needs_cases
 def test_suggestion_is_a_note_at_the_same_path() -> None:
     c = case("0386-")
-    diags = dynamo_schema.validate(copy.deepcopy(c["input"]), settings=oc.admission_settings(c["settings"]))
+    diags = [d for r in dynamo_schema.validate(copy.deepcopy(c["input"]), settings=oc.admission_settings(c["settings"]))
+             for d in r.diagnostics]
     err = [d for d in diags if d.rule == "schema.unknown-field"]
     note = [d for d in diags if d.rule == "schema.did-you-mean"]
     assert len(err) == 1 and len(note) == 1

@@ -179,7 +179,7 @@ def _corpus(version: str) -> list[tuple[str, dict[str, Any]]]:
 
 def _errors(doc: dict[str, Any], release: str = "") -> list[tuple[str, str]]:
     settings = AdmissionSettings(operator_release=release) if release else None
-    return sorted((d.rule, d.message) for d in dynamo_schema.validate(doc, settings=settings) if d.severity == "error")
+    return sorted((d.rule, d.message) for r in dynamo_schema.validate(doc, settings=settings) for d in r.diagnostics if d.severity == "error")
 
 
 _NEW_IN_1_2_OR_LATER = {"dgd.runtime-version-override-required", "dgd.main-image-required", "dcd.main-image-required"}

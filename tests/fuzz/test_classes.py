@@ -213,7 +213,7 @@ def test_library_validate_old_of_another_kind() -> None:
 
     new = dgd()
     old = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "llama-disagg"}}
-    diags = dynamo_schema.validate(new, old=old)
+    diags = [d for r in dynamo_schema.validate(new, old=old) for d in r.diagnostics]
     assert any(d.severity == "error" for d in diags), diags
 
 

@@ -20,7 +20,7 @@ BOUNDED = 500
 
 
 def test_corpus_is_there() -> None:
-    assert len(CORPUS) >= 15
+    assert len(CORPUS) == 31
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])

@@ -126,4 +126,4 @@ def test_rendered_corpus_pcs_with_kai_is_admitted(name: str, dgd: dict[str, Any]
 def test_corpus_present_and_mostly_rendered() -> None:
     if not CORPUS.is_dir():
         pytest.skip("../shared (reference data) is not available")
-    assert len(DGDS) >= 100
+    assert len(DGDS) == 121

@@ -305,3 +305,17 @@ def test_shlex_roundtrip_of_quoted_argv() -> None:
 
     for value in ["acme/model; touch /tmp/pwned", "it's", "$(id)", "a b", "", "'\"'"]:
         assert shlex.split(shell_quote(value)) == [value]
+
+
+def test_aws_root_volume_defaults_to_200_gib_in_the_adapter(reference: Path) -> None:
+    # ../shared/reference/infercrane/README.md (docs vs code): the docs say 100 GiB, the code and the config
+    # default say 200 ("VolumeSize":200). A provider config without RootVolumeGiB (the upstream portable-
+    # workload case's) reaches the adapter's own fallback, not the settings table's default.
+    case = _load_case(reference / "cases" / "aws-01-portable-workload-user-data.yaml")
+    assert "RootVolumeGiB" not in case["provider_config"]
+    replica = Replica.from_spec(_spec(case), case["replica"])
+    for config in (case["provider_config"], {**case["provider_config"], "RootVolumeGiB": 0}):
+        settings = ProviderSettings.for_adapter("aws-ec2", config)
+        artifacts = compile_replica(replica, settings, "aws-ec2", case.get("provider_state"))
+        devices = json.loads(_arg_after(_aws_args(artifacts), "--block-device-mappings"))
+        assert devices[0]["Ebs"]["VolumeSize"] == 200, devices

@@ -86,7 +86,7 @@ CORPUS_DOCS = corpus_docs()
 
 @needs_shared
 def test_corpus_is_not_empty() -> None:
-    assert len(CORPUS_DOCS) >= 100
+    assert len(CORPUS_DOCS) == 128
 
 
 @needs_shared
@@ -261,7 +261,7 @@ def test_every_v1alpha1_crd_property_path_exists_in_generated_schema(kind: str) 
 def test_v1alpha1_corpus_validates_with_models() -> None:
     """Upstream v1alpha1 manifests fit the v1alpha1 models, except envsubst templates whose
     placeholders stand where the schema wants a map or a list (they are not manifests as written)."""
-    assert len(ALPHA_DOCS) >= 70
+    assert len(ALPHA_DOCS) == 72
     failures = []
     for fname, _i, doc in ALPHA_DOCS:
         try:

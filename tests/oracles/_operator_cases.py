@@ -194,7 +194,8 @@ def run(case: dict[str, Any]) -> Outcome:
     document = case["input"]
     expected = case["expected"]
     out = Outcome()
-    diagnostics = dynamo_schema.validate(copy.deepcopy(document), settings=admission)
+    diagnostics = [d for r in dynamo_schema.validate(copy.deepcopy(document), settings=admission)
+                   for d in r.diagnostics]
     reconcile = [d for d in diagnostics if d.severity == "error" and d.rule.startswith("reconcile.")]
     allowed = not any(d.severity == "error" and not d.rule.startswith("reconcile.") for d in diagnostics)
     out.set("verdict", allowed == bool(expected["allowed"]), expected["allowed"], allowed)

@@ -70,7 +70,8 @@ def test_validate_reports_the_dra_gate_as_a_reconcile_error() -> None:
     import dynamo_schema
 
     data = case("0234")
-    diags = dynamo_schema.validate(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"]))
+    diags = [d for r in dynamo_schema.validate(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"]))
+             for d in r.diagnostics]
     found = [(d.rule, d.severity, d.message) for d in diags if d.severity != "note"]
     assert found == [("reconcile.dra-unavailable", "error", _dra.DRA_UNAVAILABLE)]
     assert data["expected"]["allowed"] is True  # admitted: the reconcile fails afterwards
@@ -146,7 +147,8 @@ def test_validate_reports_failover_backend() -> None:
     import dynamo_schema
 
     data = case("0384")
-    diags = dynamo_schema.validate(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"]))
+    diags = [d for r in dynamo_schema.validate(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"]))
+             for d in r.diagnostics]
     found = [(d.rule, d.severity) for d in diags if d.severity != "note"]
     assert found == [("reconcile.failover-backend", "error")]
     assert [d.message for d in diags if d.rule == "reconcile.failover-backend"] == [

@@ -196,8 +196,8 @@ def test_expected_is_the_operators(folder: Path) -> None:
 
 
 def test_cases_present() -> None:
-    assert len(CASES) >= 12
-    assert len(VERIFIED) >= 19
+    assert len(CASES) == 23
+    assert len(VERIFIED) == 20
 
 
 @pytest.mark.parametrize("ci", ["1", "true"])

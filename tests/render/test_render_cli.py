@@ -182,3 +182,21 @@ def test_bad_namespace_is_quoted_like_go(tmp_path: Path) -> None:
     rc, out, err = run("render", "--namespace", "a\x01b", str(path))
     assert rc != 0 and not out
     assert '--namespace: Invalid value: "a\\x01b": ' in err, err
+
+
+def test_deploymentspec_render_on_stdout_is_one_yaml_stream_validate_reads(tmp_path: Path) -> None:
+    # the artifacts (manifest.json, replica.json, scripts) follow the objects as comment blocks: the whole
+    # stream loads as YAML, its documents are the adapter's objects, and `render | validate -` accepts it
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    argv = [sys.executable, "-m", "dynamo_schema", "render", "--provider-config",
+            str(root / "examples" / "provider-settings.yaml"), str(root / "examples" / "deploymentspec.yaml")]
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    docs = [d for d in yaml.safe_load_all(out) if d is not None]
+    assert [d["kind"] for d in docs] == ["Deployment", "Service"]
+    assert "# --- manifest.json (an adapter artifact, a file with --out DIR)\n# {" in out
+    check = subprocess.run([sys.executable, "-m", "dynamo_schema", "validate", "-"], input=out,
+                           capture_output=True, text=True, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr

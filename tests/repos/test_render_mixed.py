@@ -38,7 +38,7 @@ def _doc_ranges(docs: list) -> list[tuple[int, int, object]]:
 
 
 def test_the_corpus_has_mixed_files() -> None:
-    assert len(MIXED) >= 30  # ConfigMaps, ComputeDomains, ResourceClaimTemplates, RBAC, PVCs…
+    assert len(MIXED) == 69  # ConfigMaps, ComputeDomains, ResourceClaimTemplates, RBAC, PVCs…
 
 
 @pytest.mark.parametrize("target", ["kubernetes", "grove"])

@@ -354,13 +354,13 @@ def test_shadow_check_sees_validate(monkeypatch: pytest.MonkeyPatch) -> None:
     comps[1]["name"] = comps[0]["name"].upper()
     shadow = Shadow()
     with shadow.installed():
-        got = [d.rule for d in dynamo_schema.validate(doc)]
+        got = [d.rule for r in dynamo_schema.validate(doc) for d in r.diagnostics]
     assert "cel.unique-component-names" in got and shadow.disagreements == [] and shadow.checked > 0
     text = next(t for t, (n, _) in R.RULES.items() if n == "unique-component-names")
     monkeypatch.setitem(R.BY_NORM, R.norm(text), ("unique-component-names", _case_sensitive_unique))
     shadow = Shadow()
     with shadow.installed():
-        got = [d.rule for d in dynamo_schema.validate(doc)]
+        got = [d.rule for r in dynamo_schema.validate(doc) for d in r.diagnostics]
     assert "cel.unique-component-names" not in got  # the mutant decided ...
     assert len(shadow.disagreements) == 1  # ... and the shadow saw it
     d = shadow.disagreements[0]

@@ -39,7 +39,7 @@ def test_corpus_is_there() -> None:
     kinds = {d["kind"] for _, _, d in DOCS}
     # upstream has no standalone DCD manifests (spec/dgd-dcd-model.md)
     assert {"DynamoGraphDeployment", "DynamoGraphDeploymentRequest"} <= kinds, kinds
-    assert len(DOCS) >= 100
+    assert len(DOCS) == 128
 
 
 @pytest.mark.parametrize("name,index,doc", DOCS, ids=[f"{n}#{i}" for n, i, _ in DOCS])

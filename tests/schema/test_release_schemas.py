@@ -136,8 +136,8 @@ def test_the_reduced_reference_crds_validate_as_the_bundled_schemas() -> None:
 
 
 def _errors(doc: dict[str, Any], release: str) -> list[str]:
-    return [d.rule for d in dynamo_schema.validate(doc, settings=AdmissionSettings(operator_release=release))
-            if d.severity == "error"]
+    return [d.rule for r in dynamo_schema.validate(doc, settings=AdmissionSettings(operator_release=release))
+            for d in r.diagnostics if d.severity == "error"]
 
 
 _ALPHA = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"}}
@@ -199,7 +199,8 @@ def test_rules_without_a_fast_path_and_no_engine_are_warnings(monkeypatch: pytes
     monkeypatch.setattr(_cel_engine, "available", lambda: False)
     # 1.2's checkpoint rule (when it has no fast path): a DGD with a checkpoint and neither ref nor identity
     doc = {**_ALPHA, "spec": {"services": {"W": {"componentType": "worker", "checkpoint": {"enabled": True}}}}}
-    diags = dynamo_schema.validate(doc, settings=AdmissionSettings(operator_release="1.2"))
+    diags = [d for r in dynamo_schema.validate(doc, settings=AdmissionSettings(operator_release="1.2"))
+             for d in r.diagnostics]
     checkpoint_rule = next((r for r in rules if "checkpointRef" in r and "identity" in r and "enabled" in r), None)
     if checkpoint_rule is None:
         assert not any(d.rule == "cel.untranslated" for d in diags)

@@ -12,8 +12,6 @@ import argparse
 from collections.abc import Callable
 from typing import IO, Any, TextIO
 
-DGDR_KIND = "DynamoGraphDeploymentRequest"
-
 
 def _read_one(path: str) -> Any:
     """The one document of ``path`` (``-``: stdin), read like kubectl reads it (``_load``: duplicate
@@ -35,26 +33,6 @@ def _dump(obj: Any) -> str:
     return dump_all([obj])
 
 
-def override_from_document(doc: Any) -> Any:
-    """A partial DGD, or the ``spec.overrides.dgd`` of a DGDR manifest (``{}``-equivalent: None); unchecked
-    input, so any value (the merge reports a wrong type)."""
-    if isinstance(doc, dict) and doc.get("kind") == DGDR_KIND:
-        node: Any = doc
-        where = ""
-        for key in ("spec", "overrides"):
-            where += "." + key
-            node = node.get(key) or {}
-            if not isinstance(node, dict):  # unvalidated input: unstructured's accessor error
-                from dynamo_schema._k8s._gofmt import go_type
-                from dynamo_schema._merge._override import MergeError
-
-                raise MergeError(f"{where} accessor error: {node} is of the type {go_type(node)}, "
-                                 "expected map[string]interface{}")
-        dgd = node.get("dgd")
-        return dgd if dgd else None
-    return doc
-
-
 def run_merge(
     blueprint_path: str,
     override_path: str,
@@ -65,6 +43,7 @@ def run_merge(
 ) -> int:
     from dynamo_schema._core._diagnostics import DynamoSchemaError
     from dynamo_schema._merge._override import MergeError, apply_overrides
+    from dynamo_schema._pipeline._merge_check import override_from_document
 
     try:
         blueprint = _read_one(blueprint_path)

@@ -12,7 +12,8 @@ from .._options import admission_settings, check_namespace, check_operator_versi
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Objects as YAML on stdout (or one file each under ``-o DIR``); DeploymentSpec adapters also
-    produce request bodies and scripts, printed after a ``# --- NAME`` line (or written as files)."""
+    produce request bodies and scripts, printed as YAML comment blocks after a ``# --- NAME`` line (so the
+    stream stays valid YAML) or written as files."""
     from ..._io._emit import dump_all
     from ..._pipeline._compile import ConfigFileError, read_mapping_document
 
@@ -75,7 +76,8 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError(str(exc)) from exc
         return 0
     text = dump_all(objs) if objs else ""
-    for fname, body in files:
-        text += f"# --- {fname}\n{body}" + ("" if body.endswith("\n") else "\n")
+    for fname, body in files:  # as YAML comments: the stream stays one `kubectl apply -f -` / `validate -` reads
+        text += f"# --- {fname} (an adapter artifact, a file with --out DIR)\n"
+        text += "".join(f"# {line}".rstrip() + "\n" for line in body.splitlines())
     stdout.write(text)
     return 0

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..._pipeline._validate import ValidateOptions
 
 
-IO_RULES = ("io.not-found", "io.unreadable", "io.kustomize-unavailable")
+IO_RULES = ("io.not-found", "io.unreadable", "io.kustomize-unavailable", "io.helm-unavailable")
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -25,8 +25,9 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         kubernetes_version = check_version(ns.kubernetes_version or DEFAULT_KUBERNETES_VERSION)
     except ValueError as exc:
         raise UsageError(f"--kubernetes-version: {exc}") from exc
-    if not (ns.paths or ns.patches or ns.kustomize):
-        raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR)")
+    if not (ns.paths or ns.patches or ns.kustomize or ns.helm):
+        raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR, --helm CHART)")
+    _check_helm(ns)
     if ns.output == "sarif":  # its helpUri / informationUri must be absolute: refuse a bad base up front
         from ..._core._consts import rules_url
 
@@ -65,15 +66,33 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     stdin_bytes = read_stdin() if "-" in files else None
     extras = (policy, frozenset(p for v in ns.ignore_rule for p in v.split(",") if p.strip()))
     work = [(f, opts, olds, stdin_bytes if f == "-" else None, extras) for f in files]
-    return _run_validate(work, jobs, ns, len(files) + len(ns.patches) + len(ns.kustomize), stdout, stderr, opts)
+    count = len(files) + len(ns.patches) + len(ns.kustomize) + len(ns.helm)
+    return _run_validate(work, jobs, ns, count, stdout, stderr, opts)
 
 
-def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: ValidateOptions
+def _check_helm(ns: argparse.Namespace) -> None:
+    """``--helm`` needs helm on PATH; ``-f``/``--helm-set`` need ``--helm`` (usage errors, exit 2)."""
+    if (ns.helm_values or ns.helm_set) and not ns.helm:
+        raise UsageError("-f/--values and --helm-set are values for --helm CHART")
+    for item in ns.helm_set:
+        if "=" not in item:
+            raise UsageError(f"--helm-set expects KEY=VALUE, got {item!r}")
+    if ns.helm:
+        from ..._pipeline._helm import helm_available
+
+        if helm_available() is None:
+            raise UsageError("--helm needs `helm` on PATH (https://helm.sh/docs/intro/install/); "
+                             "`helm template CHART | dynamo-schema validate -` is the same check")
+
+
+def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: ValidateOptions, stderr: TextIO
                   ) -> Iterator[tuple[str, list[ResourceResult]]]:
-    """(name, results) per input in order: the PATHs, then ``--patch`` files, then ``--kustomize`` builds."""
+    """(name, results) per input in order: the PATHs, then ``--patch`` files, ``--kustomize`` builds and
+    ``--helm`` charts (which tool built them: one line on standard error)."""
     from ..._pipeline._validate_files import results_by_input
 
-    return results_by_input(work, jobs, ns.patches, ns.kustomize, opts)
+    return results_by_input(work, jobs, ns.patches, ns.kustomize, opts, (ns.helm, ns.helm_values, ns.helm_set),
+                            stderr.write)
 
 
 def _slim(r: ResourceResult) -> ResourceResult:
@@ -97,7 +116,7 @@ def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_coun
     head = reporter.begin()
     if head:
         stdout.write(head)
-    for name, chunk in _with_patches(work, jobs, ns, opts):
+    for name, chunk in _with_patches(work, jobs, ns, opts, stderr):
         progress.step(name)
         chunk = [_reporters.prepare(r) for r in chunk]
         # a streaming reporter has printed each result: its end (summary) and the exit code need only
