@@ -202,7 +202,7 @@ def test_validate_namespace_names_the_dynamo_namespace(tmp_path: Path) -> None:
     assert (rc, out) == (2, "") and err.startswith('error: --namespace: Invalid value: "Bad_NS": ')
     # the library admits in the same default namespace
     path.write_text(ALPHA_DNS)
-    (d,) = dynamo_schema.validate(str(path))
+    (d,) = [d for r in dynamo_schema.validate(str(path)) for d in r.diagnostics]
     assert '"default-g"' in d.message
 
 
@@ -226,7 +226,7 @@ def test_runtime_version_override_required_names_the_image_at_its_line(tmp_path:
     # default and render print the same line (one formatter)
     assert line in run("default", str(example))[2].splitlines()
     assert line in run("render", str(example))[2].splitlines()
-    diags = {d.rule: d for d in dynamo_schema.validate(str(example))}
+    diags = {d.rule: d for r in dynamo_schema.validate(str(example)) for d in r.diagnostics}
     err, note = diags["dgd.runtime-version-override-required"], diags["dgd.runtime-version-image"]
     assert (err.field, err.line, err.column) == ("spec.components[0].runtimeVersionOverride", image_line, column)
     assert (note.severity, note.field, note.line) == ("note", "spec.components[0].podTemplate.spec.containers[0].image",
