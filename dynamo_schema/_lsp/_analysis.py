@@ -88,8 +88,6 @@ def analyse(text: str, path: str, settings: Any) -> list[Finding]:
     for r in results:
         api = getattr(r, "api_version", "") or ""
         for d in r.diagnostics:
-            if d.severity == "note" and d.rule.endswith(".runtime-version-image"):
-                continue  # its error is on the image's line already (validate folds it into that line)
             line0 = max((d.line or 1) - 1, 0)
             col0 = max((d.column or 1) - 1, 0)
             if line0 < len(lines):
