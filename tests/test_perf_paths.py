@@ -186,12 +186,12 @@ def test_anything_else_goes_to_the_full_parser(argv: list[str]) -> None:
 
 @pytest.mark.parametrize("argv", BAD_LINES)
 def test_usage_errors_are_the_full_parsers(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    from dynamo_schema._cli._main import build_parser
+    from dynamo_schema._cli._parser import parse_command_line
 
     assert main(argv) == 2
     ours = capsys.readouterr()
     with pytest.raises(SystemExit):
-        build_parser().parse_args(argv)
+        parse_command_line(argv)  # the full parser (an unknown option: the subcommand's usage, issue 20)
     assert capsys.readouterr() == ours
 
 

@@ -1,8 +1,9 @@
 """The README's code blocks are run, so the README cannot drift from what the tool does.
 
 * every ``python -m dynamo_schema ...`` line of a ``sh`` block runs (in a scratch copy of ``examples/``):
-  exit 0, or 1 when it reads one of the bundled ``rejected-*`` examples; never a traceback; and what the
-  README says of it (its comment) holds on its output (``CLAIMS``);
+  exit 0, or 1 when it reads one of the bundled ``rejected-*`` examples or is a ``diff`` of two different
+  files (kubectl diff's convention); never a traceback; and what the README says of it (its comment)
+  holds on its output (``CLAIMS``);
 * the ``text`` transcript (``$ command`` lines followed by their output) is replayed and compared line for line,
   ``$ echo $?`` against the previous exit code;
 * every ``python`` block is executed;
@@ -70,7 +71,9 @@ def test_readme_shows_commands() -> None:
 def test_readme_command_runs(args: list[str], scratch: Path) -> None:
     proc = _run(args, scratch)
     reads_rejected = any(a.rstrip("/") == "examples" or "rejected-" in a for a in args)
-    assert proc.returncode == (1 if reads_rejected else 0), proc.stdout + proc.stderr
+    # diff exits as kubectl diff: 1 when OLD and NEW differ (docs/cli.md)
+    differs = args[0] == "diff" and len({a for a in args[1:] if not a.startswith("-")}) > 1
+    assert proc.returncode == (1 if reads_rejected or differs else 0), proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
     assert proc.stdout.strip(), "the command printed nothing"
     claim = next((check for prefix, check in CLAIMS.items() if " ".join(args).startswith(prefix)), None)
@@ -188,11 +191,80 @@ def test_readme_python_block_runs(index: int, monkeypatch: pytest.MonkeyPatch) -
     assert out.getvalue().strip()
 
 
+def _hook_snippets() -> list[dict[str, object]]:
+    return [entry for b in _blocks("yaml") if "hooks:" in b for entry in yaml.safe_load(b)]
+
+
 def test_readme_precommit_snippet_names_a_real_hook() -> None:
-    (snippet,) = [b for b in _blocks("yaml") if "hooks:" in b]
-    ids = {h["id"] for entry in yaml.safe_load(snippet) for h in entry["hooks"]}
-    defined = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
-    assert ids and ids <= defined
+    remote = [e for e in _hook_snippets() if e["repo"] != "local"]
+    assert len(remote) == 1
+    ids = {h["id"] for entry in remote for h in entry["hooks"]}  # type: ignore[attr-defined]
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert ids and ids <= set(hooks)
+    # the local form is the published hook as it is, minus what only a remote repository needs
+    (local,) = [e for e in _hook_snippets() if e["repo"] == "local"]
+    for h in local["hooks"]:  # type: ignore[attr-defined]
+        published = hooks[h["id"]]
+        assert {k: h[k] for k in ("id", "name", "entry", "types_or")} == \
+            {k: published[k] for k in ("id", "name", "entry", "types_or")}
+        assert h["language"] == "system"
+
+
+def _git_tags() -> set[str]:
+    out = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+@pytest.mark.needs("git", "pre-commit")
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_readme_precommit_rev_is_a_tag_that_exists_or_the_documented_commit_form(tmp_path: Path) -> None:
+    """``rev: v0.1.0`` named a tag that did not exist. Now: when the release tag of pyproject's version exists,
+    the snippet uses it; until then it shows the full-commit-id form and says that no release is tagged.
+    Either way pre-commit itself accepts the rev as immutable (no "mutable reference" warning)."""
+    from tests._yaml import dump
+
+    version = re.search(r'^version = "([^"]+)"$', (ROOT / "pyproject.toml").read_text(), re.M).group(1)  # type: ignore[union-attr]
+    (remote,) = [e for e in _hook_snippets() if e["repo"] != "local"]
+    rev = str(remote["rev"])
+    if f"v{version}" in _git_tags():
+        assert rev == f"v{version}"
+    else:
+        assert isinstance(remote["rev"], str) and re.fullmatch(r"[0-9a-f]{40}", rev), rev
+        assert "No release is tagged yet" in README and f"`pyproject.toml` is {version}" in README
+    config = tmp_path / "config.yaml"
+    config.write_text(dump({"repos": [remote]}))
+    res = subprocess.run(["pre-commit", "validate-config", str(config)], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert res.returncode == 0 and "mutable reference" not in res.stdout + res.stderr, res.stdout + res.stderr
+
+
+@pytest.mark.needs("git", "pre-commit", "dynamo-schema")
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_readme_local_precommit_hook_runs(tmp_path: Path) -> None:
+    """The README's ``repo: local`` snippet, run by pre-commit in a scratch repository: the examples pass,
+    a rejected example fails at its line."""
+    from tests._yaml import dump
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@t.invalid", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t.invalid"}
+
+    def sh(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(argv, cwd=repo, capture_output=True, text=True, env=env, timeout=300, check=False)
+
+    sh("git", "init", "-q")
+    (local,) = [e for e in _hook_snippets() if e["repo"] == "local"]
+    (repo / ".pre-commit-config.yaml").write_text(dump({"repos": [local]}))
+    shutil.copy(ROOT / "examples" / "vllm-disagg.yaml", repo / "good.yaml")
+    sh("git", "add", ".")
+    ok = sh("pre-commit", "run", "--all-files")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    shutil.copy(ROOT / "examples" / "rejected-dgd.yaml", repo / "bad.yaml")
+    sh("git", "add", "bad.yaml")
+    bad = sh("pre-commit", "run", "--all-files")
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "bad.yaml:8:3: DynamoGraphDeployment/broken: spec.components: " in bad.stdout, bad.stdout
 
 
 def test_ci_runs_the_readme_test_command() -> None:

@@ -39,7 +39,8 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("diagnostics", Factory(list)), ("api_version", ""), ("waived", Factory(list)), ("namespace", ""),
         ("index", None), ("reason", "")]),
     "dynamo_schema._pipeline._validate:ValidateOptions": (True, [
-        ("strict", True), ("kubernetes_version", "1.32.0"), ("settings", None), ("old", None)]),
+        ("strict", True), ("kubernetes_version", "1.32.0"), ("settings", None), ("old", None),
+        ("namespace", "default")]),
     "dynamo_schema._pipeline._validate:ResourceOutcome": (False, [
         ("filename", REQ), ("kind", REQ), ("name", REQ), ("version", REQ), ("status", REQ),
         ("diagnostics", Factory(list)), ("reason", "")]),

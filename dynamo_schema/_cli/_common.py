@@ -45,12 +45,18 @@ def read_stdin() -> bytes:
 
 
 def report_lines(doc: Document, diags: list[Diagnostic], status: str = "invalid") -> list[str]:
-    """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document."""
+    """``validate``'s text lines (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``) for one document, as
+    ``validate`` presents them: ``cel.not-checked`` folded into the first other error as a note, an unknown
+    field's suggestion in its line; notes are not printed."""
     from .._core._access import as_str
-    from .._io._report import ResourceResult, _text_line, position_key
+    from .._io._report import ResourceResult, _text_line
+    from .._pipeline._validate import runtime_image_hints
+    from ._reporters import prepare
 
+    diags, at = runtime_image_hints(doc.data, diags)  # the image an override-required error is about
+    placed = [d.located(doc.file, *doc.locate(at[id(d)])) if id(d) in at else d if d.file else doc.place(d)
+              for d in diags]
     api = as_str(doc.api_version)
     r = ResourceResult(filename=doc.file, kind=as_str(doc.kind), name=doc.name, version=api.rpartition("/")[2],
-                       status=status, diagnostics=[])  # type: ignore[arg-type]
-    placed = sorted((d if d.file else doc.place(d) for d in diags), key=position_key)  # as validate orders them
-    return [_text_line(r, d) + "\n" for d in placed if d.severity in ("error", "warning")]
+                       status=status, diagnostics=placed)  # type: ignore[arg-type]
+    return [_text_line(r, d) + "\n" for d in prepare(r).diagnostics if d.severity in ("error", "warning")]

@@ -3,7 +3,7 @@
 Thin by design: the entry point, dispatch and exit codes live here; the parsers in ``_parser.py``, each
 subcommand in ``commands/NAME.py`` (imported when it runs, so ``--help`` and the pre-commit hook start
 fast), which calls library functions. Exit codes: 0 success, 1 invalid input or a refused operation,
-2 usage or I/O error. No traceback for bad input unless ``--debug``.
+2 usage or I/O error; ``diff`` follows ``kubectl diff``: 0 no differences, 1 differences, 2 an error. No traceback for bad input unless ``--debug``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import sys
 from typing import Callable, Sequence, TextIO
 
 from ._common import UsageError
-from ._parser import _parse_validate, build_parser
+from ._parser import _parse_validate, parse_command_line, program_name
+from ._parser import build_parser as build_parser  # re-exported: tests and tools build the parser from here
 from ._startup import prime_yaml_reader
 
 
@@ -37,7 +38,9 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
 }
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+         prog: str | None = None) -> int:
+    """``prog``: the program name of usage lines (default: how the process was started, ``program_name``)."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     prime_yaml_reader()
@@ -47,7 +50,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):  # --help, --version, usage
             ns = _parse_validate(argv)
             if ns is None:
-                ns = build_parser().parse_args(argv)
+                ns = parse_command_line(argv, prog or program_name(argv is not None))
     except SystemExit as exc:  # argparse: --help exits 0, usage errors exit 2
         return int(exc.code or 0)
     from .._core._diagnostics import DynamoSchemaError
@@ -65,7 +68,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
             stderr.write(f"{loc}{d.field + ': ' if d.path else ''}{d.message} [{d.rule}]\n")
         if not exc.diagnostics:
             stderr.write(f"error: {exc}\n")
-        return 1
+        return 2 if ns.command == "diff" else 1  # diff: 1 means "differences" (kubectl diff)
     except BrokenPipeError:  # pragma: no cover - the reader went away (``| head``)
         _silence_stdout(stdout)
         return 0

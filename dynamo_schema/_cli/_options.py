@@ -94,6 +94,9 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
                    help="waive a rule everywhere (repeatable; a trailing * waives a family, e.g. 'schema.*')")
     p.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
     p.add_argument("--old", metavar="OLD", help="validate PATH as an update of the object(s) in OLD")
+    p.add_argument("--namespace", default="default", metavar="NS",
+                   help="namespace a Dynamo object without metadata.namespace is admitted in, as kubectl apply -n "
+                        "NS (default default; the manifest's namespace wins)")
     p.add_argument("--kubernetes-version", default=None, metavar="X.Y.Z",
                    help="Kubernetes release whose schemas check built-in kinds (default 1.32.0)")
     add_operator_version(p, "whose CRDs, served versions and webhook rules judge Dynamo objects")

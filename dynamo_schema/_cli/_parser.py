@@ -10,8 +10,44 @@ DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployme
                "DeploymentSpecs, offline. Exit codes: 0 success, 1 invalid input, 2 usage or I/O error.")
 
 
-def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
-                 ) -> argparse.ArgumentParser:
+PROG = "python -m dynamo_schema"
+
+
+def program_name(argv_given: bool) -> str:
+    """The name usage lines show: how the program was invoked. The console script's own name
+    (``dynamo-schema``, the pre-commit hook's entry) when it runs with the process's arguments; ``python -m
+    dynamo_schema`` for ``__main__`` and for a ``main(argv)`` call from Python."""
+    import os
+
+    if argv_given or not sys.argv or not sys.argv[0]:
+        return PROG
+    base = os.path.basename(sys.argv[0])
+    base = base[:-4] if base.lower().endswith(".exe") else base
+    return PROG if base.endswith(".py") or base in ("-c", "-m", "") else base
+
+
+def subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser | None:
+    """The parser of one subcommand (for its own usage line in an error)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser | None = action.choices.get(command)
+            return found
+    return None
+
+
+def parse_command_line(argv: Sequence[str] | None, prog: str = PROG) -> argparse.Namespace:
+    """The full parser's result. An option a subcommand does not know is reported with that subcommand's
+    usage (``usage: dynamo-schema validate [...]``), not the top level's as argparse does; exit 2."""
+    parser = build_parser(prog=prog)
+    ns, extras = parser.parse_known_args(argv)
+    if extras:
+        sub = subparser(parser, getattr(ns, "command", "") or "")
+        (sub or parser).error("unrecognized arguments: " + " ".join(extras))
+    return ns
+
+
+def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
+                 prog: str = PROG) -> argparse.ArgumentParser:
     """The command line; ``only="validate"``: the top level and ``validate`` alone (see ``_parse_validate``)."""
     from ._options import (
         add_operator_version,
@@ -21,7 +57,7 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
         version_text,
     )
 
-    parser = parser_class(prog="python -m dynamo_schema", description=DESCRIPTION)
+    parser = parser_class(prog=prog, description=DESCRIPTION)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     parser.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -30,16 +30,24 @@ CEL_NOTE = "CEL rules not checked until the schema errors are fixed"
 def _fold_suggestions(r: ResourceResult) -> ResourceResult:
     """Print the ``schema.did-you-mean`` note of an unknown field on that field's line
     (``unknown field "spec.replica", did you mean "replicas"?``): the library keeps upstream's message
-    and the suggestion apart, the command line shows them as one."""
+    and the suggestion apart, the command line shows them as one. Likewise the ``*.runtime-version-image``
+    note (which image has no version tag) on its ``*.runtime-version-override-required`` error's line (the
+    note itself is kept, as a note: json lists it, text prints no notes)."""
     notes = {(d.file, d.line, d.path): d.message for d in r.diagnostics if d.rule == "schema.did-you-mean"}
-    if not notes:
+    images = {(d.file, d.line, d.rule.rsplit(".", 1)[0]): d.message for d in r.diagnostics
+              if d.rule.endswith(".runtime-version-image") and d.severity == "note"}
+    if not notes and not images:
         return r
     out: list[Diagnostic] = []
     for d in r.diagnostics:
         if d.rule == "schema.did-you-mean":
-            continue
+            continue  # the image note stays (json, the library and the editor have it; text prints no notes)
         hint = notes.get((d.file, d.line, d.path)) if d.rule == "schema.unknown-field" else None
-        out.append(d._replace(message=f"{d.message}, {hint}") if hint else d)
+        if hint:
+            d = d._replace(message=f"{d.message}, {hint}")
+        image = images.get((d.file, d.line, d.rule.rsplit(".", 1)[0])) \
+            if d.rule.endswith(".runtime-version-override-required") else None
+        out.append(d._replace(message=f"{d.message} ({image})") if image else d)
     return r._replace(diagnostics=out)
 
 

@@ -1,20 +1,21 @@
 """Help for rule ids, by family (the part before the first dot): what SARIF's ``rules`` carry.
 
-The catalogue is docs/rules.md; ``helpUri`` points at the family's section there.
+The catalogue is docs/rules.md; ``helpUri`` points at the family's section of its published copy.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-
-# The catalogue's address: the project's docs/rules.md, relative to the repository root (a code-scanning
-# upload shows it next to the file); DYNAMO_SCHEMA_RULES_URL points it at a published copy instead.
-RULES_DOC = "docs/rules.md"
 
 
 def rules_doc() -> str:
-    return os.environ.get("DYNAMO_SCHEMA_RULES_URL") or RULES_DOC
+    """The catalogue's absolute address (``_core._consts.rules_url``: ``$DYNAMO_SCHEMA_RULES_URL``, else
+    ``rules.md`` under ``$DYNAMO_SCHEMA_DOCS_URL`` or the project's documentation URL). SARIF 2.1.0 requires
+    absolute URIs in ``informationUri`` and ``helpUri``; ValueError when the variable is not one."""
+    from .._core._consts import rules_url
+
+    return rules_url()
+
 
 _FAMILIES: dict[str, tuple[str, str]] = {
     "load": ("The file could not be read as YAML/JSON the way kubectl reads it.",

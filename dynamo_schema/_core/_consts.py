@@ -41,6 +41,27 @@ NULL_DEF_NAME = "PrunedNull"
 NULL_DEF = {"not": {"type": ["array", "boolean", "number", "object", "string"]}}
 NULL_REF = {"$ref": "#/$defs/" + NULL_DEF_NAME}
 
-# Where the project's documentation is published (rule links of the language server, docs/decisions.md
-# D47); DYNAMO_SCHEMA_DOCS_URL overrides it. Ends with a slash: DOCS_URL + "rules.md#schema".
+# Where the project's documentation is published: the one base of every rule link (the language server's
+# ``codeDescription``, SARIF's ``informationUri``/``helpUri``; docs/decisions.md D47, D52). A placeholder
+# until the project publishes a site; DYNAMO_SCHEMA_DOCS_URL overrides it. Ends with a slash:
+# DOCS_URL + "rules.md#schema".
 DOCS_URL = "https://example.invalid/your-mirror/dynamo-schema/docs/"
+
+def rules_url(docs: str | None = None) -> str:
+    """The rule catalogue's absolute address (docs/rules.md as published), without a fragment.
+
+    ``docs`` (a documentation base, e.g. the language server's ``docsUrl``) + ``rules.md``; else
+    ``$DYNAMO_SCHEMA_RULES_URL`` as it is; else ``$DYNAMO_SCHEMA_DOCS_URL`` or ``DOCS_URL`` + ``rules.md``.
+    ValueError when the result is not an absolute URI (SARIF 2.1.0 requires one; RFC 3986 section 4.3)."""
+    import os
+    import re
+
+    url = os.environ.get("DYNAMO_SCHEMA_RULES_URL") if not docs else None
+    source = "DYNAMO_SCHEMA_RULES_URL"
+    if not url:
+        base = docs or os.environ.get("DYNAMO_SCHEMA_DOCS_URL") or DOCS_URL
+        source = "the documentation URL" if docs else "DYNAMO_SCHEMA_DOCS_URL"
+        url = base + ("" if base.endswith("/") else "/") + "rules.md"
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", url) or any(c.isspace() for c in url):
+        raise ValueError(f"{source} must be an absolute URI (scheme://...), got {url!r}")
+    return url

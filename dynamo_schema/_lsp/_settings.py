@@ -14,7 +14,6 @@ level), camelCase or as on the command line:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -146,15 +145,18 @@ def read_settings(raw: Any) -> ServerSettings:
     debounce = s.get("debouncems", DEBOUNCE_MS)
     if isinstance(debounce, bool) or not isinstance(debounce, (int, float)) or debounce < 0:
         raise SettingsError(f"setting 'debounceMs' must be a number of milliseconds, got {debounce!r}")
-    docs = s.get("docsurl") or os.environ.get("DYNAMO_SCHEMA_DOCS_URL")
+    docs = s.get("docsurl")
     if docs is not None and not isinstance(docs, str):
         raise SettingsError(f"setting 'docsUrl' must be a string, got {docs!r}")
     return ServerSettings(options, policy, ignore, debounce / 1000, rules_url(docs))
 
 
 def rules_url(docs: str | None = None) -> str:
-    """The rule catalogue's address: ``docs/rules.md`` under the documentation's base URL."""
-    from .._core._consts import DOCS_URL
+    """The rule catalogue's address: ``docs/rules.md`` under the documentation's base URL (``docsUrl``, else
+    the environment's or the project's; one function with SARIF's ``helpUri``, ``_core._consts.rules_url``)."""
+    from .._core._consts import rules_url as catalogue
 
-    base = docs or DOCS_URL
-    return base + ("" if base.endswith("/") else "/") + "rules.md"
+    try:
+        return catalogue(docs)
+    except ValueError as exc:
+        raise SettingsError(f"setting 'docsUrl': {exc}" if docs else str(exc)) from exc

@@ -452,8 +452,9 @@ def format_json(reports: list[DiffReport]) -> str:
 def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, stdout: TextIO, stderr: TextIO,
              *, output: str = "text", settings: Any = None, operator_version: str | None = None,
              context: int = 3, show_diff: bool = True) -> int:
-    """The ``diff`` subcommand. Exit 0: compared (with or without differences); 1: the update would be
-    refused or an input is invalid; 2: usage or I/O error."""
+    """The ``diff`` subcommand, with ``kubectl diff``'s exit codes (docs/cli.md, D52): 0 no differences;
+    1 differences (the update would be admitted); 2 an error: the update would be refused, an input is
+    invalid, or a usage or I/O error."""
     from .._io._load import LoadError, load_path
 
     if output not in ("text", "json"):
@@ -477,7 +478,7 @@ def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, s
                 stderr.write(_diag_line(d) + "\n")
             if not exc.diagnostics:
                 stderr.write(f"error: {path}: {exc}\n")
-            return 1
+            return 2
         except FileNotFoundError:
             stderr.write(f"error: {path}: no such file or directory\n")
             return 2
@@ -504,4 +505,6 @@ def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, s
                               if p.startswith("the old object is not valid") else p for p in r.problems]
         reports.append(r)
     stdout.write(format_json(reports) if output == "json" else format_text(reports, show_diff))
-    return 1 if any(r.refused for r in reports) else 0
+    if any(r.refused for r in reports):
+        return 2
+    return 1 if any(r.changed for r in reports) else 0

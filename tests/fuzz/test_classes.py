@@ -40,8 +40,13 @@ def run(argvs: list[list[str]]) -> list[dict[str, object]]:
     return results
 
 
+def _refusal_exit(r: dict[str, object]) -> int:
+    """diff follows kubectl diff: 1 means differences, a refusal or invalid input is 2 (docs/cli.md)."""
+    return 2 if r["argv"][0] == "diff" else 1  # type: ignore[index]
+
+
 def refused(r: dict[str, object], rule: str | None = None) -> None:
-    assert r["exit"] == 1, r
+    assert r["exit"] == _refusal_exit(r), r
     err = str(r["stderr"]) + str(r["stdout"])
     assert LOCATED.search(err), r
     if rule is not None:
@@ -49,9 +54,12 @@ def refused(r: dict[str, object], rule: str | None = None) -> None:
 
 
 def sane(r: dict[str, object]) -> None:
-    """Exit 0, or 1 with located diagnostics."""
-    assert r["exit"] in (0, 1), r
-    if r["exit"] == 1:
+    """Exit 0, or 1 with located diagnostics (diff: 0, 1 differences, or 2 with located diagnostics)."""
+    if r["argv"][0] == "diff":  # type: ignore[index]
+        assert r["exit"] in (0, 1, 2), r
+    else:
+        assert r["exit"] in (0, 1), r
+    if r["exit"] == _refusal_exit(r):
         assert LOCATED.search(str(r["stderr"]) + str(r["stdout"])), r
 
 

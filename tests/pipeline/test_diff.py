@@ -178,7 +178,7 @@ def test_type_change_refused(tmp_path: Path) -> None:
     assert errs and r.refused
     assert any(d.path == ("spec", "components", 1) and "type is immutable after it is set" in d.message for d in errs)
     rc, out, _ = run(write(tmp_path, "a.yaml", dgd()), write(tmp_path, "b.yaml", new))
-    assert rc == 1
+    assert rc == 2  # refused: an error, as kubectl diff's failed dry run
     assert "spec.components[1]: " in out and "type is immutable after it is set" in out
 
 
@@ -202,7 +202,7 @@ def test_grove_scheduler_name_refused(tmp_path: Path) -> None:
         ("spec.template.cliques.spec.podSpec.schedulerName", 'Invalid value: "kai-scheduler": field is immutable')]
     assert r.status == "refused"
     rc, out, _ = run(write(tmp_path, "a.yaml", dgd()), write(tmp_path, "b.yaml", new))
-    assert rc == 1
+    assert rc == 2  # refused: an error, as kubectl diff's failed dry run
     assert 'admission webhook "pcs.validating.webhooks.grove.io" denied the request' in out
     assert 'spec.template.cliques.spec.podSpec.schedulerName: Invalid value: "kai-scheduler": field is immutable' in out
     # the same change on the non-Grove path is an ordinary rolling restart
@@ -340,7 +340,7 @@ def test_other_kinds_compared_as_is(tmp_path: Path) -> None:
     cm2 = copy.deepcopy(cm)
     cm2["data"]["a"] = "2"
     rc, out, _ = run(write(tmp_path, "a.yaml", [dgd(), cm]), write(tmp_path, "b.yaml", [dgd(), cm2]))
-    assert rc == 0
+    assert rc == 1  # differences (kubectl diff)
     assert "--- old/ConfigMap/c\n+++ new/ConfigMap/c\n" in out
     assert "-  a: '1'\n+  a: '2'\n" in out
 
@@ -352,7 +352,7 @@ def test_stable_output_and_json(tmp_path: Path) -> None:
     first = run(a, b)
     assert first == run(a, b)
     rc, out, _ = run(a, b, output="json")
-    assert rc == 0
+    assert rc == 1  # differences (kubectl diff)
     data = json.loads(out)
     [res] = data["resources"]
     assert res["status"] == "changed" and res["target"] == "grove"
@@ -369,7 +369,7 @@ def test_io_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: [1\n")
     rc, _, _ = run(a, str(bad))
-    assert rc == 1
+    assert rc == 2  # invalid input: an error (1 means differences)
 
 
 def test_invalid_old_object_reported() -> None:
@@ -383,7 +383,7 @@ def test_added_and_removed_documents(tmp_path: Path) -> None:
     other = dgd()
     other["metadata"]["name"] = "second"
     rc, out, _ = run(write(tmp_path, "a.yaml", [dgd()]), write(tmp_path, "b.yaml", [dgd(), other]))
-    assert rc == 0
+    assert rc == 1  # differences (kubectl diff)
     assert "only in NEW" in out and "added PodCliqueSet/second" in out
 
 
@@ -502,7 +502,7 @@ def test_directories(tmp_path: Path) -> None:
     write(tmp_path / "old", "dgd.yaml", dgd())
     write(tmp_path / "new", "dgd.yaml", new)
     rc, out, err = run(str(tmp_path / "old"), str(tmp_path / "new"), show_diff=False)
-    assert rc == 0, err
+    assert rc == 1, err  # differences (kubectl diff)
     assert "VllmDecodeWorker: no restart" in out
     assert "\n--- old/" not in out
 
@@ -535,7 +535,7 @@ def test_renamed_object_is_delete_and_create(tmp_path: Path) -> None:
     renamed = dgd()
     renamed["metadata"]["name"] = "llama-disagg-2"
     rc, out, _ = run(write(tmp_path, "a.yaml", dgd()), write(tmp_path, "b.yaml", renamed), show_diff=False)
-    assert rc == 0
+    assert rc == 1  # differences (kubectl diff)
     assert "== DynamoGraphDeployment/llama-disagg-2 (target grove): added" in out
     assert "== DynamoGraphDeployment/llama-disagg (target grove): removed" in out
     r = diff_documents(None, renamed)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from ..._k8s._gofmt import go_quote
-from .._common import UsageError, load_documents
+from .._common import UsageError, load_documents, report_lines
 from .._options import admission_settings, check_namespace, check_operator_version, release_note, settings_mapping
 
 
@@ -15,10 +15,15 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     produce request bodies and scripts, printed as YAML comment blocks after a ``# --- NAME`` line (so the
     stream stays valid YAML) or written as files."""
     from ..._io._emit import dump_all
-    from ..._pipeline._compile import ConfigFileError, RenderError, read_mapping_document
+    from ..._pipeline._compile import ConfigFileError, read_mapping_document
 
     check_namespace(ns)
     check_operator_version(ns)
+    if ns.target is not None:  # a name no target has is a usage error (exit 2), as diff's
+        from ..._render.targets import TARGETS
+
+        if ns.target not in TARGETS:
+            raise UsageError(f"unknown target {ns.target!r} (one of {', '.join(TARGETS)})")
     if getattr(ns, "out_deprecated", None):
         stderr.write("warning: render -o DIR is deprecated, use --out DIR (-o means --output in validate and diff)\n")
         ns.out = ns.out or ns.out_deprecated
@@ -48,8 +53,10 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                            stored_view=ns.stored)
     for line in result.messages:
         stderr.write(line + "\n")
-    if result.errors:  # every failing document, nothing written
-        raise RenderError("render refused", result.errors)
+    if result.errors or result.failed:  # every failing document, in validate's line format; nothing written
+        for doc, diags in result.failed:
+            stderr.writelines(report_lines(doc, diags))
+        return 1
     objs, files = result.objects, result.files
     if ns.out:
         from pathlib import Path

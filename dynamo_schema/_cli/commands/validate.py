@@ -28,6 +28,13 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not (ns.paths or ns.patches or ns.kustomize or ns.helm):
         raise UsageError("validate needs a PATH (or --patch FILE, --kustomize DIR, --helm CHART)")
     _check_helm(ns)
+    if ns.output == "sarif":  # its helpUri / informationUri must be absolute: refuse a bad base up front
+        from ..._core._consts import rules_url
+
+        try:
+            rules_url()
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
     files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
     settings = admission_settings(ns) if (ns.settings or ns.set_ or ns.operator_version) else None
     olds: dict[Any, Any] | None = None
@@ -39,7 +46,11 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             key = identity(d.data)
             if key is not None and key not in olds:
                 olds[key] = d.data
-    opts = ValidateOptions(strict=ns.strict, settings=settings, kubernetes_version=kubernetes_version)
+    from .._options import check_namespace
+
+    check_namespace(ns)
+    opts = ValidateOptions(strict=ns.strict, settings=settings, kubernetes_version=kubernetes_version,
+                           namespace=ns.namespace)
     from ..._pipeline._kindpolicy import KindPolicy, PolicyError, compile_patterns, filename_ignored
     from .._options import jobs_count
 
