@@ -166,9 +166,13 @@ def stratified_sample(mutants: list[Mutant], n: int, seed: int) -> list[Mutant]:
         by_pkg.setdefault(m.package, []).append(m)
     total = len(mutants)
     quota = {p: max(1, round(n * len(ms) / total)) for p, ms in by_pkg.items()}
+    chosen = {p: rng.sample(ms, min(quota[p], len(ms))) for p, ms in sorted(by_pkg.items())}
+    # interleaved (one package after another), so a run stopped early has covered every package
     picked: list[Mutant] = []
-    for p in sorted(by_pkg):
-        picked += rng.sample(by_pkg[p], min(quota[p], len(by_pkg[p])))
+    while any(chosen.values()):
+        for p in sorted(chosen):
+            if chosen[p]:
+                picked.append(chosen[p].pop(0))
     return picked
 
 
@@ -275,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--path", action="append", help="only this module (repeatable), e.g. dynamo_schema/_merge/_engine.py")
     ap.add_argument("--timeout-factor", type=float, default=3.0, help="timeout = factor x baseline + 10 s")
     ap.add_argument("--list", action="store_true", help="print the mutant counts per package and stop")
+    ap.add_argument("--reuse-baseline", action="store_true",
+                    help="take a package's unmutated run time from .mutants/baseline.json when recorded there")
     args = ap.parse_args(argv)
 
     mutants = enumerate_mutants(modules())
@@ -295,35 +301,46 @@ def main(argv: list[str] | None = None) -> int:
     EQUIV.update(load_equivalent())
 
     tree = make_tree()
-    baseline: dict[str, float] = {}
+    baseline_file = WORK / "baseline.json"
+    baseline: dict[str, float] = json.loads(baseline_file.read_text()) if baseline_file.is_file() else {}
     for pkg in sorted({m.package for m in mutants}):
+        if args.reuse_baseline and pkg in baseline:
+            continue
         outcome, secs, out = run_tests(tree, TESTS[pkg], timeout=1800)
         if outcome != "survived":
             print(f"baseline: the tests of {pkg} ({' '.join(TESTS[pkg])}) do not pass unmutated:\n{out}")
             return 2
         baseline[pkg] = secs
+        baseline_file.write_text(json.dumps(baseline, indent=1))
         print(f"baseline {pkg}: {secs:.1f} s", flush=True)
 
     started = time.monotonic()
+    argv_text = " ".join(argv if argv is not None else sys.argv[1:])
     for i, m in enumerate(mutants, 1):
         run_mutant(tree, m, args.timeout_factor * baseline[m.package] + 10)
         print(f"[{i}/{len(mutants)}] {m.outcome:10} {m.seconds:5.1f}s {m.path}:{m.line} {m.operator} {m.id}",
               flush=True)
+        write_report(mutants[:i], argv_text, time.monotonic() - started)  # a stopped run keeps its results
+    summary, survivors = write_report(mutants, argv_text, time.monotonic() - started)
+    print(summary)
+    print(f"survivors: {survivors} (see {(WORK / 'report.md').relative_to(ROOT)})")
+    return 0
+
+
+def write_report(mutants: list[Mutant], argv_text: str, seconds: float) -> tuple[str, int]:
     mutants = [m for m in mutants if m.outcome != "no-mutation"]
 
     survivors = [m for m in mutants if m.outcome == "survived"]
     summary = table(mutants)
-    cmd = "python tools/mutants.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    cmd = "python tools/mutants.py " + argv_text
     report = [f"# Mutation run: `{cmd.strip()}`", "",
-              f"{len(mutants)} mutants in {time.monotonic() - started:.0f} s; equivalent list: "
+              f"{len(mutants)} mutants in {seconds:.0f} s; equivalent list: "
               f"{len(EQUIV)} entries ({EQUIVALENT.relative_to(ROOT)})", "", summary, "", "## Survivors", ""]
     for m in survivors:
         report += [f"### {m.path}:{m.line} `{m.operator}` id `{m.id}`", "", "```diff", m.diff.rstrip(), "```", ""]
     (WORK / "report.md").write_text("\n".join(report), encoding="utf-8")
     (WORK / "report.json").write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
-    print(summary)
-    print(f"survivors: {len(survivors)} (see {(WORK / 'report.md').relative_to(ROOT)})")
-    return 0
+    return summary, len(survivors)
 
 
 if __name__ == "__main__":
