@@ -289,7 +289,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print the mutant counts per package and stop")
     ap.add_argument("--reuse-baseline", action="store_true",
                     help="take a package's unmutated run time from .mutants/baseline.json when recorded there")
+    ap.add_argument("--rerun", action="store_true",
+                    help="run the survivors of the last report again (with today's tests): .mutants/rerun.md")
     args = ap.parse_args(argv)
+    global REPORT
+    if args.rerun:
+        REPORT = "rerun"
+        last = json.loads((WORK / "report.json").read_text(encoding="utf-8"))
+        todo = [Mutant(**{**d, "outcome": "pending", "seconds": 0.0}) for d in last if d["outcome"] == "survived"]
+        return run(todo, args, argv)
 
     mutants = enumerate_mutants(modules())
     if args.package:
@@ -306,13 +314,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.sample:
         mutants = stratified_sample(mutants, args.sample, args.seed)
+    return run(mutants, args, argv)
+
+
+REPORT = "report"
+
+
+def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None) -> int:
     EQUIV.update(load_equivalent())
 
     tree = make_tree()
     baseline_file = WORK / "baseline.json"
     baseline: dict[str, float] = json.loads(baseline_file.read_text()) if baseline_file.is_file() else {}
     for sel in sorted({" ".join(tests_for(m)) for m in mutants}):
-        if args.reuse_baseline and sel in baseline:
+        if (args.reuse_baseline or args.rerun) and sel in baseline:
             continue
         outcome, secs, out = run_tests(tree, sel.split(), timeout=1800)
         if outcome != "survived":
@@ -331,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         write_report(mutants[:i], argv_text, time.monotonic() - started)  # a stopped run keeps its results
     summary, survivors = write_report(mutants, argv_text, time.monotonic() - started)
     print(summary)
-    print(f"survivors: {survivors} (see {(WORK / 'report.md').relative_to(ROOT)})")
+    print(f"survivors: {survivors} (see {(WORK / f'{REPORT}.md').relative_to(ROOT)})")
     return 0
 
 
@@ -346,8 +361,8 @@ def write_report(mutants: list[Mutant], argv_text: str, seconds: float) -> tuple
               f"{len(EQUIV)} entries ({EQUIVALENT.relative_to(ROOT)})", "", summary, "", "## Survivors", ""]
     for m in survivors:
         report += [f"### {m.path}:{m.line} `{m.operator}` id `{m.id}`", "", "```diff", m.diff.rstrip(), "```", ""]
-    (WORK / "report.md").write_text("\n".join(report), encoding="utf-8")
-    (WORK / "report.json").write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
+    (WORK / f"{REPORT}.md").write_text("\n".join(report), encoding="utf-8")
+    (WORK / f"{REPORT}.json").write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
     return summary, len(survivors)
 
 
