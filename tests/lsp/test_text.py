@@ -148,3 +148,14 @@ def test_a_key_at_the_block_scalars_own_indentation_ends_it() -> None:
     assert ctx is not None
     assert (ctx.path, ctx.mode, ctx.prefix) == (("spec", "components", 0), "key", "rep")
     assert context_at(text, line - 1, len(lines[line - 1])) is None  # the content line itself
+
+
+@pytest.mark.parametrize(("raw", "name"), [
+    ('"a\\u0062"', "ab"),  # double-quoted: JSON-style escapes
+    ("'it''s'", "it's"),  # single-quoted: '' is one quote
+    ('"ab', '"ab'), ("'ab", "'ab"), ('"', '"'), ("ab\"", "ab\""),  # not closed: the text as typed
+])
+def test_quoted_key_names(raw: str, name: str) -> None:
+    from dynamo_schema._lsp._text import _unquote
+
+    assert _unquote(raw) == name
