@@ -36,3 +36,12 @@ def test_webhook_rules_reach_a_podcliqueset() -> None:
         ("grove.autoscaling", (*c0, "autoScalingConfig", "minReplicas"),
          "Invalid value: 3: must be greater than or equal to podCliqueSpec.minAvailable"),
     ]
+
+
+def test_a_leaderworkerset_is_not_judged_by_grove() -> None:
+    """LeaderWorkerSet shares the workload path (its schema) but not Grove's webhook."""
+    lws = {"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+           "metadata": {"name": "w", "namespace": "ns"},
+           "spec": {"replicas": 1, "leaderWorkerTemplate": {
+               "size": 2, "workerTemplate": {"spec": {"containers": [{"name": "m", "image": "x:1"}]}}}}}
+    assert dynamo_schema.validate(lws) == []
