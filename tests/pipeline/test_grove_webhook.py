@@ -45,3 +45,12 @@ def test_a_leaderworkerset_is_not_judged_by_grove() -> None:
            "spec": {"replicas": 1, "leaderWorkerTemplate": {
                "size": 2, "workerTemplate": {"spec": {"containers": [{"name": "m", "image": "x:1"}]}}}}}
     assert dynamo_schema.validate(lws) == []
+
+
+def test_grove_waits_for_the_schema() -> None:
+    """The API server runs the webhook only on an object its schema accepted: a schema error alone."""
+    pcs = copy.deepcopy(_sample())
+    pcs["spec"]["template"]["cliques"][0]["spec"]["minAvailable"] = 4
+    pcs["spec"]["replicas"] = "one"
+    got = [(d.rule, d.path) for d in dynamo_schema.validate(pcs) if d.severity == "error"]
+    assert got == [("schema.type", ("spec", "replicas")), ("cel.not-checked", ())]  # no grove.* errors
