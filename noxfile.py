@@ -6,6 +6,7 @@
 * ``latest``: today's newest releases, no lock, on the newest Python.
 * ``lock``: refresh ``requirements/test.lock`` (universal: valid on every supported Python).
 * ``lint``, ``typecheck``, ``bench``, ``oracles``.
+* ``mutants``: mutation testing (``tools/mutants.py``, D54): ``nox -s mutants -- --sample 200 --seed 1``.
 """
 
 from __future__ import annotations
@@ -116,3 +117,12 @@ def oracles(session: nox.Session) -> None:
     session.install("-c", LOCK, "-e", ".[test]")
     env = {"CI": "1", "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
     session.run("python", "-m", "pytest", "-q", "-m", "oracle", "tests/oracles", *session.posargs, env=env)
+
+
+@nox.session
+def mutants(session: nox.Session) -> None:
+    """Mutation testing (cosmic-ray's operators, our runner; D54). Not in .ci/run: a sample of 200 takes
+    about an hour on two cores. Arguments go to tools/mutants.py (``--sample N --seed S``, ``--package``)."""
+    session.install("-c", LOCK, "-e", ".[mutation]")
+    session.run("python", "tools/mutants.py", *(session.posargs or ["--sample", "200", "--seed", "1"]),
+                env=_oracle_env(session))

@@ -382,3 +382,23 @@ def test_the_package_docstring_example_runs() -> None:
 
     result = doctest.testmod(dynamo_schema)
     assert result.attempted >= 2 and result.failed == 0
+
+
+_DGD = {
+    "apiVersion": "nvidia.com/v1beta1",
+    "kind": "DynamoGraphDeployment",
+    "metadata": {"name": "g", "namespace": "ns"},
+    "spec": {"backendFramework": "vllm", "components": [
+        {"name": "frontend", "type": "frontend",
+         "podTemplate": {"spec": {"containers": [{"name": "main", "image": "f:1.4.0"}]}}},
+    ]},
+}
+
+
+def test_typed_model_and_plain_data_are_the_same_input() -> None:
+    """default / render / validate take a typed model as its Kubernetes JSON and plain data as it is."""
+    model = dynamo_schema.DynamoGraphDeployment.model_validate(_DGD)
+    assert dynamo_schema.default(model) == dynamo_schema.default(json.loads(json.dumps(_DGD)))
+    assert dynamo_schema.render(model) == dynamo_schema.render(json.loads(json.dumps(_DGD)))
+    typed, plain = dynamo_schema.validate(model), dynamo_schema.validate(json.loads(json.dumps(_DGD)))
+    assert [(r.status, r.diagnostics) for r in typed] == [(r.status, r.diagnostics) for r in plain] == [("valid", [])]

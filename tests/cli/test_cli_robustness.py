@@ -413,3 +413,10 @@ def test_name_rules_follow_apimachinery() -> None:
         "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
         "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
         "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]
+
+
+def test_several_unknown_provider_settings_name_the_first_and_count_the_rest(tmp_path: Path) -> None:
+    config = write(tmp_path, "provider.yaml", "INFERCRANE_NOPE: 1\nINFERCRANE_NOPE2: 2\nINFERCRANE_NOPE3: 3\n")
+    rc, out, err = run("render", "--provider-config", config, str(IC_CASE / "spec.yaml"))
+    assert (rc, out) == (2, "")
+    assert err == f'error: {config}:1:1: unknown provider setting "INFERCRANE_NOPE" (and 2 more)\n'

@@ -185,3 +185,14 @@ def test_cel_not_checked_is_one_line_with_the_schema_error(bad: Path) -> None:
     doc = json.loads(run("validate", "-o", "json", str(bad))[1])
     errs = doc["resources"][0]["errors"]
     assert [(e["rule"], e["severity"]) for e in errs] == [("schema.enum", "error"), ("cel.not-checked", "note")]
+
+
+def test_summary_plurals_follow_kubeconform() -> None:
+    """kubeconform's text output (pkg/output/text.go): "s" only for more than one file / resource."""
+    from dynamo_schema._cli._reporters import summary_text
+
+    tail = "Valid: 0, Invalid: 0, Errors: 0, Skipped: 0"
+    assert summary_text([], 2, False) == f"Summary: 0 resource found in 2 files - {tail}"
+    assert summary_text([], 1, False) == f"Summary: 0 resource found in 1 file - {tail}"
+    assert summary_text([], 0, False) == f"Summary: 0 resource found in 0 file - {tail}"
+    assert summary_text([], 0, True) == f"Summary: 0 resource found parsing stdin - {tail}"

@@ -70,6 +70,9 @@ def test_backend_image_derived_from_profiler_image() -> None:
     )
     r = materialize(dgdr(backend="sglang", image="myregistry.io/sglang-runtime:1.1.1"))
     assert main(comp(r.dgd, "decode"))["image"] == "myregistry.io/sglang-runtime:1.1.1"
+    # no registry or repository path: the whole reference is name[:tag][@digest]
+    r = materialize(dgdr(image="dynamo-planner:1.1.1"))
+    assert {main(c)["image"] for c in r.dgd["spec"]["components"]} == {"vllm-runtime:1.1.1"}
 
 
 def test_default_image_when_unset() -> None:

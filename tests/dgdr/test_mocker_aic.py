@@ -126,3 +126,27 @@ def test_override_sees_the_aic_arguments() -> None:
                + ["--engine-type", "vllm", "--extra"]}]}}}]}}
     r = materialize(dgdr(hardware=HARDWARE, features={"mocker": {"enabled": True}}, overrides={"dgd": ov}))
     assert _args(r.dgd, "decode")[-1] == "--extra"
+
+
+PROFILE_NOTE = "profile data: thorough pre-deployment sweeping"
+
+
+@pytest.mark.parametrize(
+    "features,expected",
+    [
+        # upstream ``needs_profile_data``: without the mocker, only a throughput-scaling planner whose
+        # pre-deployment sweep is thorough measures interpolation data
+        ({"planner": {"optimization_target": "sla", "enable_throughput_scaling": True,
+                      "enable_load_scaling": False, "pre_deployment_sweeping_mode": "thorough"}}, True),
+        ({"planner": {"optimization_target": "sla", "enable_throughput_scaling": True,
+                      "enable_load_scaling": False, "pre_deployment_sweeping_mode": "rapid"}}, False),
+        ({"planner": {"optimization_target": "sla", "enable_throughput_scaling": False,
+                      "enable_load_scaling": True, "pre_deployment_sweeping_mode": "thorough"}}, False),
+        # with the mocker: profile data exactly when the AIC perf model is not used (not rapid)
+        ({"mocker": {"enabled": True}, "planner": {"pre_deployment_sweeping_mode": "thorough"}}, True),
+        ({"mocker": {"enabled": True}, "planner": {"pre_deployment_sweeping_mode": "rapid"}}, False),
+    ],
+)
+def test_profile_data_note_follows_needs_profile_data(features: dict, expected: bool) -> None:
+    r = materialize(dgdr(hardware=HARDWARE, features=features), dict(TOPOLOGY, mode="disagg"))
+    assert any(n.startswith(PROFILE_NOTE) for n in r.notes) is expected, r.notes

@@ -319,3 +319,17 @@ def test_aws_root_volume_defaults_to_200_gib_in_the_adapter(reference: Path) -> 
         artifacts = compile_replica(replica, settings, "aws-ec2", case.get("provider_state"))
         devices = json.loads(_arg_after(_aws_args(artifacts), "--block-device-mappings"))
         assert devices[0]["Ebs"]["VolumeSize"] == 200, devices
+
+
+@pytest.mark.parametrize("rate,ok", [("0", True), ("100", True), ("300", True), ("99", False), ("301", False)])
+def test_aws_artifact_volume_initialization_rate_bounds(reference: Path, rate: str, ok: bool) -> None:
+    # upstream TestAWSArtifactSnapshotConfigurationIsExactAndBounded (case config-10 is its rate-99 step):
+    # the rate is 0 (off) or between 100 and 300 MiB/s, both ends included
+    case = _load_case(reference / "cases" / "config-10-aws-artifact-rate-99.yaml")
+    var = "INFERCRANE_AWS_ARTIFACT_VOLUME_INITIALIZATION_RATE_MIBPS"
+    environ = {**{k: str(v) for k, v in case["provider_config"].items()}, var: rate}
+    if ok:
+        ProviderSettings.from_env(environ)
+    else:
+        with pytest.raises(SettingsError, match=f"{var} must be 0 or between 100 and 300"):
+            ProviderSettings.from_env(environ)

@@ -135,3 +135,27 @@ def test_hover_paths_agree_with_the_loader_on_the_corpus(folder: str) -> None:
             assert found is not None and found[0] in paths, (f.name, sorted(map(str, paths)), line + 1, col + 1)
             checked += 1
     assert checked > 1000
+
+
+def test_a_key_at_the_block_scalars_own_indentation_ends_it() -> None:
+    """YAML 1.2 §8.1.1.1: a block scalar's content is indented more than its key; a line at the key's
+    own column is the next key, not content."""
+    text = ("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nspec:\n  components:\n"
+            "    - name: w\n      command: |\n        python -m x\n      rep\n")
+    lines = text.splitlines()
+    line = lines.index("      rep")
+    ctx = context_at(text, line, len(lines[line]))
+    assert ctx is not None
+    assert (ctx.path, ctx.mode, ctx.prefix) == (("spec", "components", 0), "key", "rep")
+    assert context_at(text, line - 1, len(lines[line - 1])) is None  # the content line itself
+
+
+@pytest.mark.parametrize(("raw", "name"), [
+    ('"a\\u0062"', "ab"),  # double-quoted: JSON-style escapes
+    ("'it''s'", "it's"),  # single-quoted: '' is one quote
+    ('"ab', '"ab'), ("'ab", "'ab"), ('"', '"'), ("ab\"", "ab\""),  # not closed: the text as typed
+])
+def test_quoted_key_names(raw: str, name: str) -> None:
+    from dynamo_schema._lsp._text import _unquote
+
+    assert _unquote(raw) == name

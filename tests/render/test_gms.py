@@ -356,3 +356,20 @@ def test_rendered_claim_templates_are_schema_checked() -> None:
     assert rct is not None and check_rendered([rct]) == []
     rct["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"] = "two"
     assert [d.rule for d in check_rendered([rct])] == ["k8s-schema.type"]
+
+
+@pytest.mark.parametrize("existing", [
+    {"key": "example.com/other", "operator": "Exists", "effect": "NoSchedule"},  # another key
+    {"key": _dra.GPU_TOLERATION_KEY, "operator": "Exists", "effect": "NoExecute"},  # another effect
+])
+def test_apply_claim_adds_the_gpu_toleration_unless_key_and_effect_match(existing: dict[str, Any]) -> None:
+    """``dra.ApplyClaim``: the ``nvidia.com/gpu`` NoSchedule toleration is added unless one with that key
+    *and* that effect is there already."""
+    pod: dict[str, Any] = {"containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": "1"}}}],
+                           "tolerations": [dict(existing)]}
+    _dra.apply_claim(pod, "t-gpu")
+    assert pod["tolerations"] == [existing, {"key": _dra.GPU_TOLERATION_KEY, "operator": "Exists",
+                                             "effect": "NoSchedule"}]
+    again = copy.deepcopy(pod)
+    _dra.apply_claim(again, "t-gpu")  # once: a second application adds nothing
+    assert again["tolerations"] == pod["tolerations"]

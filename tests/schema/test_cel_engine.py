@@ -62,6 +62,12 @@ def ev(rule: str, s: Any = None, old: Any = None, *, optional: bool = False) -> 
         ("self.x == 'a'", {"x": 1}, False),
         ("self.x.startsWith('a')", {"x": 1}, "error: no such overload"),
         ("self.x + 1 > 0", {"x": 2**63 - 1}, "error: integer overflow"),
+        # Kubernetes' list library sum(): int64 arithmetic, overflow at either end is an error
+        ("self.sum() == 3", [1, 2], True),
+        ("self.sum() > 0", [2**63 - 2, 1], True),
+        ("self.sum() > 0", [2**63 - 1, 1], "error: integer overflow"),
+        ("self.sum() < 0", [-(2**63) + 1, -1], True),
+        ("self.sum() < 0", [-(2**63), -1], "error: integer overflow"),
         ("self[3] == 1", [1], "error: index '3' out of range in list size '1'"),
         ("1 / self == 1", 0, "error: division by zero"),
         ("self.a[1] == 2", {"a": {"1": 2}}, "error: no such key: 1"),

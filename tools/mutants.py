@@ -1,0 +1,370 @@
+"""Mutation testing of dynamo_schema (issue 24, docs/decisions.md D54).
+
+Mutants come from cosmic-ray's operators (``cosmic_ray.plugins``: comparison, boolean, arithmetic, number,
+``break``/``continue``, ``not``, exception, decorator and zero-iteration-loop mutations); this script picks
+them, runs each against the *focused* tests of its package, and reports. It never mutates the work tree: every
+run copies the repository's files into ``.mutants/tree`` (gitignored) and mutates the copy, with
+``.mutants/shared`` linked to ``../shared`` so the tests' ``ROOT/../shared`` still finds the reference data.
+
+    python tools/mutants.py --sample 200 --seed 1        # stratified sample (routine)
+    python tools/mutants.py --package _merge              # every mutant of one package
+    python tools/mutants.py                               # the full set (hours)
+    nox -s mutants -- --sample 200 --seed 1
+
+Outcomes: *killed* (the focused tests fail), *survived* (they pass), *timeout* (counted as killed, as
+cosmic-ray and mutmut do: the mutant made the tests hang), *equivalent* (listed with a reason in
+``tests/mutation/equivalent.txt``: no test can tell it from the original). Score = (killed + timeout) /
+(mutants - equivalent). Survivors go to ``.mutants/report.md`` (file:line, operator, diff, id) and
+``.mutants/report.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "dynamo_schema"
+EXCLUDED = ("models", "_data")  # generated models and packaged data are not ours to mutate
+WORK = ROOT / ".mutants"
+EQUIVALENT = ROOT / "tests" / "mutation" / "equivalent.txt"
+PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-W", "ignore"]
+
+# package (first folder under dynamo_schema, or "<top>" for the top-level modules) -> its focused tests
+TESTS: dict[str, list[str]] = {
+    "_admission": ["tests/admission"],
+    "_cli": ["tests/cli"],
+    "_convert": ["tests/convert"],
+    "_core": ["tests/io", "tests/pipeline"],
+    "_dgdr": ["tests/dgdr"],
+    "_grove": ["tests/grove"],
+    "_infercrane": ["tests/infercrane"],
+    "_io": ["tests/io"],
+    "_k8s": ["tests/k8s"],
+    "_lsp": ["tests/lsp"],
+    "_merge": ["tests/merge"],
+    "_pipeline": ["tests/pipeline", "tests/cli"],
+    "_render": ["tests/render"],
+    "_schema": ["tests/schema"],
+    "<top>": ["tests/test_public_api.py", "tests/cli"],
+}
+# modules whose behaviour is tested outside their package's folder: their own selection
+MODULE_TESTS: dict[str, list[str]] = {
+    "dynamo_schema/_schema/_explain.py": ["tests/cli/test_explain.py", "tests/schema"],
+}
+
+
+def tests_for(m: Mutant) -> list[str]:
+    return MODULE_TESTS.get(m.path, TESTS[m.package])
+
+
+@dataclass
+class Mutant:
+    id: str
+    package: str
+    path: str  # relative to ROOT
+    line: int
+    operator: str
+    occurrence: int
+    outcome: str = "pending"
+    seconds: float = 0.0
+    diff: str = ""
+
+
+def package_of(rel: str) -> str:
+    parts = Path(rel).parts  # dynamo_schema/<pkg>/...
+    return parts[1] if len(parts) > 2 else "<top>"
+
+
+def modules() -> list[Path]:
+    out = []
+    for path in sorted((ROOT / PACKAGE).rglob("*.py")):
+        rel = path.relative_to(ROOT / PACKAGE)
+        if rel.parts[0] in EXCLUDED or "__pycache__" in rel.parts:
+            continue
+        out.append(path)
+    return out
+
+
+def _annotation_lines(source: str) -> set[int]:
+    """Lines that are only type annotations (``x: int | None``, ``-> A | B``, ``TYPE_CHECKING`` blocks):
+    with postponed evaluation a mutation there changes no behaviour, so it is not generated at all."""
+    lines: set[int] = set()
+    tree = ast.parse(source)
+
+    def span(node: ast.AST | None) -> None:
+        if node is not None and hasattr(node, "lineno"):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            span(node.returns)
+            for a in [*node.args.args, *node.args.posonlyargs, *node.args.kwonlyargs, node.args.vararg,
+                      node.args.kwarg]:
+                if a is not None:
+                    span(a.annotation)
+        elif isinstance(node, ast.AnnAssign) and node.value is None:
+            span(node.annotation)
+        elif isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for n in node.body:
+                span(n)
+    return lines
+
+
+def _mutant_id(rel: str, operator: str, before: str, after: str) -> str:
+    """Stable while the mutated line and its neighbours do not change (line numbers may shift)."""
+    diff = [ln for ln in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=1)
+            if not ln.startswith(("@@", "---", "+++"))]
+    return hashlib.sha256("\n".join([rel, operator, *diff]).encode()).hexdigest()[:12]
+
+
+def enumerate_mutants(paths: list[Path]) -> list[Mutant]:
+    """Every (module, operator, occurrence) cosmic-ray would generate, less annotation-only lines; cached
+    per module by content hash in .mutants/positions.json."""
+    import cosmic_ray.plugins
+    from cosmic_ray.ast import ast_nodes, get_ast
+
+    cache_file = WORK / "positions.json"
+    cache = json.loads(cache_file.read_text()) if cache_file.is_file() else {}
+    operators = [(name, cosmic_ray.plugins.get_operator(name)) for name in sorted(cosmic_ray.plugins.operator_names())]
+    operators = [(name, cls()) for name, cls in operators if not cls.arguments()]
+    out: list[Mutant] = []
+    for path in paths:
+        rel = path.relative_to(ROOT).as_posix()
+        source = path.read_text(encoding="utf-8")
+        digest = hashlib.sha256(source.encode()).hexdigest()
+        entry = cache.get(rel)
+        if entry is None or entry["sha"] != digest:
+            skip = _annotation_lines(source)
+            module_ast = get_ast(source)
+            nodes = list(ast_nodes(module_ast))
+            found = []
+            for name, op in operators:
+                occurrence = 0
+                for node in nodes:
+                    for start, _end in op.mutation_positions(node):
+                        if start[0] not in skip:
+                            found.append([name, occurrence, start[0]])
+                        occurrence += 1
+            entry = cache[rel] = {"sha": digest, "mutants": found}
+        for name, occurrence, line in entry["mutants"]:
+            out.append(Mutant(id="", package=package_of(rel), path=rel, line=line, operator=name,
+                              occurrence=occurrence))
+    WORK.mkdir(exist_ok=True)
+    cache_file.write_text(json.dumps(cache))
+    return out
+
+
+def stratified_sample(mutants: list[Mutant], n: int, seed: int) -> list[Mutant]:
+    """n mutants, each package's share proportional to its size (at least one per package), seeded."""
+    rng = random.Random(seed)
+    by_pkg: dict[str, list[Mutant]] = {}
+    for m in mutants:
+        by_pkg.setdefault(m.package, []).append(m)
+    total = len(mutants)
+    quota = {p: max(1, round(n * len(ms) / total)) for p, ms in by_pkg.items()}
+    chosen = {p: rng.sample(ms, min(quota[p], len(ms))) for p, ms in sorted(by_pkg.items())}
+    # interleaved (one package after another), so a run stopped early has covered every package
+    picked: list[Mutant] = []
+    while any(chosen.values()):
+        for p in sorted(chosen):
+            if chosen[p]:
+                picked.append(chosen[p].pop(0))
+    return picked
+
+
+def load_equivalent() -> dict[str, str]:
+    """``<id>  <path>:<line>  <reason>`` per line; ``#`` starts a comment line."""
+    out: dict[str, str] = {}
+    if EQUIVALENT.is_file():
+        for raw in EQUIVALENT.read_text(encoding="utf-8").splitlines():
+            line = raw.strip()
+            if line and not line.startswith("#"):
+                ident, _where, reason = (line.split(None, 2) + ["", ""])[:3]
+                if not reason:
+                    raise SystemExit(f"{EQUIVALENT}: {ident} has no reason")
+                out[ident] = reason
+    return out
+
+
+def make_tree() -> Path:
+    """A copy of the repository's files (tracked and untracked-not-ignored) to mutate."""
+    tree = WORK / "tree"
+    if tree.exists():
+        shutil.rmtree(tree)
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+                           capture_output=True, text=True).stdout.split("\0")
+    for rel in filter(None, files):
+        src, dst = ROOT / rel, tree / rel
+        if rel.startswith(".mutants/") or not (src.is_file() or src.is_symlink()):
+            continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_symlink():  # schemas -> dynamo_schema/_data/schemas: a link in the copy too
+            dst.symlink_to(os.readlink(src))
+        else:
+            shutil.copy2(src, dst)
+    link = WORK / "shared"
+    shared = (ROOT / ".." / "shared").resolve()
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    if shared.is_dir():
+        link.symlink_to(shared)
+    return tree
+
+
+def _env(tree: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", CI="1", DYNAMO_SCHEMA_CEL_SHADOW="0")
+    return env
+
+
+def run_tests(tree: Path, tests: list[str], timeout: float) -> tuple[str, float, str]:
+    start = time.monotonic()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", *PYTEST, *tests], cwd=tree, env=_env(tree),
+                              capture_output=True, text=True, timeout=timeout, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.monotonic() - start, ""
+    outcome = "survived" if proc.returncode == 0 else "killed"
+    return outcome, time.monotonic() - start, proc.stdout[-2000:]
+
+
+def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import use_mutation
+
+    op = cosmic_ray.plugins.get_operator(m.operator)()
+    with use_mutation(tree / m.path, op, m.occurrence) as (before, after):
+        if after is None:
+            m.outcome = "no-mutation"
+            return
+        m.id = _mutant_id(m.path, m.operator, before, after)
+        m.diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                              f"a/{m.path}", f"b/{m.path}", n=1))
+        if m.id in EQUIV:
+            m.outcome = "equivalent"
+            return
+        m.outcome, m.seconds, _ = run_tests(tree, tests_for(m), timeout)
+    # the copy is restored by use_mutation; drop any stale bytecode of the mutated module
+    for pyc in (tree / m.path).parent.glob(f"__pycache__/{Path(m.path).stem}.*.pyc"):
+        pyc.unlink()
+
+
+EQUIV: dict[str, str] = {}
+
+
+def table(mutants: list[Mutant]) -> str:
+    rows = ["| package | mutants | killed | survived | timeout | equivalent | score |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    groups: dict[str, list[Mutant]] = {}
+    for m in mutants:
+        groups.setdefault(m.package, []).append(m)
+    for name, ms in [*sorted(groups.items()), ("total", mutants)]:
+        c = {k: sum(1 for m in ms if m.outcome == k) for k in ("killed", "survived", "timeout", "equivalent")}
+        n = len(ms)
+        live = n - c["equivalent"]
+        score = f"{100 * (c['killed'] + c['timeout']) / live:.1f} %" if live else "-"
+        rows.append(f"| {name} | {n} | {c['killed']} | {c['survived']} | {c['timeout']} | {c['equivalent']} | {score} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sample", type=int, help="stratified sample of N mutants (default: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--package", action="append", help="only this package (repeatable), e.g. _merge, <top>")
+    ap.add_argument("--path", action="append", help="only this module (repeatable), e.g. dynamo_schema/_merge/_engine.py")
+    ap.add_argument("--timeout-factor", type=float, default=3.0, help="timeout = factor x baseline + 10 s")
+    ap.add_argument("--list", action="store_true", help="print the mutant counts per package and stop")
+    ap.add_argument("--reuse-baseline", action="store_true",
+                    help="take a package's unmutated run time from .mutants/baseline.json when recorded there")
+    ap.add_argument("--rerun", action="store_true",
+                    help="run the survivors of the last report again (with today's tests): .mutants/rerun.md")
+    args = ap.parse_args(argv)
+    global REPORT
+    if args.rerun:
+        REPORT = "rerun"
+        last = json.loads((WORK / "report.json").read_text(encoding="utf-8"))
+        todo = [Mutant(**{**d, "outcome": "pending", "seconds": 0.0}) for d in last if d["outcome"] == "survived"]
+        return run(todo, args, argv)
+
+    mutants = enumerate_mutants(modules())
+    if args.package:
+        mutants = [m for m in mutants if m.package in args.package]
+    if args.path:
+        mutants = [m for m in mutants if m.path in args.path]
+    if args.list:
+        counts: dict[str, int] = {}
+        for m in mutants:
+            counts[m.package] = counts.get(m.package, 0) + 1
+        for p, c in sorted(counts.items()):
+            print(f"{p:14} {c}")
+        print(f"{'total':14} {len(mutants)}")
+        return 0
+    if args.sample:
+        mutants = stratified_sample(mutants, args.sample, args.seed)
+    return run(mutants, args, argv)
+
+
+REPORT = "report"
+
+
+def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None) -> int:
+    EQUIV.update(load_equivalent())
+
+    tree = make_tree()
+    baseline_file = WORK / "baseline.json"
+    baseline: dict[str, float] = json.loads(baseline_file.read_text()) if baseline_file.is_file() else {}
+    for sel in sorted({" ".join(tests_for(m)) for m in mutants}):
+        if (args.reuse_baseline or args.rerun) and sel in baseline:
+            continue
+        outcome, secs, out = run_tests(tree, sel.split(), timeout=1800)
+        if outcome != "survived":
+            print(f"baseline: {sel} does not pass unmutated:\n{out}")
+            return 2
+        baseline[sel] = secs
+        baseline_file.write_text(json.dumps(baseline, indent=1))
+        print(f"baseline {sel}: {secs:.1f} s", flush=True)
+
+    started = time.monotonic()
+    argv_text = " ".join(argv if argv is not None else sys.argv[1:])
+    for i, m in enumerate(mutants, 1):
+        run_mutant(tree, m, args.timeout_factor * baseline[' '.join(tests_for(m))] + 10)
+        print(f"[{i}/{len(mutants)}] {m.outcome:10} {m.seconds:5.1f}s {m.path}:{m.line} {m.operator} {m.id}",
+              flush=True)
+        write_report(mutants[:i], argv_text, time.monotonic() - started)  # a stopped run keeps its results
+    summary, survivors = write_report(mutants, argv_text, time.monotonic() - started)
+    print(summary)
+    print(f"survivors: {survivors} (see {(WORK / f'{REPORT}.md').relative_to(ROOT)})")
+    return 0
+
+
+def write_report(mutants: list[Mutant], argv_text: str, seconds: float) -> tuple[str, int]:
+    mutants = [m for m in mutants if m.outcome != "no-mutation"]
+
+    survivors = [m for m in mutants if m.outcome == "survived"]
+    summary = table(mutants)
+    cmd = "python tools/mutants.py " + argv_text
+    report = [f"# Mutation run: `{cmd.strip()}`", "",
+              f"{len(mutants)} mutants in {seconds:.0f} s; equivalent list: "
+              f"{len(EQUIV)} entries ({EQUIVALENT.relative_to(ROOT)})", "", summary, "", "## Survivors", ""]
+    for m in survivors:
+        report += [f"### {m.path}:{m.line} `{m.operator}` id `{m.id}`", "", "```diff", m.diff.rstrip(), "```", ""]
+    (WORK / f"{REPORT}.md").write_text("\n".join(report), encoding="utf-8")
+    (WORK / f"{REPORT}.json").write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
+    return summary, len(survivors)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
