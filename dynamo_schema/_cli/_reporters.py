@@ -52,7 +52,7 @@ def _fold_suggestions(r: ResourceResult) -> ResourceResult:
 
 
 def prepare(r: ResourceResult) -> ResourceResult:
-    """Sort the diagnostics of the resource by file, line, column and rule (stable: the pipeline's order
+    """Sort the diagnostics of the resource by file, line and column (stable: the pipeline's order
     among equals); fold ``cel.not-checked`` into the first other error of the resource (kept as a note in
     json), and an unknown field's suggestion into its line."""
     r = _fold_suggestions(r)

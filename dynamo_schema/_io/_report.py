@@ -116,11 +116,13 @@ def summary_counts(results: list[ResourceResult]) -> dict[str, int]:
 SHOWN_NOTES = frozenset({"helm.template", "patch.target-unknown"})
 
 
-def position_key(d: Diagnostic) -> tuple[bool, str, int, int, str]:
-    """The order of one resource's diagnostics in every report: by file, line, column and rule (notes,
-    which text never prints, and ``cel.not-checked``, folded into the first error, after the rest)."""
+def position_key(d: Diagnostic) -> tuple[bool, str, int, int]:
+    """The order of one resource's diagnostics in every report: by file, line and column (notes, which text
+    never prints, and ``cel.not-checked``, folded into the first error, after the rest). A stable sort: at
+    one place (and for data without positions) the API server's order stays (schema, then ObjectMeta, CEL,
+    the webhooks)."""
     return (d.severity == "note" or d.rule == "cel.not-checked", d.file or "", d.line if d.line is not None else 0,
-            d.column if d.column is not None else 0, d.rule)
+            d.column if d.column is not None else 0)
 
 
 def _printable(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -190,12 +190,13 @@ def test_cel_not_checked_is_one_line_with_the_schema_error(bad: Path) -> None:
     assert [(e["rule"], e["severity"]) for e in errs] == [("schema.enum", "error"), ("cel.not-checked", "note")]
 
 
-def test_summary_plurals_follow_kubeconform() -> None:
-    """kubeconform's text output (pkg/output/text.go): "s" only for more than one file / resource."""
+def test_summary_plurals_are_english_for_every_count_but_one() -> None:
+    """kubeconform's text output (pkg/output/text.go) adds the "s" only above one, which prints
+    "0 resource found"; issue 20 asks for English plurals (docs/decisions.md D50): "s" for every count but 1."""
     from dynamo_schema._cli._reporters import summary_text
 
     tail = "Valid: 0, Invalid: 0, Errors: 0, Skipped: 0"
-    assert summary_text([], 2, False) == f"Summary: 0 resource found in 2 files - {tail}"
-    assert summary_text([], 1, False) == f"Summary: 0 resource found in 1 file - {tail}"
-    assert summary_text([], 0, False) == f"Summary: 0 resource found in 0 file - {tail}"
-    assert summary_text([], 0, True) == f"Summary: 0 resource found parsing stdin - {tail}"
+    assert summary_text([], 2, False) == f"Summary: 0 resources found in 2 files - {tail}"
+    assert summary_text([], 1, False) == f"Summary: 0 resources found in 1 file - {tail}"
+    assert summary_text([], 0, False) == f"Summary: 0 resources found in 0 files - {tail}"
+    assert summary_text([], 0, True) == f"Summary: 0 resources found parsing stdin - {tail}"

@@ -92,7 +92,7 @@ REFUSED_V1ALPHA1: dict[str, tuple[str, ...]] = {
     'recipes__kustomize__components__vllm-disagg__nixl-default__patch-dgd.yaml': ('dgd.main-image-required',),
     'recipes__nemotron-3-nano-omni__vllm__agg__deploy.yaml': ('dgd.runtime-version-override-required',),
     'recipes__qwen3-32b__vllm__cloud-providers__kustomize__components__gke-image-pull-secret__patch-dgd.yaml': ('dgd.main-image-required',),
-    'recipes__qwen3.6-35b__deploy__dynamo-fd-ec.yaml': ('cel.not-checked', 'schema.type'),
+    'recipes__qwen3.6-35b__deploy__dynamo-fd-ec.yaml': ('schema.type',),
     'tests__fault_tolerance__deploy__templates__vllm__multinode_elastic_ep.yaml': ('dgd.runtime-version-override-required',),
 }
 
