@@ -16,6 +16,11 @@ cosmic-ray and mutmut do: the mutant made the tests hang), *equivalent* (listed 
 ``tests/mutation/equivalent.txt``: no test can tell it from the original). Score = (killed + timeout) /
 (mutants - equivalent). Survivors go to ``.mutants/report.md`` (file:line, operator, diff, id) and
 ``.mutants/report.json``.
+
+A long sample can be run in parts (``--resume FILE``): the killed and timed-out outcomes recorded in FILE
+(``docs/mutation/outcomes.tsv``: id, outcome, seconds, place, operator) are taken over for mutants with the same
+id (the id changes when the mutated line or its neighbours change), survivors are run again, and every new
+outcome is appended to FILE as it is decided, so a stopped run loses nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-W", "ignore"]
 # package (first folder under dynamo_schema, or "<top>" for the top-level modules) -> its focused tests
 TESTS: dict[str, list[str]] = {
     "_admission": ["tests/admission"],
+    "_api": ["tests/test_public_api.py", "tests/test_public_types.py"],
     "_cli": ["tests/cli"],
     "_convert": ["tests/convert"],
     "_core": ["tests/io", "tests/pipeline"],
@@ -255,13 +261,35 @@ def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
         if m.id in EQUIV:
             m.outcome = "equivalent"
             return
+        if m.id in RESUMED:
+            m.outcome, m.seconds = RESUMED[m.id]
+            return
         m.outcome, m.seconds, _ = run_tests(tree, tests_for(m), timeout)
+        if RESUME_FILE is not None:
+            with RESUME_FILE.open("a", encoding="utf-8") as fh:
+                fh.write(f"{m.id}\t{m.outcome}\t{m.seconds:.1f}\t{m.path}:{m.line}\t{m.operator}\n")
     # the copy is restored by use_mutation; drop any stale bytecode of the mutated module
     for pyc in (tree / m.path).parent.glob(f"__pycache__/{Path(m.path).stem}.*.pyc"):
         pyc.unlink()
 
 
 EQUIV: dict[str, str] = {}
+RESUMED: dict[str, tuple[str, float]] = {}
+RESUME_FILE: Path | None = None
+
+
+def load_outcomes(path: Path) -> dict[str, tuple[str, float]]:
+    """The decided (killed / timeout) outcomes of ``path``, by mutant id; survivors are run again."""
+    out: dict[str, tuple[str, float]] = {}
+    if path.is_file():
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            if raw.strip() and not raw.startswith("#"):
+                ident, outcome, secs = raw.split("\t")[:3]
+                if outcome in ("killed", "timeout"):
+                    out[ident] = (outcome, float(secs))
+                else:
+                    out.pop(ident, None)
+    return out
 
 
 def table(mutants: list[Mutant]) -> str:
@@ -289,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print the mutant counts per package and stop")
     ap.add_argument("--reuse-baseline", action="store_true",
                     help="take a package's unmutated run time from .mutants/baseline.json when recorded there")
+    ap.add_argument("--resume", type=Path, metavar="FILE",
+                    help="take over the killed/timeout outcomes recorded in FILE (same mutant id) and append new ones")
     ap.add_argument("--rerun", action="store_true",
                     help="run the survivors of the last report again (with today's tests): .mutants/rerun.md")
     args = ap.parse_args(argv)
@@ -321,7 +351,15 @@ REPORT = "report"
 
 
 def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None) -> int:
+    global RESUME_FILE
     EQUIV.update(load_equivalent())
+    if getattr(args, "resume", None) is not None:
+        RESUME_FILE = args.resume.resolve()
+        RESUMED.update(load_outcomes(RESUME_FILE))
+        if not RESUME_FILE.is_file():
+            RESUME_FILE.parent.mkdir(parents=True, exist_ok=True)
+            RESUME_FILE.write_text("# id\toutcome\tseconds\tplace\toperator (tools/mutants.py --resume)\n",
+                                   encoding="utf-8")
 
     tree = make_tree()
     baseline_file = WORK / "baseline.json"
