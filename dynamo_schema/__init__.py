@@ -99,7 +99,7 @@ _LAZY = {
     "MergeResult": ("dynamo_schema._merge._override", "MergeResult"),
     "RenderError": ("dynamo_schema._render._errors", "RenderError"),
     "RenderedArtifact": ("dynamo_schema._infercrane._common", "RenderedArtifact"),
-    "ResourceResult": ("dynamo_schema._io._report", "ResourceResult"),
+    "ResourceResult": ("dynamo_schema._report._result", "ResourceResult"),
     "SettingsError": ("dynamo_schema._infercrane._settings", "SettingsError"),
     "SpecError": ("dynamo_schema._infercrane._loader", "SpecError"),
     "UnknownRelease": ("dynamo_schema._schema._releases", "UnknownRelease"),
@@ -133,11 +133,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._infercrane._model import DeploymentSpec
     from ._infercrane._settings import SettingsError
     from ._io._load import LoadError
-    from ._io._report import ResourceResult
     from ._merge._override import MergeError, MergeResult
     from ._pipeline._compile import ConfigFileError
     from ._pipeline._diff import DiffReport
     from ._render._errors import RenderError
+    from ._report import ResourceResult
     from ._schema._explain import ExplainError
     from ._schema._releases import UnknownRelease
     from .models import DynamoComponentDeployment, DynamoGraphDeployment, DynamoGraphDeploymentRequest

@@ -34,7 +34,7 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("value_positions", Factory(dict))]),
     "dynamo_schema._io._load:LoadResult": (False, [
         ("documents", Factory(list)), ("document_diagnostics", Factory(list)), ("errors", Factory(list))]),
-    "dynamo_schema._io._report:ResourceResult": (False, [
+    "dynamo_schema._report._result:ResourceResult": (False, [
         ("filename", REQ), ("kind", REQ), ("name", REQ), ("version", REQ), ("status", REQ),
         ("diagnostics", Factory(list)), ("api_version", ""), ("waived", Factory(list)), ("namespace", ""),
         ("index", None), ("reason", "")]),

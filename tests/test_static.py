@@ -73,3 +73,45 @@ def test_tests_write_yaml_through_the_kubernetes_safe_emitter() -> None:
                        and any(unsafe.search(line) and "# negative control" not in line
                                for line in p.read_text(encoding="utf-8").splitlines()))
     assert not offenders, offenders
+
+
+def _private_names_imported_from_other_packages(package: str) -> list[str]:
+    """``from OTHER import _name`` in the modules of ``dynamo_schema.<package>`` where ``_name`` is not a module."""
+    import ast
+
+    def is_module(module: str, name: str) -> bool:
+        where = ROOT.joinpath(*module.split("."), name)
+        return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+
+    out: list[str] = []
+    for path in sorted((ROOT / "dynamo_schema" / package).rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        pkg_parts = parts if rel.name == "__init__" else parts[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = pkg_parts[: len(pkg_parts) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if not module.startswith("dynamo_schema.") or module.startswith(f"dynamo_schema.{package}"):
+                continue
+            for alias in node.names:
+                dunder = alias.name.startswith("__") and alias.name.endswith("__")
+                if alias.name.startswith("_") and not dunder and not is_module(module, alias.name):
+                    out.append(f"{rel}:{node.lineno}: from {module} import {alias.name}")
+    return out
+
+
+def test_the_cli_imports_no_private_name_of_another_package() -> None:
+    """The command line reads other packages through their non-underscore names only (issue 21); a
+    private module (``_pipeline._validate``) may be imported, a private name in it may not."""
+    assert _private_names_imported_from_other_packages("_cli") == []
+
+
+def test_the_private_name_check_finds_one() -> None:
+    """The check above can fail: ``_pipeline`` does read a private name of another package."""
+    found = _private_names_imported_from_other_packages("_pipeline")
+    assert found and all(" import _" in f for f in found)

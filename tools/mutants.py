@@ -62,6 +62,7 @@ TESTS: dict[str, list[str]] = {
     "_merge": ["tests/merge"],
     "_pipeline": ["tests/pipeline", "tests/cli"],
     "_render": ["tests/render"],
+    "_report": ["tests/report", "tests/cli/test_reporters.py"],
     "_schema": ["tests/schema"],
     "<top>": ["tests/test_public_api.py", "tests/cli"],
 }

@@ -11,7 +11,7 @@ from ._common import Manifest, in_memory, plain
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._admission import AdmissionSettings
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
 
 #: ``validate``'s input: a path (file, directory, ``"-"``), a loaded ``Document``, a manifest, or a list of
 #: documents and manifests.

@@ -1,4 +1,4 @@
-"""The command line (check-jsonschema's split): parsing, commands, reporters.
+"""The command line (check-jsonschema's split): parsing and commands; the reporters are ``_report/``.
 
 * ``_main.py`` - ``main(argv, stdout, stderr)``: the entry point (console script, ``python -m
   dynamo_schema``), dispatch to ``commands/NAME.py``, exit codes and error printing.
@@ -6,5 +6,5 @@
 * ``_options.py`` - the shared options (validate's, settings, render's) and their values read.
 * ``_common.py`` - what the commands share: ``UsageError`` (exit 2), reading inputs, report lines.
 * ``commands/`` - one module per subcommand, each ``run(ns, stdout, stderr) -> exit status``.
-* ``_reporters.py`` - ``validate``'s output formats; ``_rules.py`` - rule help from docs/rules.md.
+* the output formats are ``_report/`` (one module per format; the commands pick one with ``_report.make``).
 """

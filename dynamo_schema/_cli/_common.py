@@ -49,9 +49,8 @@ def report_lines(doc: Document, diags: list[Diagnostic], status: str = "invalid"
     ``validate`` presents them: ``cel.not-checked`` folded into the first other error as a note, an unknown
     field's suggestion in its line; notes are not printed."""
     from .._core._access import as_str
-    from .._io._report import ResourceResult, _text_line
     from .._pipeline._validate import runtime_image_hints
-    from ._reporters import prepare
+    from .._report import ResourceResult, prepare, text_line
 
     diags, at = runtime_image_hints(doc.data, diags)  # the image an override-required error is about
     placed = [d.located(doc.file, *doc.locate(at[id(d)])) if id(d) in at else d if d.file else doc.place(d)
@@ -59,4 +58,4 @@ def report_lines(doc: Document, diags: list[Diagnostic], status: str = "invalid"
     api = as_str(doc.api_version)
     r = ResourceResult(filename=doc.file, kind=as_str(doc.kind), name=doc.name, version=api.rpartition("/")[2],
                        status=status, diagnostics=placed)  # type: ignore[arg-type]
-    return [_text_line(r, d) + "\n" for d in prepare(r).diagnostics if d.severity in ("error", "warning")]
+    return [text_line(r, d) + "\n" for d in prepare(r).diagnostics if d.severity in ("error", "warning")]

@@ -60,7 +60,7 @@ def add_operator_version(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_validate_options(p: argparse.ArgumentParser) -> None:
-    from ._reporters import FORMATS
+    from .._report import FORMATS
 
     p.add_argument("--output", "-o", choices=list(FORMATS), default="text",
                    help="output format (default text; sarif = SARIF 2.1.0 for code scanning; tap = TAP 13)")

@@ -243,15 +243,16 @@ def load_path(path: str, strict: bool = True) -> list[Document]:
     """Documents of a file, a directory (recursive, sorted) or ``-`` (stdin).
 
     Raises :class:`LoadError` when any document has an error; OSError for I/O problems."""
-    return _raise_or_return(load_path_result(path, strict))
+    return documents_or_raise(load_path_result(path, strict))
 
 
 def load_text(text: str | bytes, file: str = "<stdin>", strict: bool = True) -> list[Document]:
     """Documents of one YAML/JSON text. Raises :class:`LoadError` when any document has an error."""
-    return _raise_or_return(load(text, file, strict=strict))
+    return documents_or_raise(load(text, file, strict=strict))
 
 
-def _raise_or_return(result: LoadResult) -> list[Document]:
+def documents_or_raise(result: LoadResult) -> list[Document]:
+    """The documents of ``result``, or LoadError (the first error located, the count of the rest)."""
     diags = result.diagnostics
     errors = [d for d in diags if d.severity == "error"]
     if errors:

@@ -25,7 +25,7 @@ from .._core._diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._core._document import Document
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
     from ._validate import ValidateOptions
 
 RENDER_TIMEOUT_S = 120
@@ -64,7 +64,7 @@ def _read(path: str, preread: bytes | None) -> str:
 
 def template_result(path: str, loaded: Any, preread: bytes | None = None) -> ResourceResult | None:
     """The ``skipped`` result of a Helm template (see the module), or None for any other file."""
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
 
     if os.path.basename(path) in ("Chart.yaml", "Chart.lock") and _chart_metadata(loaded):
         note = Diagnostic("helm.chart-file", (), "a Helm chart's own file, not a Kubernetes manifest: skipped", "note",
@@ -120,7 +120,7 @@ def _error(name: str, rule: str, message: str) -> ResourceResult:
 def helm_results(chart: str, values: list[str], sets: list[str], options: ValidateOptions,
                  log: Callable[[str], Any] | None = None) -> list[ResourceResult]:
     from .._io._load import load
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
     from ._kustomize import error_result
     from ._validate import validate_document
 

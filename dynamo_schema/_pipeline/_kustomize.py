@@ -25,7 +25,7 @@ from .._core._diagnostics import Diagnostic
 from .._core._record import FrozenRecord
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _DROPPED = frozenset({"schema.required", "schema.min-items", "schema.min-properties", "cel.not-checked",
@@ -240,7 +240,7 @@ def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = 
 
 def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult:
     """``validate``'s ``error`` result for a problem tied to no document (unreadable file, YAML syntax)."""
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
 
     return ResourceResult(filename=filename, kind="", name="", version="", status="error", diagnostics=diagnostics)
 
@@ -259,7 +259,7 @@ def patch_results(loaded: Any, path: str, target: PatchTarget | None, *, strict:
     """``validate``'s results for a file read as a patch (one per document; ``loaded`` read with
     ``sequences=True`` so that a JSON6902 list is a document). A JSON6902 patch whose values could not be
     checked (target unknown) and has no error is ``skipped`` with its ``patch.target-unknown`` note."""
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
     from ._json6902 import TARGET_UNKNOWN
 
     out = []

@@ -24,7 +24,7 @@ from .._core._diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._core._document import Document
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
     from ._validate import ValidateOptions
 
 BUILD_TIMEOUT_S = 120
@@ -62,7 +62,7 @@ def _error(name: str, rule: str, message: str) -> ResourceResult:
 def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str], Any] | None = None
                       ) -> list[ResourceResult]:
     from .._io._load import load
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
     from ._kustomize import error_result
     from ._validate import validate_document
 

@@ -11,7 +11,7 @@ from .._core._diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._core._document import Document
-    from .._io._report import ResourceResult
+    from .._report import ResourceResult
     from ._validate import ValidateOptions
 
 
@@ -83,7 +83,7 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
     """The result of one loaded document: the kind policy (``--skip``, ``--reject``, removed APIs,
     ``--schema-location``), then its load errors, then the admission pipeline; the one place a
     ``ResourceResult`` is made from a document (``validate`` and ``dynamo_schema.validate``)."""
-    from .._io._report import ResourceResult, position_key
+    from .._report import ResourceResult, position_key
 
     kind, api = as_str(doc.kind), as_str(doc.api_version)
     meta = doc.data.get("metadata") if isinstance(doc.data, dict) else None

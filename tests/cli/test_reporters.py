@@ -193,7 +193,7 @@ def test_cel_not_checked_is_one_line_with_the_schema_error(bad: Path) -> None:
 def test_summary_plurals_are_english_for_every_count_but_one() -> None:
     """kubeconform's text output (pkg/output/text.go) adds the "s" only above one, which prints
     "0 resource found"; issue 20 asks for English plurals (docs/decisions.md D50): "s" for every count but 1."""
-    from dynamo_schema._cli._reporters import summary_text
+    from dynamo_schema._report import summary_line as summary_text
 
     tail = "Valid: 0, Invalid: 0, Errors: 0, Skipped: 0"
     assert summary_text([], 2, False) == f"Summary: 0 resources found in 2 files - {tail}"

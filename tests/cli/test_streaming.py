@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from dynamo_schema._cli import _main as _cli
-from dynamo_schema._io._report import ResourceResult
 from dynamo_schema._pipeline import _validate_files
+from dynamo_schema._report import ResourceResult
 
 
 class Recorder(io.StringIO):

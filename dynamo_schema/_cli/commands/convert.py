@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """The inputs read (a load error: ``LoadError``, as for every other subcommand) and converted; refusals
     and warnings on stderr in ``validate``'s line format, exit 1 when a document is refused."""
-    from ..._io._load import LoadResult, _raise_or_return, decode_input, iter_paths, load
+    from ..._io._load import LoadResult, decode_input, documents_or_raise, iter_paths, load
     from ..._pipeline._convert_files import convert_files
 
     total = LoadResult()
@@ -33,7 +33,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             total.document_diagnostics.extend(r.document_diagnostics)
             total.errors.extend(r.errors)
             per_file.append((decode_input(raw, name)[0] or "", r))  # the loader's own decoding (BOM, UTF-16)
-    _raise_or_return(total)
+    documents_or_raise(total)
 
     def report(doc: Document, diags: list[Diagnostic], status: str) -> None:
         stderr.writelines(report_lines(doc, diags, status))

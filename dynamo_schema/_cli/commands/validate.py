@@ -9,8 +9,8 @@ from .._common import UsageError, load_documents, read_stdin
 from .._options import admission_settings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..._io._report import ResourceResult
     from ..._pipeline._validate import ValidateOptions
+    from ..._report import ResourceResult
 
 
 IO_RULES = ("io.not-found", "io.unreadable", "io.kustomize-unavailable", "io.helm-unavailable")
@@ -97,7 +97,7 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Vali
 
 def _slim(r: ResourceResult) -> ResourceResult:
     """What a streaming reporter's end and the exit code read of a result already printed."""
-    from ..._io._report import ResourceResult
+    from ..._report import ResourceResult
 
     return ResourceResult(filename="", kind="", name="", version="", status=r.status,
                           diagnostics=[d for d in r.diagnostics if d.rule in IO_RULES], waived=r.waived)
@@ -106,10 +106,10 @@ def _slim(r: ResourceResult) -> ResourceResult:
 def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_count: int, stdout: TextIO,
                   stderr: TextIO, opts: ValidateOptions) -> int:
     """Stream results (text, github, tap) in input order as files finish; exit 1 on any failure."""
+    from ... import _report
     from ..._pipeline import _stream
-    from .. import _reporters
 
-    reporter = _reporters.make(ns.output, summary=ns.summary, verbose=ns.verbose, files_count=files_count,
+    reporter = _report.make(ns.output, summary=ns.summary, verbose=ns.verbose, files_count=files_count,
                                stdin=list(ns.paths) == ["-"])
     progress = _stream.Progress(stderr, len(work), _stream.progress_enabled(stderr))
     results: list[ResourceResult] = []
@@ -118,7 +118,7 @@ def _run_validate(work: list[Any], jobs: int, ns: argparse.Namespace, files_coun
         stdout.write(head)
     for name, chunk in _with_patches(work, jobs, ns, opts, stderr):
         progress.step(name)
-        chunk = [_reporters.prepare(r) for r in chunk]
+        chunk = [_report.prepare(r) for r in chunk]
         # a streaming reporter has printed each result: its end (summary) and the exit code need only
         # the status, waivers and I/O errors, not every file's diagnostics (flat memory on long runs)
         results.extend([_slim(r) for r in chunk] if reporter.streams else chunk)

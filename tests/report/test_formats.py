@@ -8,13 +8,24 @@ import json
 import xml.etree.ElementTree as ET
 
 from dynamo_schema._core._diagnostics import Diagnostic
-from dynamo_schema._io._report import (
-    ResourceResult,
-    render_github,
-    render_json,
-    render_junit,
-    render_text,
-)
+from dynamo_schema._report import FORMATS, REPORTERS, Reporter, ResourceResult, make, summary_line
+
+
+def render_text(results: list[ResourceResult], summary: bool = False, files_count: int = 0,
+                stdin: bool = False) -> str:
+    return make("text", summary=summary, files_count=files_count, stdin=stdin).render(results)
+
+
+def render_json(results: list[ResourceResult]) -> str:
+    return make("json").render(results)
+
+
+def render_junit(results: list[ResourceResult]) -> str:
+    return make("junit").render(results)
+
+
+def render_github(results: list[ResourceResult]) -> str:
+    return make("github").render(results)
 
 E1 = Diagnostic("cel.replicas", ("spec", "components", 0, "replicas"),
                 "Invalid value: 3: minAvailable must be less than or equal to replicas unless replicas is 0",
@@ -69,15 +80,16 @@ def test_text_failure_without_diagnostics_is_not_silent() -> None:
 def test_json_structure() -> None:
     doc = json.loads(render_json(results()))
     assert list(doc) == ["resources", "summary"]
-    assert doc["summary"] == {"valid": 1, "invalid": 1, "errors": 1, "skipped": 1}
+    assert doc["summary"] == {"valid": 1, "invalid": 1, "errors": 1, "skipped": 1, "waived": 0}
     first = doc["resources"][0]
-    assert list(first) == ["filename", "kind", "name", "version", "status", "errors"]
+    assert list(first) == ["filename", "kind", "name", "version", "apiVersion", "status", "errors"]
     assert first["status"] == "invalid"
     assert first["errors"][1] == {
         "rule": "cel.replicas", "path": "spec.components[0].replicas", "line": 12, "column": 7,
         "message": E1.message, "severity": "error"}
     assert [e["severity"] for e in first["errors"]] == ["warning", "error", "note"]
     assert [r["status"] for r in doc["resources"]] == ["invalid", "valid", "error", "skipped"]
+    assert doc["resources"][3]["reason"] == "no schema for this kind"
 
 
 def test_junit_structure() -> None:
@@ -118,3 +130,28 @@ def test_github_commands_and_escaping() -> None:
     d = Diagnostic("r", (), "100% bad\r\nnext", "error", "dir,x/a:b.yaml", 1, 2)
     assert render_github([ResourceResult("dir,x/a:b.yaml", "", "", "", "error", [d])]) == (
         "::error file=dir%2Cx/a%3Ab.yaml,line=1,col=2::100%25 bad%0D%0Anext [r]\n")
+
+
+def test_one_registry_one_shape() -> None:
+    """Every ``--output`` choice is a module of ``_report/`` with one Reporter subclass, named after it."""
+    assert FORMATS == ("text", "json", "junit", "github", "sarif", "tap")
+    for fmt in FORMATS:
+        reporter = make(fmt)
+        assert isinstance(reporter, Reporter) and type(reporter) is not Reporter and reporter.name == fmt
+        assert REPORTERS[fmt][0] == f"._{fmt}"
+        assert reporter.streams == (fmt in ("text", "github", "tap"))
+
+
+def test_one_summary_line_in_every_format() -> None:
+    """The summary line is written once (``_report/_summary.py``) and every format carries that text."""
+    rs = results()
+    line = summary_line(rs, 3)
+    assert line == "Summary: 4 resources found in 3 files - Valid: 1, Invalid: 1, Errors: 1, Skipped: 1"
+    waived = [rs[0]._replace(waived=[E1]), *rs[1:]]
+    assert summary_line(waived, 3).endswith(", Skipped: 1, Waived: 1")
+    for fmt in FORMATS:
+        if fmt == "json":  # its summary is the counts object, always there (cli.md)
+            continue
+        out = make(fmt, summary=True, files_count=3).render(rs)
+        assert out.count(line) == 1, fmt
+        assert line not in make(fmt, summary=False, files_count=3).render(rs), fmt
