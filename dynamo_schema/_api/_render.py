@@ -20,12 +20,19 @@ def default(obj: Manifest, settings: AdmissionSettings | None = None) -> dict[st
     checked: ``validate`` says whether admission would accept it."""
     from .._admission import AdmissionSettings
     from .._admission import default as _default
+    from .._core._kinds import EXTRA_KINDS, served
 
     if settings is not None and settings.operator_release:  # an earlier release's defaults (docs/releases.md)
         from .._pipeline._releases import default_release
 
         return default_release(plain(obj), settings, settings.operator_release)
-    return _default(plain(obj), settings or AdmissionSettings())
+    data = plain(obj)
+    api, kind = data.get("apiVersion"), data.get("kind")
+    if isinstance(api, str) and isinstance(kind, str) and kind in EXTRA_KINDS and served(api, kind):
+        from .._pipeline._default import extra_defaults  # the rest of the CRD bundle: its CRD's defaults
+
+        return extra_defaults(data)
+    return _default(data, settings or AdmissionSettings())
 
 
 def render(obj: Manifest, target: Target | None = None, *, settings: AdmissionSettings | None = None,

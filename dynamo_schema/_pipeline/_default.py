@@ -44,7 +44,7 @@ def stored_object(doc: Document, options: ValidateOptions) -> tuple[list[Diagnos
         return diags, data, True
     group = api.rpartition("/")[0]
     if group == "nvidia.com" and isinstance(kind, str) and kind in EXTRA_KINDS:
-        return diags, _extra_defaults(data), True
+        return diags, extra_defaults(data), True
     if (group, kind) in (("grove.io", "PodCliqueSet"), ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"),
                          ("apps", "Deployment"), ("", "Service")):
         from .._render._apiserver import apply_server_defaults
@@ -60,9 +60,9 @@ def _pruned(data: dict[str, Any]) -> dict[str, Any]:
     return _structural.prune_nulls(data, schema)[0] if schema is not None else data
 
 
-def _extra_defaults(data: dict[str, Any]) -> dict[str, Any]:
-    """A DGDSA / DynamoModel / DynamoCheckpoint / DynamoWorkerMetadata with its CRD's defaults, in the
-    storage version."""
+def extra_defaults(data: dict[str, Any]) -> dict[str, Any]:
+    """A DGDSA / DynamoModel / DynamoCheckpoint / DynamoWorkerMetadata (any ``crd`` kind of the registry,
+    ``_core/_kinds.py``) with its CRD's defaults, in the storage version."""
     from .._schema import _schemas, _structural
     from .._schema._defaulting import apply_schema_defaults
 

@@ -217,6 +217,23 @@ def generate_all(core_descriptions: bool = False) -> dict[str, dict[str, Any]]:
         if core_descriptions:
             add_core_descriptions(schema)
         out[rel] = {"$schema": schema.pop("$schema"), "$id": schema_id(rel), **schema}
+    out.update(registered_schemas())
+    return out
+
+
+def registered_schemas() -> dict[str, dict[str, Any]]:
+    """``{relative path: schema}`` of the kinds registered at run time with their own schemas
+    (``_core/_kinds.register``): written by ``schema --out`` next to the generated ones."""
+    from .._core._kinds import SPECS
+
+    out: dict[str, dict[str, Any]] = {}
+    for spec in SPECS.values():
+        for version in spec.versions:
+            schema = spec.schema(version)
+            if schema is not None:
+                rel = f"nvidia.com/{spec.kind.lower()}_{version}.json"
+                out[rel] = {"$schema": schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
+                            "$id": schema_id(rel), **{k: v for k, v in schema.items() if k not in ("$schema", "$id")}}
     return out
 
 

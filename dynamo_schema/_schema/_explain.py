@@ -22,16 +22,22 @@ from typing import Any
 from .._core._diagnostics import DynamoSchemaError
 from .._core._kinds import DYNAMO_KINDS, INFERCRANE_KINDS, SHORT_NAMES, WORKLOAD_KINDS, unserved_version
 
-# alias -> (group, kind, {version: ...} newest first): every kind the package models (_core/_kinds.py)
-KINDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    **{k.lower(): ("nvidia.com", k, v) for k, v in DYNAMO_KINDS.items()},
-    **{k.lower(): (g, k, v) for (g, k), v in WORKLOAD_KINDS.items()},
-    **{k.lower(): (g, k, v) for (g, k), v in INFERCRANE_KINDS.items()},
-}
-SHORT = {**{a: k.lower() for a, k in SHORT_NAMES.items()}, "pcs": "podcliqueset", "lws": "leaderworkerset",
-         "deploymentspec": "deployment", "ds": "deployment"}
-# kept for callers of the previous module
-ALIASES = {a: (KINDS[k][0], KINDS[k][1], KINDS[k][2][0]) for a, k in {**SHORT, **{k: k for k in KINDS}}.items()}
+
+def kinds_table() -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """alias -> (group, kind, versions newest first): every kind the package models now (_core/_kinds.py,
+    kinds registered at run time included)."""
+    return {
+        **{k.lower(): ("nvidia.com", k, v) for k, v in DYNAMO_KINDS.items()},
+        **{k.lower(): (g, k, v) for (g, k), v in WORKLOAD_KINDS.items()},
+        **{k.lower(): (g, k, v) for (g, k), v in INFERCRANE_KINDS.items()},
+    }
+
+
+def short_table() -> dict[str, str]:
+    """short name -> the lower-case kind :func:`kinds_table` knows it by."""
+    return {**{a: k.lower() for a, k in SHORT_NAMES.items()}, "pcs": "podcliqueset", "lws": "leaderworkerset",
+            "deploymentspec": "deployment", "ds": "deployment"}
+
 
 CONSTRAINTS = ("enum", "const", "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems",
                "maxItems", "format", "x-kubernetes-list-type", "x-kubernetes-list-map-keys",
@@ -154,11 +160,12 @@ def _inner(root: dict[str, Any], node: Any) -> dict[str, Any]:
 
 
 def resolve_kind(kind: str, api_version: str | None, release: str = "") -> tuple[str, str, str]:
-    key = SHORT.get(kind.lower(), kind.lower())
-    if key not in KINDS:
-        names = sorted(set(SHORT) | {v[1] for v in KINDS.values()})
+    kinds, short = kinds_table(), short_table()
+    key = short.get(kind.lower(), kind.lower())
+    if key not in kinds:
+        names = sorted(set(short) | {v[1] for v in kinds.values()})
         raise ExplainError(f"unknown kind {kind!r}{_suggest(kind, names)}")
-    group, name, versions = KINDS[key]
+    group, name, versions = kinds[key]
     if release and group == "nvidia.com":
         from ._releases import served_versions
 
@@ -184,11 +191,11 @@ def _wrap(text: str, indent: str) -> list[str]:
 
 def explain(spec: str, api_version: str | None = None, recursive: bool = False, release: str = "") -> str:
     """The explanation text; raises :class:`ExplainError` for an unknown kind, version or field."""
-    from ._schemas import load, resolve
+    from ._schemas import for_object, load, resolve
 
     kind, _, rest = spec.partition(".")
     group, name, version = resolve_kind(kind, api_version, release)
-    root = load(group, name, version)
+    root = for_object(f"{group}/{version}", name) or load(group, name, version)
     ref: Described | None = None
     if release and group == "nvidia.com":
         from ._releases import schema
@@ -241,9 +248,9 @@ def explain(spec: str, api_version: str | None = None, recursive: bool = False, 
 
 def _reference(group: str, name: str, version: str) -> dict[str, Any] | None:
     """The bundled (reference revision) schema of the kind, for descriptions; None when it has no such version."""
-    from ._schemas import KNOWN, load
+    from ._schemas import for_object
 
-    return load(group, name, version) if (f"{group}/{version}", name) in KNOWN else None
+    return for_object(f"{group}/{version}", name)
 
 
 class Described:

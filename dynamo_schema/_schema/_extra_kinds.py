@@ -15,17 +15,17 @@ from typing import Any
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import EXTRA_KINDS as EXTRA_KINDS  # kind -> served versions (the one list, D50)
 
-_NO_STATUS_SUBRESOURCE = ("DynamoWorkerMetadata",)
-
 
 def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -> list[Diagnostic]:
+    from .._core._kinds import spec_of
     from .._k8s._objectmeta import object_meta_errors
     from . import _cel, _schemas, _structural
 
     kind = str(data.get("kind"))
+    spec = spec_of(kind)
     schema = _schemas.for_object(str(data.get("apiVersion")), kind)
-    assert schema is not None
-    status_sub = kind not in _NO_STATUS_SUBRESOURCE
+    assert schema is not None and spec is not None
+    status_sub = spec.status_subresource
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = list(notes)
     structural = _structural.validate(pruned, schema, strict=strict, status_subresource=status_sub)
@@ -39,13 +39,23 @@ def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -
         diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=status_sub)
     if any(d.severity == "error" for d in diags):
         return diags
-    if kind == "DynamoModel":
-        diags += dynamo_model_rules(pruned, old if isinstance(old, dict) else None)
+    rules = spec.webhook_rules()  # the kind's validating webhook (DynamoModel's: dynamo_model_rules below)
+    if rules is not None:
+        diags += rules(pruned, old if isinstance(old, dict) else None)
     return diags
 
 
-@cache
 def _has_cel_rules(api: str, kind: str) -> bool:
+    from .._core._kinds import spec_of
+
+    spec = spec_of(kind)
+    if spec is not None and spec.schemas is not None:  # registered at run time: looked at each time
+        return _schema_has_cel.__wrapped__(api, kind)
+    return _schema_has_cel(api, kind)
+
+
+@cache
+def _schema_has_cel(api: str, kind: str) -> bool:
     import json
 
     from . import _schemas

@@ -54,8 +54,18 @@ def load(group: str, kind: str, version: str) -> dict[str, Any]:
 
 
 def for_object(api_version: str, kind: str) -> dict[str, Any] | None:
+    """The schema of ``api_version`` ``kind``: a bundled one, else that of a kind registered at run time
+    (``_core/_kinds.register``), else None."""
     rel = KNOWN.get((api_version, kind))
-    return _read(rel) if rel else None
+    if rel:
+        return _read(rel)
+    group, _, version = api_version.rpartition("/")
+    if group != "nvidia.com":
+        return None
+    from .._core._kinds import spec_of
+
+    spec = spec_of(kind)
+    return None if spec is None else spec.schema(version)
 
 
 def resolve(root: dict[str, Any], node: Any) -> Any:
