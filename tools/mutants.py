@@ -54,7 +54,7 @@ TESTS: dict[str, list[str]] = {
     "_convert": ["tests/convert"],
     "_core": ["tests/io", "tests/pipeline"],
     "_dgdr": ["tests/dgdr"],
-    "_grove": ["tests/grove"],
+    "_grove": ["tests/grove", "tests/pipeline/test_diff.py"],  # the in-place update checks: diff's tests
     "_infercrane": ["tests/infercrane"],
     "_io": ["tests/io"],
     "_k8s": ["tests/k8s"],

@@ -233,3 +233,14 @@ def test_o_means_output_everywhere_old_render_spelling_warns(tmp_path: Path) -> 
     for cmd in ("validate", "diff"):
         sp = parser._subparsers._group_actions[0].choices[cmd]  # type: ignore[union-attr]
         assert any("-o" in a.option_strings and "--output" in a.option_strings for a in sp._actions)
+
+
+def test_ignore_filename_pattern_never_drops_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kubeconform's ``-ignore-filename-pattern`` filters the files it finds; standard input (``-``) is no
+    file name, so even a pattern matching every name (``.``) leaves it checked."""
+    import sys
+
+    bad = b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata: 5\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(bad), encoding="utf-8"))
+    rc, out, _ = run("validate", "--ignore-filename-pattern", ".", "--summary", "-")
+    assert rc == 1 and "found parsing stdin - Valid: 0, Invalid: 1" in out
