@@ -207,8 +207,8 @@ def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = 
                 kubernetes_version: str = "1.32.0") -> list[Diagnostic]:
     """Diagnostics of one patch document (strategic-merge mapping or JSON6902 list: see ``_json6902``;
     there ``target=None`` means that no kustomization lists the patch, a ``patch.target-unknown`` note)."""
-    from .._k8s._objectmeta import object_meta_errors
-    from .._schema import _cel, _schemas, _structural
+    from .._schema import _schemas
+    from .._schema._apiserver import api_server_checks
 
     if isinstance(data, list):
         from ._json6902 import check
@@ -225,17 +225,11 @@ def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = 
     patch = _strip_directives(data)
     patch.setdefault("apiVersion", api)
     patch.setdefault("kind", kind)
-    pruned, notes = _structural.prune_nulls(patch, schema)
-    structural = [d for d in _structural.validate(pruned, schema, strict=strict, status_subresource=True)
-                  if d.rule not in _DROPPED]
-    diags = list(notes) + structural + [d for d in object_meta_errors(pruned) if d.rule not in _DROPPED]
-    if not _cel.has_blocking_errors(structural):
-        texts = _cel_texts()
-        for d in _cel.validate_cel(pruned, schema, structural=structural, status_subresource=True):
-            if d.rule in _DROPPED or (d.rule.startswith("cel.") and not _fields_present(d, pruned, texts)):
-                continue
-            diags.append(d)
-    return diags
+    # a patch is partial: what only a whole object must have (_DROPPED) is not asked of it, and a CEL rule
+    # counts only when the patch sets the fields it reads
+    return api_server_checks(patch, schema, strict=strict, ignore=_DROPPED, guard_meta=False,
+                             keep=lambda d, pruned: not d.rule.startswith("cel.")
+                             or _fields_present(d, pruned, _cel_texts())).diagnostics
 
 
 def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult:

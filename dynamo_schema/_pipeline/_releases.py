@@ -60,26 +60,12 @@ def _convert(obj: dict[str, Any], version: str) -> tuple[dict[str, Any] | None, 
         return None, [Diagnostic("convert.failed", (), str(exc))]
 
 
-def _meta_errors(data: dict[str, Any], structural: list[Diagnostic]) -> list[Diagnostic]:
-    """As ``_validate.meta_errors``: the root ObjectMeta, unless the schema or strict decoding refused first."""
-    from .._k8s._objectmeta import object_meta_errors
-
-    if any(d.severity == "error" and (d.rule == "schema.unknown-field" or d.path[:1] == ("metadata",))
-           for d in structural):
-        return []
-    return object_meta_errors(data)
-
-
 def _schema_checks(data: dict[str, Any], schema: dict[str, Any], *, strict: bool, old: Any, status: bool,
                    cel: bool = True) -> tuple[dict[str, Any], list[Diagnostic]]:
-    from .._schema import _cel, _structural
+    from .._schema._apiserver import api_server_checks
 
-    pruned, notes = _structural.prune_nulls(data, schema)
-    structural = _structural.validate(pruned, schema, strict=strict, status_subresource=status)
-    diags = list(notes) + structural + _meta_errors(pruned, structural)
-    if cel:
-        diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=status)
-    return pruned, diags
+    checked = api_server_checks(data, schema, strict=strict, old=old, status_subresource=status, cel=cel)
+    return checked.pruned, checked.diagnostics
 
 
 def _beta_to_alpha_path(d: Diagnostic, sent: dict[str, Any]) -> Diagnostic:

@@ -99,17 +99,6 @@ def is_deploymentspec(data: Any) -> bool:
     return "apiVersion" not in data and "kind" not in data and ("model" in data or "provider" in data)
 
 
-def meta_errors(data: dict[str, Any], structural: list[Diagnostic]) -> list[Diagnostic]:
-    """The API server's ObjectMeta checks of the root ``metadata`` (name, namespace, labels…), unless the
-    schema already refused ``metadata`` or an unknown field stopped decoding (strict)."""
-    from .._k8s._objectmeta import object_meta_errors
-
-    if any(d.severity == "error" and (d.rule == "schema.unknown-field" or d.path[:1] == ("metadata",))
-           for d in structural):
-        return []
-    return object_meta_errors(data)
-
-
 def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
                  source_version: str | None = None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
     """Diagnostics for a Dynamo object, and the stored (defaulted, v1beta1) object when admitted.
@@ -123,26 +112,24 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
         from ._releases import check_nvidia_release
 
         return check_nvidia_release(data, options, release, _to_alpha_diag, source_version=source_version)
-    from .._schema import _cel, _schemas, _structural
+    from .._schema import _schemas
+    from .._schema._apiserver import api_server_checks
 
     api = str(data.get("apiVersion"))
     schema = _schemas.for_object(api, str(data.get("kind")))
     if schema is None:  # e.g. an old object of another kind (library callers): nothing to check it with
         return [Diagnostic("schema.unknown-kind", ("kind",),
                            f'Invalid value: "{data.get("kind")}": no schema for {api}')], None
-    pruned, notes = _structural.prune_nulls(data, schema)
-    diags: list[Diagnostic] = list(notes)
-    # status is a subresource: the API server drops it from create/update requests before validating
-    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
     old = options.old
     alpha = api == "nvidia.com/v1alpha1"
     if not alpha:
-        return _check_v1beta1(pruned, schema, structural, diags, options, source_version)
-    diags += structural
-    diags += meta_errors(pruned, structural)
-    diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=True)
-    if any(d.severity == "error" for d in diags):
+        return _check_v1beta1(data, schema, options, source_version)
+    # status is a subresource: the API server drops it from create/update requests before validating
+    checked = api_server_checks(data, schema, strict=options.strict, old=old)
+    diags = checked.diagnostics
+    if checked.refused:
         return diags, None
+    pruned = checked.pruned
     from .. import _admission
 
     if alpha:
@@ -166,9 +153,8 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
 _DECODE_NOTES = frozenset({"schema.unknown-field", "schema.did-you-mean"})
 
 
-def _check_v1beta1(pruned: dict[str, Any], schema: dict[str, Any], structural: list[Diagnostic],
-                   diags: list[Diagnostic], options: ValidateOptions, source_version: str | None
-                   ) -> tuple[list[Diagnostic], dict[str, Any] | None]:
+def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: ValidateOptions,
+                   source_version: str | None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
     """A v1beta1 DGD / DCD / DGDR in the API server's order (operator cases README, "expected.causes and
     stage"): strict decoding refuses unknown fields before anything else; the mutating webhook decodes
     the (CRD-defaulted) body into its Go type and refuses what does not decode; the schema, ObjectMeta
@@ -176,12 +162,16 @@ def _check_v1beta1(pruned: dict[str, Any], schema: dict[str, Any], structural: l
     quantities); the validating webhook last."""
     from .. import _admission
     from .._admission._gojson import decode_error
-    from .._schema import _cel, _structural
+    from .._schema import _structural
+    from .._schema._apiserver import api_server_checks
 
+    pruned, notes = _structural.prune_nulls(data, schema)
+    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
     decoding = [d for d in structural if d.rule in _DECODE_NOTES]
+    diags: list[Diagnostic] = list(notes)
     if options.strict and any(d.rule == "schema.unknown-field" and d.severity == "error" for d in decoding):
         return diags + decoding, None
-    diags = diags + decoding  # non-strict: the warnings (the API server drops those fields)
+    diags += decoding  # non-strict: the warnings (the API server drops those fields)
     old = options.old
     defaulted = _admission.crd_defaults(pruned)
     refused = decode_error(defaulted, schema)
@@ -190,12 +180,11 @@ def _check_v1beta1(pruned: dict[str, Any], schema: dict[str, Any], structural: l
     settings = _settings(options)
     operation = "UPDATE" if old is not None else "CREATE"
     stored = _admission.default(pruned, settings, operation=operation, old=old)
-    stored, _ = _structural.prune_nulls(stored, schema)
-    checked = [d for d in _structural.validate(stored, schema, strict=options.strict, status_subresource=True)
-               if d.rule not in _DECODE_NOTES and d.rule != "schema.null-pruned"]
-    diags += checked
-    diags += meta_errors(stored, checked)
-    diags += _cel.validate_cel(stored, schema, old=old, structural=checked, status_subresource=True)
+    # the schema, ObjectMeta and CEL on what the webhook's patch produced (its decoding findings reported above)
+    checked = api_server_checks(stored, schema, strict=options.strict, old=old, prune_notes=False,
+                                ignore=_DECODE_NOTES | {"schema.null-pruned"})
+    stored = checked.pruned
+    diags += checked.diagnostics
     if any(d.severity == "error" for d in diags):
         return diags, None
     # the CRD's transition rules (oldSelf) were evaluated with the CEL rules above
@@ -276,18 +265,15 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
 
     Other kinds of these groups (PodClique, PodGang…) have no bundled schema: reported by the caller.
     """
-    from .._schema import _schemas, _structural
+    from .._schema import _schemas
+    from .._schema._apiserver import api_server_checks
 
     schema = _schemas.for_object(str(data.get("apiVersion")), str(data.get("kind")))
     if schema is None:
         return [Diagnostic("schema.unknown-kind", ("kind",),
                            f'no matches for kind "{data.get("kind")}" in version "{data.get("apiVersion")}"')]
-    pruned, diags = _structural.prune_nulls(data, schema)
-    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
-    diags = list(diags) + structural + meta_errors(pruned, structural)
-    from .._schema import _cel
-
-    diags += _cel.validate_cel(pruned, schema, old=options.old, structural=structural, status_subresource=True)
+    checked = api_server_checks(data, schema, strict=options.strict, old=options.old)
+    diags, pruned = checked.diagnostics, checked.pruned
     if data.get("kind") == "PodCliqueSet" and not any(d.severity == "error" for d in diags):
         from .._grove._create import validate_pcs
         from .._grove._settings import grove_settings

@@ -9,7 +9,6 @@ its messages). Rule ids of the webhook: ``dynamomodel.*``.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
@@ -18,49 +17,24 @@ from .._core._kinds import EXTRA_KINDS as EXTRA_KINDS  # kind -> served versions
 
 def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -> list[Diagnostic]:
     from .._core._kinds import spec_of
-    from .._k8s._objectmeta import object_meta_errors
-    from . import _cel, _schemas, _structural
+    from . import _schemas
+    from ._apiserver import api_server_checks
 
     kind = str(data.get("kind"))
     spec = spec_of(kind)
     schema = _schemas.for_object(str(data.get("apiVersion")), kind)
     assert schema is not None and spec is not None
-    status_sub = spec.status_subresource
-    pruned, notes = _structural.prune_nulls(data, schema)
-    diags: list[Diagnostic] = list(notes)
-    structural = _structural.validate(pruned, schema, strict=strict, status_subresource=status_sub)
-    if strict and any(d.rule == "schema.unknown-field" and d.severity == "error" for d in structural):
-        # strict field validation (kubectl's default): the API server refuses the request while decoding,
-        # before the schema, CEL and webhooks run (as for DGD/DCD/DGDR, _pipeline/_validate._check_v1beta1)
-        return diags + [d for d in structural if d.rule in ("schema.unknown-field", "schema.did-you-mean")]
-    diags += structural
-    diags += object_meta_errors(pruned)
-    if _has_cel_rules(str(data.get("apiVersion")), kind):  # no rules, no CEL validator (no "not checked")
-        diags += _cel.validate_cel(pruned, schema, old=old, structural=structural, status_subresource=status_sub)
-    if any(d.severity == "error" for d in diags):
+    # strict field validation (kubectl's default): the API server refuses an unknown field while decoding,
+    # before the schema, CEL and webhooks run (as for DGD/DCD/DGDR, _pipeline/_validate._check_v1beta1)
+    checked = api_server_checks(data, schema, strict=strict, old=old, status_subresource=spec.status_subresource,
+                                stop_at_unknown_field=True, guard_meta=False)
+    diags, pruned = checked.diagnostics, checked.pruned
+    if checked.refused:
         return diags
     rules = spec.webhook_rules()  # the kind's validating webhook (DynamoModel's: dynamo_model_rules below)
     if rules is not None:
         diags += rules(pruned, old if isinstance(old, dict) else None)
     return diags
-
-
-def _has_cel_rules(api: str, kind: str) -> bool:
-    from .._core._kinds import spec_of
-
-    spec = spec_of(kind)
-    if spec is not None and spec.schemas is not None:  # registered at run time: looked at each time
-        return _schema_has_cel.__wrapped__(api, kind)
-    return _schema_has_cel(api, kind)
-
-
-@cache
-def _schema_has_cel(api: str, kind: str) -> bool:
-    import json
-
-    from . import _schemas
-
-    return "x-kubernetes-validations" in json.dumps(_schemas.for_object(api, kind))
 
 
 def _spec(obj: Any) -> dict[str, Any]:

@@ -86,8 +86,8 @@ def normal_path(field: str) -> str:
 def ours(doc: dict[str, Any], release: str = "") -> tuple[bool, set[str]]:
     """(rejected?, error field paths) from our structural schema + CEL layer, as the API server runs it
     (``release``: with that operator release's schemas)."""
-    from dynamo_schema._pipeline._validate import meta_errors
     from dynamo_schema._schema import _cel, _releases, _schemas, _structural
+    from dynamo_schema._schema._apiserver import meta_errors
 
     api, kind = str(doc.get("apiVersion")), str(doc.get("kind"))
     if release and api.startswith("nvidia.com/"):
