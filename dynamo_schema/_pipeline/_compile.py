@@ -64,48 +64,13 @@ def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
     return stored
 
 
-def output_schema_version(api: str, kind: str, kubernetes_version: str) -> str:
-    """The Kubernetes release whose bundled schema checks a rendered built-in object: DRA's
-    ``resource.k8s.io/v1`` is served from Kubernetes 1.34 on, and a cluster with DRA runs one (D38)."""
-    from .._k8s import _builtin_kinds as _k8s_schemas
-
-    if api == "resource.k8s.io/v1" and not _k8s_schemas.has_schema(api, kind, kubernetes_version):
-        return "1.34.0"
-    return kubernetes_version
-
-
 def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0",
                    settings: Any = None) -> list[Diagnostic]:
-    """Strict validation of rendered objects; diagnostics name the object in their message."""
-    from .._schema import _schemas, _structural
-    from ._outputcheck import proven_valid
+    """Strict validation of rendered objects (``_children.child_errors``, built-in kinds included);
+    diagnostics name the object in their message."""
+    from ._children import child_errors
 
-    out: list[Diagnostic] = []
-    for obj in objs:
-        api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
-        name = (obj.get("metadata") or {}).get("name", "")
-        schema = _schemas.for_object(api, kind)
-        if schema is not None:
-            diags = _structural.validate(obj, schema, strict=True)
-            if kind == "PodCliqueSet" and not diags:
-                from .._admission import AdmissionSettings
-                from .._grove._create import validate_pcs
-                from .._grove._settings import grove_settings
-
-                # what Grove's webhook would refuse, the cluster would too
-                diags = validate_pcs(obj, grove_settings(settings or AdmissionSettings()))
-        else:
-            version = output_schema_version(api, kind, kubernetes_version)
-            if proven_valid(obj, version):  # compiled once per schema; the walk explains failures
-                diags = []
-            else:
-                from .._schema._builtin import validate_builtin
-
-                diags = validate_builtin(obj, version=version, strict=True) or []
-        for d in diags:
-            if d.severity == "error":
-                out.append(Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}"))
-    return out
+    return [d for obj in objs for d in child_errors(obj, settings, kubernetes_version)]
 
 
 # Kubernetes name rules the bundled schemas do not check: in ``_k8s_names`` (re-exported here)

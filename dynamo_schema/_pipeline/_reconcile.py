@@ -94,30 +94,15 @@ def operator_target(stored: dict[str, Any]) -> str:
 
 
 def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
-    """What the API server (our schemas of Dynamo, Grove and LWS kinds, the bundled Kubernetes schemas,
-    the name rules) and Grove's webhook refuse in one child object; messages name the object."""
+    """What the API server (the name rules, our schemas of Dynamo, Grove and LWS kinds) and Grove's webhook
+    refuse in one child object (``_children.child_errors``); messages name the object. A built-in child
+    (Deployment, Service…) is built by the renderer from schema-checked input: what the user's names can
+    break in it are its names and label values (``check_names``); its full schema is checked by ``render``
+    itself, and ``validate`` does not load the Kubernetes schemas for it."""
     from .._k8s._names import check_names
-    from .._schema import _schemas, _structural
+    from ._children import child_errors
 
-    api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
-    name = (obj.get("metadata") or {}).get("name", "")
-    out = check_names([obj])
-    schema = _schemas.for_object(api, kind)
-    if schema is not None:
-        diags = _structural.validate(obj, schema, strict=True)
-        if kind == "PodCliqueSet" and not diags:
-            from .._grove._create import validate_pcs
-            from .._grove._settings import grove_settings
-
-            diags = validate_pcs(obj, grove_settings(settings))
-    else:
-        # a built-in child (Deployment, Service…) is built by the renderer from schema-checked input: what
-        # the user's names can break in it are its names and label values (``check_names`` above). Its full
-        # schema is checked by ``render`` itself; ``validate`` does not load the Kubernetes schemas for it.
-        diags = []
-    out += [Diagnostic(d.rule, d.path, f"rendered {kind}/{name}: {d.field}: {d.message}")
-            for d in diags if d.severity == "error"]
-    return out
+    return check_names([obj]) + child_errors(obj, settings)
 
 
 def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any) -> list[Diagnostic]:

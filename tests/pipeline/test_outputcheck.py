@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._k8s import _builtin_kinds
-from dynamo_schema._pipeline._compile import check_rendered, output_schema_version
+from dynamo_schema._pipeline._children import output_schema_version
+from dynamo_schema._pipeline._compile import check_rendered
 from dynamo_schema._pipeline._outputcheck import proven_valid
 from dynamo_schema._render import RenderError, RenderOptions, render
 from dynamo_schema._schema import _schemas
