@@ -56,8 +56,9 @@ def validate(
     """
     from .._k8s._builtin_kinds import check_version
     from .._pipeline._kindpolicy import KindPolicy
+    from .._pipeline._result import document_result
     from .._pipeline._validate import ValidateOptions
-    from .._pipeline._validate_files import document_result, validate_file
+    from .._pipeline._validate_files import FileWork, validate_file
 
     kubernetes_version = check_version(kubernetes_version)
     opts = ValidateOptions(strict=strict, settings=settings, old=None if old is None else plain(old),
@@ -68,7 +69,7 @@ def validate(
 
         out: list[ResourceResult] = []
         for f in iter_paths_keeping_missing([os.fspath(target)]):
-            out.extend(validate_file((f, opts, None, None, (policy, frozenset()))))
+            out.extend(validate_file(FileWork(f, opts, policy=policy)))
         return out
     items: Sequence[Any] = target if isinstance(target, Sequence) else [target]
     docs = [t if isinstance(t, Document) else in_memory(t, i) for i, t in enumerate(items)]

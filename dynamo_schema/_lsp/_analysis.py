@@ -77,12 +77,11 @@ def token_end(line: str, col: int) -> tuple[int, str | None]:
 def analyse(text: str, path: str, settings: Any) -> list[Finding]:
     """The findings of one buffer (``path``: the file's path on disk, ``-`` for an unsaved one), in
     document order. ``settings``: a ``_settings.ServerSettings``."""
-    from .._pipeline._validate_files import validate_file
+    from .._pipeline._validate_files import FileWork, validate_file
     from ._schemainfo import suggest_field
 
     raw = text.encode("utf-8", errors="replace")
-    results = validate_file((path or "-", settings.options, None, raw,
-                             (settings.policy, settings.ignore_rules)))
+    results = validate_file(FileWork(path or "-", settings.options, None, raw, settings.policy, settings.ignore_rules))
     lines = text.splitlines()
     out: list[Finding] = []
     for r in results:

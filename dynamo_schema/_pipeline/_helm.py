@@ -120,9 +120,8 @@ def _error(name: str, rule: str, message: str) -> ResourceResult:
 def helm_results(chart: str, values: list[str], sets: list[str], options: ValidateOptions,
                  log: Callable[[str], Any] | None = None) -> list[ResourceResult]:
     from .._io._load import load
-    from .._report import ResourceResult
     from ._kustomize import error_result
-    from ._validate import validate_document
+    from ._result import document_result
 
     name = f"helm:{chart}"
     if not os.path.isdir(chart):
@@ -157,11 +156,10 @@ def helm_results(chart: str, values: list[str], sets: list[str], options: Valida
             continue
         src = next((s for n, s in reversed(sources) if n < doc.start[0]), "")
         template = _template_file(chart, src)
-        r = validate_document(doc, options)
-        diags = [_relocate(d, doc, lines, template) for d in r.diagnostics]
-        out.append(ResourceResult(filename=template or name, kind=r.kind, name=r.name, version=r.version,
-                                  status=r.status,  # type: ignore[arg-type]
-                                  diagnostics=list(load_diags) + diags, api_version=doc.api_version))
+        r = document_result(doc, options, load_diags)
+        r.diagnostics = [_relocate(d, doc, lines, template) for d in r.diagnostics]
+        r.filename = template or name
+        out.append(r)
     return out
 
 

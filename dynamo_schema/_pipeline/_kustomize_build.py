@@ -62,9 +62,8 @@ def _error(name: str, rule: str, message: str) -> ResourceResult:
 def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str], Any] | None = None
                       ) -> list[ResourceResult]:
     from .._io._load import load
-    from .._report import ResourceResult
     from ._kustomize import error_result
-    from ._validate import validate_document
+    from ._result import document_result
 
     name = f"kustomize:{folder}"
     if not os.path.isdir(folder):
@@ -88,11 +87,10 @@ def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str]
         if doc is None:
             out.append(error_result(name, list(load_diags)))
             continue
-        r = validate_document(doc, options)
-        diags = [_trace(d, doc.data, sources, ops) for d in r.diagnostics]
-        out.append(ResourceResult(filename=name, kind=r.kind, name=r.name, version=r.version,
-                                  status=r.status,  # type: ignore[arg-type]
-                                  diagnostics=list(load_diags) + diags, api_version=doc.api_version))
+        r = document_result(doc, options, load_diags)
+        r.diagnostics = [_trace(d, doc.data, sources, ops) for d in r.diagnostics]
+        r.filename = name
+        out.append(r)
     return out
 
 

@@ -27,7 +27,7 @@ class ResourceResult(Record):
     """The outcome of validating one resource (one document); ``diagnostics`` are located.
 
     Public as ``dynamo_schema.ResourceResult`` (what ``dynamo_schema.validate`` returns) and what every
-    ``validate`` reporter reads: one class, filled once by ``_pipeline/_validate_files.document_result``.
+    ``validate`` reporter reads: one class, filled once by ``_pipeline/_result.document_result``.
 
     * ``status``: ``valid`` | ``invalid`` (a rule refuses it) | ``error`` (it cannot be read or decoded) |
       ``skipped`` (no schema for its kind, or not a Kubernetes object; ``reason`` says why, and for a

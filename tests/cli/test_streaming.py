@@ -38,8 +38,8 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def slow_fake(events: list[str]) -> Any:
-    def fake(args: tuple[Any, ...]) -> list[ResourceResult]:
-        path = args[0]
+    def fake(work: Any) -> list[ResourceResult]:
+        path = work.path
         events.append("validate " + Path(path).name)
         time.sleep(0.001)  # 2,000 files: 2 s in all, so a run that waits for the end is late by far
         return [ResourceResult(path, "ConfigMap", Path(path).stem, "v1", "invalid", [], api_version="v1")]

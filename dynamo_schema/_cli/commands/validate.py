@@ -64,8 +64,10 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     files = [f for f in files if not filename_ignored(f, patterns)]
     # standard input is read here: pool workers have no access to it
     stdin_bytes = read_stdin() if "-" in files else None
-    extras = (policy, frozenset(p for v in ns.ignore_rule for p in v.split(",") if p.strip()))
-    work = [(f, opts, olds, stdin_bytes if f == "-" else None, extras) for f in files]
+    from ..._pipeline._validate_files import FileWork
+
+    ignore = frozenset(p for v in ns.ignore_rule for p in v.split(",") if p.strip())
+    work = [FileWork(f, opts, olds, stdin_bytes if f == "-" else None, policy, ignore) for f in files]
     count = len(files) + len(ns.patches) + len(ns.kustomize) + len(ns.helm)
     return _run_validate(work, jobs, ns, count, stdout, stderr, opts)
 
