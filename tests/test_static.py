@@ -115,3 +115,41 @@ def test_the_private_name_check_finds_one() -> None:
     """The check above can fail: ``_pipeline`` does read a private name of another package."""
     found = _private_names_imported_from_other_packages("_pipeline")
     assert found and all(" import _" in f for f in found)
+
+
+def _kind_tuples(root: Path) -> list[str]:
+    """Literal tuples, lists and sets of two or more Dynamo kind names in the package, outside the registry."""
+    import ast
+
+    from dynamo_schema._core._kinds import DYNAMO_KINDS
+
+    kinds = set(DYNAMO_KINDS)
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in ("dynamo_schema/_core/_kinds.py",) or "/models/" in rel:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        exports = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                   and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)}  # class names
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and id(node) not in exports:
+                names = [e.value for e in node.elts if isinstance(e, ast.Constant) and e.value in kinds]
+                if len(names) >= 2:
+                    found.append(f"{rel}:{node.lineno}: {names}")
+    return found
+
+
+def test_no_kind_name_tuple_outside_the_registry() -> None:
+    """Which kinds a step handles is read from ``_core/_kinds.py`` (issue 21), not written out again."""
+    assert _kind_tuples(ROOT / "dynamo_schema") == []
+
+
+def test_the_kind_tuple_check_finds_one(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text('K = ("DynamoGraphDeployment", "DynamoModel")\n', encoding="utf-8")
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        assert _kind_tuples(tmp_path) == ["m.py:1: ['DynamoGraphDeployment', 'DynamoModel']"]
+    finally:
+        ROOT = saved

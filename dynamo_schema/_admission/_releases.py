@@ -30,11 +30,13 @@ from typing import Any
 
 from .._core._access import as_dict, as_list
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import DCD as _DCD
+from .._core._kinds import DGD as _DGD
+from .._core._kinds import DGDR as _DGDR
 from ._settings import AdmissionSettings
 
 __all__ = ["HISTORY", "beta_rules", "is_legacy", "mutate", "mutating_version", "rule_active", "webhook_version"]
 
-_DGD, _DCD, _DGDR = "DynamoGraphDeployment", "DynamoComponentDeployment", "DynamoGraphDeploymentRequest"
 # the structural-validation rewrite that removed the v1alpha1 webhooks' plain-error rules (1.3)
 _GONE = {"dgd": "4d3f3a1d1", "dcd": "68a791296", "dgdr": "ea65da1c1", "dynamomodel": "ea65da1c1"}
 

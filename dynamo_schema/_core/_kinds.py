@@ -46,11 +46,13 @@ class KindSpec(FrozenRecord):
     * ``webhook``: the validating webhook's rules (``"crd"`` kinds), run after schema, ObjectMeta and CEL pass;
     * ``schemas``: ``{version: JSON Schema}`` of a kind registered at run time; None: the bundled
       ``_data/schemas/nvidia.com/<kind>_<version>.json`` generated from ``models/``;
-    * ``description``: one line for ``explain``.
+    * ``description``: one line for ``explain``;
+    * ``children``: the operator's reconciler creates objects from it (the render targets' input: DGD, DCD; a
+      DGDR becomes a DGD through the profiler): ``validate``'s reconcile check renders it.
     """
 
     __slots__ = _FIELDS = ("kind", "versions", "short_name", "admission", "status_subresource", "webhook",
-                           "schemas", "description")
+                           "schemas", "description", "children")
     kind: str
     versions: tuple[str, ...]
     short_name: str
@@ -59,10 +61,12 @@ class KindSpec(FrozenRecord):
     webhook: Webhook | str | None
     schemas: Mapping[str, dict[str, Any]] | None
     description: str
+    children: bool
 
     def __init__(self, kind: str, versions: tuple[str, ...], short_name: str = "", admission: str = "crd",
                  status_subresource: bool = True, webhook: Webhook | str | None = None,
-                 schemas: Mapping[str, dict[str, Any]] | None = None, description: str = "") -> None:
+                 schemas: Mapping[str, dict[str, Any]] | None = None, description: str = "",
+                 children: bool = False) -> None:
         if admission not in ("operator", "crd"):
             raise ValueError(f"admission must be 'operator' or 'crd', not {admission!r}")
         if not versions:
@@ -71,7 +75,8 @@ class KindSpec(FrozenRecord):
             raise ValueError(f"{kind}: schemas for {sorted(schemas)}, served {list(versions)}")
         for attr, value in (("kind", kind), ("versions", tuple(versions)), ("short_name", short_name),
                             ("admission", admission), ("status_subresource", status_subresource),
-                            ("webhook", webhook), ("schemas", schemas), ("description", description)):
+                            ("webhook", webhook), ("schemas", schemas), ("description", description),
+                            ("children", children)):
             object.__setattr__(self, attr, value)
 
     def schema(self, version: str) -> dict[str, Any] | None:
@@ -137,8 +142,8 @@ def spec_of(kind: str) -> KindSpec | None:
 
 _BUILTIN: frozenset[str] = frozenset()
 for _spec in (
-    KindSpec(DGD, ("v1beta1", "v1alpha1"), "dgd", "operator"),
-    KindSpec(DCD, ("v1beta1", "v1alpha1"), "dcd", "operator"),
+    KindSpec(DGD, ("v1beta1", "v1alpha1"), "dgd", "operator", children=True),
+    KindSpec(DCD, ("v1beta1", "v1alpha1"), "dcd", "operator", children=True),
     KindSpec(DGDR, ("v1beta1", "v1alpha1"), "dgdr", "operator"),
     KindSpec(DGDSA, ("v1beta1", "v1alpha1"), "dgdsa"),
     KindSpec("DynamoModel", ("v1alpha1",), "dm", webhook="dynamo_schema._schema._extra_kinds:dynamo_model_rules"),
@@ -148,6 +153,9 @@ for _spec in (
     register(_spec)
 _BUILTIN = frozenset(SPECS)
 del _spec
+
+#: the kinds the operator's reconcilers create children from (``KindSpec.children``)
+RECONCILED_KINDS = tuple(k for k, spec in SPECS.items() if spec.children)
 
 #: the kinds with a v1alpha1 <-> v1beta1 conversion (the CRDs' conversion webhook): ``_convert``
 CONVERTIBLE_KINDS = tuple(k for k, v in DYNAMO_KINDS.items() if len(v) > 1)

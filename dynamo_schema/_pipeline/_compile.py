@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, DynamoSchemaError
+from .._core._kinds import ADMITTED_KINDS
 from .._render._errors import RenderError as RenderError  # the one render error, re-exported for _cli
 
 
@@ -150,8 +151,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         # what the operator creates with Grove off: admitted with Grove off too (no Grove-only defaults)
         settings = settings._replace(grove_enabled=False)
     stored: dict[str, Any] | None = None
-    if api == "nvidia.com/v1alpha1" and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment",
-                                                 "DynamoGraphDeploymentRequest"):
+    if api == "nvidia.com/v1alpha1" and kind in ADMITTED_KINDS:
         # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object.
         # As the API server does, the converted object is not checked against the v1beta1 schema again
         # (a legacy ``componentType: main`` is copied verbatim and rendered with base defaults).
@@ -163,10 +163,8 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         else:
             obj = stored = admitted
         api = obj.get("apiVersion")
-    if api != "nvidia.com/v1beta1" or kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment",
-                                                   "DynamoGraphDeploymentRequest"):
-        msg = (f"cannot render {api}/{kind}: render knows DynamoGraphDeployment, "
-               "DynamoComponentDeployment, DynamoGraphDeploymentRequest and DeploymentSpec")
+    if api != "nvidia.com/v1beta1" or kind not in ADMITTED_KINDS:
+        msg = f"cannot render {api}/{kind}: render knows {', '.join(ADMITTED_KINDS)} and DeploymentSpec"
         raise RenderError(msg, [Diagnostic("render.unsupported-kind", ("kind",), msg)])
     prefix: list[dict[str, Any]] = []
     from_dgdr = kind == "DynamoGraphDeploymentRequest"

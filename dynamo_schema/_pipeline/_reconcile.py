@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._core._diagnostics import Diagnostic
+from .._core._kinds import RECONCILED_KINDS
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
 
@@ -114,7 +115,7 @@ def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any
     ``validate``'s reconcile cost). Only when a child is refused are they rendered again with the real hash,
     so that the messages name the objects exactly; ``tests/test_perf_paths.py`` compares with the full
     render on the corpus, the upstream golden inputs and generated near-limit names."""
-    if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+    if stored.get("kind") not in RECONCILED_KINDS:
         return []  # what a DGDR becomes is decided by the profiler; its DGD is checked when rendered
     try:
         shaped = _children(stored, settings, shape_only=True)
@@ -127,7 +128,7 @@ def reconcile_errors(data: dict[str, Any], stored: dict[str, Any], settings: Any
 
 def reconcile_errors_full(data: dict[str, Any], stored: dict[str, Any], settings: Any) -> list[Diagnostic]:
     """:func:`reconcile_errors` with the real worker hash throughout (the reference for its fast path)."""
-    if stored.get("kind") not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+    if stored.get("kind") not in RECONCILED_KINDS:
         return []
     from .._render._errors import RenderError
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..._core._consts import ANN_VLLM_BACKEND
 from ..._core._diagnostics import Diagnostic, Path
+from ..._core._kinds import DCD, DGD
 from .._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
 from ._shared import runtime_version_rules
 
@@ -259,7 +260,7 @@ def validate_preserved_alpha(obj: dict[str, Any], *, alpha_source: bool = False)
     is not converted at all.
     """
     kind = obj.get("kind")
-    if kind not in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+    if kind not in (DGD, DCD):  # the kinds whose v1alpha1 webhooks differ
         return []
     if not alpha_source and not needs_alpha_view(obj):
         return []
