@@ -28,21 +28,14 @@ Other documents in the files (ConfigMap, Secret…) are compared as they are.
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
 from .._grove._update import WEBHOOK as GROVE_WEBHOOK
 from ._diff_impact import (
-    IMPACT_ADDED,
-    IMPACT_NO_RESTART,
     IMPACT_NONE,
-    IMPACT_ON_DELETE,
-    IMPACT_REMOVED,
-    IMPACT_REPLACED,
-    IMPACT_ROLLING,
     ComponentImpact,
     ObjKey,
     changed_paths,
@@ -370,124 +363,42 @@ def _pair_documents(old_docs: list[Any], new_docs: list[Any]) -> list[tuple[Any,
     return pairs
 
 
-def _diag_line(d: Diagnostic) -> str:
-    where = ""
-    if d.line is not None and d.file:
-        where = f"{d.file}:{d.line}:{d.column}: "
-    elif d.file:
-        where = f"{d.file}: "
-    field_ = f"{d.field}: " if d.path else ""
-    return f"{d.severity}: {where}{field_}{d.message} [{d.rule}]"
+class DiffInputError(Exception):
+    """``diff`` cannot compare its inputs (a usage or I/O error, or an input that does not load): ``lines``
+    are what the command prints on standard error (exit 2). The command's own error, not the library's
+    (``dynamo_schema.diff`` compares objects, not files)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(lines[0] if lines else "cannot compare")
+        self.lines = lines
 
 
-IMPACT_TEXT = {
-    IMPACT_NONE: "unchanged",
-    IMPACT_NO_RESTART: "no restart",
-    IMPACT_ON_DELETE: "restarts when its pods are deleted (OnDelete)",
-    IMPACT_ROLLING: "rolling restart",
-    IMPACT_REPLACED: "pods replaced",
-    IMPACT_ADDED: "added (new pods)",
-    IMPACT_REMOVED: "removed (pods deleted)",
-}
-
-
-def format_text(reports: list[DiffReport], show_diff: bool = True) -> str:
-    out: list[str] = []
-    for r in reports:
-        title = f"{r.kind or 'document'}/{r.name}" if r.name else (r.kind or "document")
-        head = f"== {title}"
-        if r.target:
-            head += f" (target {r.target})"
-        head += f": {r.status}"
-        out.append(head)
-        if r.change == "added":
-            out.append("  only in NEW (it would be created)")
-        elif r.change == "removed":
-            out.append("  only in OLD (it would be deleted)")
-        for p in r.problems:
-            out.append(f"  error: {p}")
-        errs = r.admission_errors
-        if errs:
-            out.append("  update refused by admission:")
-            out += [f"    {_diag_line(d)}" for d in errs]
-        warns = [d for d in r.admission if d.severity != "error"]
-        if warns:
-            out.append("  admission warnings:")
-            out += [f"    {_diag_line(d)}" for d in warns]
-        if r.refusals:
-            out.append(f'  in-place update refused by Grove (admission webhook "{GROVE_WEBHOOK}" denied the request):')
-            out += [f"    {_diag_line(d)}" for d in r.refusals]
-            out.append("  the PodCliqueSet must be deleted and recreated to apply this change")
-        if r.components:
-            out.append("  components:")
-            for c in r.components:
-                line = f"    {c.name}: {IMPACT_TEXT.get(c.impact, c.impact)}"
-                out.append(line)
-                out += [f"      - {reason}" for reason in c.reasons]
-        if r.objects:
-            counts = {k: sum(1 for o in r.objects if o.change == k) for k in ("changed", "added", "removed")}
-            out.append(f"  objects: {counts['changed']} changed, {counts['added']} added, {counts['removed']} removed")
-            for o in r.objects:
-                extra = f": {', '.join(o.fields)}" if o.fields else ""
-                out.append(f"    {o.change} {o.kind}/{o.name}{extra}")
-        elif not r.problems and r.change == "changed":
-            out.append("  no changes in the rendered objects")
-        if show_diff:
-            for o in r.objects:
-                out.append(o.diff.rstrip("\n"))
-    return "\n".join(out) + ("\n" if out else "")
-
-
-def format_json(reports: list[DiffReport]) -> str:
-    summary = {
-        "changed": sum(1 for r in reports if r.changed),
-        "unchanged": sum(1 for r in reports if not r.changed),
-        "refused": sum(1 for r in reports if r.refused),
-        "restarts": sorted({c.name for r in reports for c in r.components if c.restarts}),
-    }
-    return json.dumps({"resources": [r.to_dict() for r in reports], "summary": summary}, indent=2,
-                      ensure_ascii=False) + "\n"
-
-
-def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, stdout: TextIO, stderr: TextIO,
-             *, output: str = "text", settings: Any = None, operator_version: str | None = None,
-             context: int = 3, show_diff: bool = True) -> int:
-    """The ``diff`` subcommand, with ``kubectl diff``'s exit codes (docs/cli.md, D52): 0 no differences;
-    1 differences (the update would be admitted); 2 an error: the update would be refused, an input is
-    invalid, or a usage or I/O error."""
+def diff_files(old_path: str, new_path: str, target: str | None = None, namespace: str = "default", *,
+               settings: Any = None, operator_version: str | None = None, context: int = 3) -> list[DiffReport]:
+    """The reports of ``diff OLD NEW``: the documents of the two files paired by identity, each pair
+    compared (:func:`diff_documents`) and located in its file. Raises :class:`DiffInputError`."""
     from .._io._load import LoadError, load_path
+    from .._report._diff import diag_line
 
-    if output not in ("text", "json"):
-        stderr.write(f"error: unknown output format {output!r} (text or json)\n")
-        return 2
     if target is not None:
         from .._render.targets import names_for  # the registry; imported here: it loads every target
 
         if target not in (targets := names_for("DynamoGraphDeployment")):
-            stderr.write(f"error: unknown target {target!r} (one of {', '.join(targets)})\n")
-            return 2
+            raise DiffInputError([f"error: unknown target {target!r} (one of {', '.join(targets)})"])
     if old_path == "-" and new_path == "-":
-        stderr.write("error: OLD and NEW cannot both be standard input\n")
-        return 2
+        raise DiffInputError(["error: OLD and NEW cannot both be standard input"])
     docs: list[list[Any]] = []
     for path in (old_path, new_path):
         try:
             docs.append(load_path(path))
         except LoadError as exc:
-            for d in exc.diagnostics:
-                stderr.write(_diag_line(d) + "\n")
-            if not exc.diagnostics:
-                stderr.write(f"error: {path}: {exc}\n")
-            return 2
-        except FileNotFoundError:
-            stderr.write(f"error: {path}: no such file or directory\n")
-            return 2
-        except PermissionError:
-            stderr.write(f"error: {path}: permission denied\n")
-            return 2
-        except (IsADirectoryError, OSError) as exc:
-            stderr.write(f"error: {path}: {exc}\n")
-            return 2
+            raise DiffInputError([diag_line(d) for d in exc.diagnostics] or [f"error: {path}: {exc}"]) from exc
+        except FileNotFoundError as exc:
+            raise DiffInputError([f"error: {path}: no such file or directory"]) from exc
+        except PermissionError as exc:
+            raise DiffInputError([f"error: {path}: permission denied"]) from exc
+        except OSError as exc:
+            raise DiffInputError([f"error: {path}: {exc}"]) from exc
     reports: list[DiffReport] = []
     for od, nd in _pair_documents(docs[0], docs[1]):
         old = od.data if od is not None and isinstance(od.data, dict) else None
@@ -504,7 +415,4 @@ def run_diff(old_path: str, new_path: str, target: str | None, namespace: str, s
                 r.problems = [f"{first.file}:{first.line}:{first.column}: {p}"
                               if p.startswith("the old object is not valid") else p for p in r.problems]
         reports.append(r)
-    stdout.write(format_json(reports) if output == "json" else format_text(reports, show_diff))
-    if any(r.refused for r in reports):
-        return 2
-    return 1 if any(r.changed for r in reports) else 0
+    return reports

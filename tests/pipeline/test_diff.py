@@ -28,16 +28,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dynamo_schema._cli.commands.diff import run_diff
 from dynamo_schema._grove._update import update_refusals as grove_update_refusals
-from dynamo_schema._pipeline import _diff
-from dynamo_schema._pipeline._diff import (
-    IMPACT_NO_RESTART,
-    IMPACT_NONE,
-    IMPACT_REPLACED,
-    IMPACT_ROLLING,
-    diff_documents,
-    run_diff,
-)
+from dynamo_schema._pipeline import _diff, _diff_impact
+from dynamo_schema._pipeline._diff import diff_documents
+from dynamo_schema._pipeline._diff_impact import IMPACT_NO_RESTART, IMPACT_NONE, IMPACT_REPLACED, IMPACT_ROLLING
 from dynamo_schema._pipeline._validate import apply_over
 from tests import _yaml as k8s_yaml
 
@@ -425,7 +420,7 @@ def test_component_added_refused() -> None:
     assert [(d.field, d.message) for d in r.admission_errors] == [
         ("spec.components", "Forbidden: component topology is immutable and cannot be modified after creation: "
                             "components added: [Planner]")]
-    assert impacts(r)["Planner"] == _diff.IMPACT_ADDED
+    assert impacts(r)["Planner"] == _diff_impact.IMPACT_ADDED
 
 
 def test_running_deployment_keeps_its_pathway() -> None:
@@ -527,7 +522,7 @@ def test_grove_on_delete_strategy() -> None:
     new = copy.deepcopy(old)
     new["spec"]["components"][0]["podTemplate"]["spec"]["containers"][0]["env"] = [{"name": "A", "value": "b"}]
     r = diff_documents(old, new, target="grove")
-    assert impacts(r)["Frontend"] == _diff.IMPACT_ON_DELETE
+    assert impacts(r)["Frontend"] == _diff_impact.IMPACT_ON_DELETE
     assert not r.components[0].restarts
 
 
@@ -539,4 +534,4 @@ def test_renamed_object_is_delete_and_create(tmp_path: Path) -> None:
     assert "== DynamoGraphDeployment/llama-disagg-2 (target grove): added" in out
     assert "== DynamoGraphDeployment/llama-disagg (target grove): removed" in out
     r = diff_documents(None, renamed)
-    assert set(impacts(r).values()) == {_diff.IMPACT_ADDED}
+    assert set(impacts(r).values()) == {_diff_impact.IMPACT_ADDED}

@@ -66,7 +66,8 @@ def test_command_line_targets_are_the_registry() -> None:
     """``render``/``diff --target`` accept (and document) exactly the registered targets per kind."""
     import io
 
-    from dynamo_schema._pipeline import _compile, _diff
+    from dynamo_schema._cli.commands.diff import run_diff
+    from dynamo_schema._pipeline import _compile
 
     listed_dgd = ", ".join(names_for(DGD))  # render and diff read the registry: their refusals list it
     assert listed_dgd == "kubernetes, grove, dcd"
@@ -74,7 +75,7 @@ def test_command_line_targets_are_the_registry() -> None:
         _compile.render_object(DGD_OBJ, target="nope")
     assert str(refused.value) == f"unknown target 'nope' for a DynamoGraphDeployment (one of {listed_dgd})"
     err = io.StringIO()
-    assert _diff.run_diff("old.yaml", "new.yaml", "nope", "default", io.StringIO(), err) == 2
+    assert run_diff("old.yaml", "new.yaml", "nope", "default", io.StringIO(), err) == 2
     assert err.getvalue() == f"error: unknown target 'nope' (one of {listed_dgd})\n"
     assert names_for(DCD) == ("kubernetes",)  # _compile: a DCD renders only for kubernetes
     for command in ("render", "diff"):

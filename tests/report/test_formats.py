@@ -155,3 +155,12 @@ def test_one_summary_line_in_every_format() -> None:
         out = make(fmt, summary=True, files_count=3).render(rs)
         assert out.count(line) == 1, fmt
         assert line not in make(fmt, summary=False, files_count=3).render(rs), fmt
+
+
+def test_diff_words_every_impact() -> None:
+    """``diff``'s text names every impact ``_pipeline/_diff_impact`` decides, and only those."""
+    from dynamo_schema._pipeline import _diff_impact
+    from dynamo_schema._report._diff import IMPACT_TEXT
+
+    impacts = {v for k, v in vars(_diff_impact).items() if k.startswith("IMPACT_")}
+    assert set(IMPACT_TEXT) == impacts
