@@ -81,7 +81,7 @@ __all__ = [
 _LAZY = {
     "AdapterError": ("dynamo_schema._infercrane._common", "AdapterError"),
     "AdmissionSettings": ("dynamo_schema._admission._settings", "AdmissionSettings"),
-    "ConfigFileError": ("dynamo_schema._pipeline._compile", "ConfigFileError"),
+    "ConfigFileError": ("dynamo_schema._pipeline._config", "ConfigFileError"),
     "ConversionError": ("dynamo_schema._convert._envelope", "ConversionError"),
     "DeploymentSpec": ("dynamo_schema._infercrane._model", "DeploymentSpec"),
     "DgdrError": ("dynamo_schema._dgdr._common", "DgdrError"),
@@ -134,7 +134,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._infercrane._settings import SettingsError
     from ._io._load import LoadError
     from ._merge._override import MergeError, MergeResult
-    from ._pipeline._compile import ConfigFileError
+    from ._pipeline._config import ConfigFileError
     from ._pipeline._diff import DiffReport
     from ._render._errors import RenderError
     from ._report import ResourceResult

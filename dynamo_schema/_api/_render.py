@@ -45,7 +45,7 @@ def render(obj: Manifest, target: Target | None = None, *, settings: AdmissionSe
 
     Raises ``RenderError`` (``.diagnostics``) when admission refuses the object or it cannot be rendered.
     Write the objects with :func:`dump_yaml`."""
-    from .._pipeline._compile import render_object
+    from .._pipeline._render_object import render_object
     from .._pipeline._validate import is_deploymentspec
 
     data = plain(obj)
@@ -102,7 +102,7 @@ def compile_spec(spec: Manifest, provider: Mapping[str, Any] | str | os.PathLike
 
     mapping: Mapping[str, Any] | None
     if isinstance(provider, (str, os.PathLike)):
-        from .._pipeline._compile import read_mapping_file
+        from .._pipeline._config import read_mapping_file
 
         mapping = read_mapping_file(os.fspath(provider), "provider config")
     else:

@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if ns.debug:
             raise
         from .._core._fsutil import UnsafePathError
-        from .._pipeline._compile import ConfigFileError
+        from .._pipeline._config import ConfigFileError
 
         if isinstance(exc, (ConfigFileError, UnsafePathError)):
             stderr.write(f"error: {exc}\n")

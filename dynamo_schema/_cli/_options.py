@@ -118,7 +118,7 @@ def add_validate_options(p: argparse.ArgumentParser) -> None:
 
 def settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
     """The ``--settings`` file (read with located errors) overlaid with every ``--set``."""
-    from .._pipeline._compile import ConfigFileError, read_mapping_file
+    from .._pipeline._config import ConfigFileError, read_mapping_file
 
     mapping: dict[str, Any] = {}
     if getattr(ns, "settings", None):

@@ -47,7 +47,7 @@ def stored_object(doc: Document, options: ValidateOptions) -> tuple[list[Diagnos
         return diags, extra_defaults(data), True
     if (group, kind) in (("grove.io", "PodCliqueSet"), ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"),
                          ("apps", "Deployment"), ("", "Service")):
-        from .._render._apiserver import apply_server_defaults
+        from .._render._serverdefaults import apply_server_defaults
 
         return diags, apply_server_defaults(_pruned(data)), True
     return diags, data, True

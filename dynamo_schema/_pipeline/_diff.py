@@ -170,7 +170,7 @@ def _render(stored: dict[str, Any], raw: dict[str, Any], target: str | None, nam
     """Render an admitted object; returns (objects, the target used)."""
     kind = stored.get("kind")
     if kind == "DynamoGraphDeploymentRequest":
-        from ._compile import render_object
+        from ._render_object import render_object
 
         objs = render_object(raw, target=target, namespace=namespace, operator_version=operator_version,
                              settings=settings, validate_output=False)

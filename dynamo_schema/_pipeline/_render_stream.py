@@ -5,7 +5,7 @@ Secrets, ResourceClaimTemplates, RBAC… ``render`` turns each Dynamo document (
 DeploymentSpec) into what the operator (or the adapter) creates, at the document's place; every other
 Kubernetes object is validated as ``validate`` checks it and passed through unchanged (what
 ``kubectl apply`` would create), unless ``only_dynamo``. Every failing document is reported (one
-:class:`~dynamo_schema._pipeline._compile.RenderError` carrying the diagnostics of all of them), not only the first.
+:class:`~dynamo_schema._pipeline._render_object.RenderError` carrying the diagnostics of all of them), not only the first.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def render_stream(docs: list[Any], *, target: str | None, namespace: str, operat
 
 
 def _render_docs(docs: list[Any], result: StreamResult, opts: dict[str, Any]) -> None:
-    from ._compile import artifact_file, render_deploymentspec, render_object
+    from ._render_object import artifact_file, render_deploymentspec, render_object
     from ._validate import ValidateOptions, is_deploymentspec, validate_document
 
     target, namespace, operator_version = opts["target"], opts["namespace"], opts["operator_version"]

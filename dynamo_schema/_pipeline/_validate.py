@@ -161,7 +161,7 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     and CEL checks run on the object its patch produced (defaults, Go zero values, canonical
     quantities); the validating webhook last."""
     from .. import _admission
-    from .._admission._gojson import decode_error
+    from .._admission._godecode import decode_error
     from .._schema import _structural
     from .._schema._apiserver import api_server_checks
 

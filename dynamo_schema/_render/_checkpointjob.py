@@ -21,14 +21,15 @@ from .._core._consts import LABEL_COMPONENT, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
 from .._k8s._gofmt import go_quote
 from . import _dra
+from ._backend_detect import component_backend
 from ._checkpoint import IMMEDIATE, LABEL_CHECKPOINT_ID, RULE_CHECKPOINT, CheckpointInfo, checkpoint_config
 from ._checkpoint import compatibility_errors as _compat
 from ._checkpoint import dgd_checkpoint_id as _checkpoint_id
+from ._envmerge import merge_envs, mergo_override
 from ._errors import RenderError
 from ._failover import engine_container_names, is_intra_pod_failover
 from ._gms import ensure_client, ensure_server_sidecar
-from ._graph import LABEL_DGD_NAME, apply_dgd_template_defaults, component_backend
-from ._merge import merge_envs, mergo_override
+from ._graph import LABEL_DGD_NAME, apply_dgd_template_defaults
 from ._names import discovery_service_account, is_worker_type
 from ._options import RenderOptions
 from ._pod import generate_pod_spec, is_k8s_discovery

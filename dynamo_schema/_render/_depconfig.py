@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._errors import RenderError
-from ._gojson import canonical_quantity
+from ._hashjson import canonical_quantity
 
 ENV_NAME = "DYN_DEPLOYMENT_CONFIG"
 FRONTEND_PORT = 8000

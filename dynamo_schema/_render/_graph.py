@@ -1,12 +1,12 @@
-"""DGD admission defaults (as rendering needs them), backend detection and DGD → DCD generation.
+"""DGD → DCD generation and the DGD template defaults it applies.
 
 Upstream: ``graph.go`` ``GenerateDynamoComponentsDeployments``/``generateSingleDCD``/
-``applyDGDTemplateDefaults``, ``DetectBackendFrameworkFromArgs``, ``determineBackendFramework``.
+``applyDGDTemplateDefaults``. Admission as rendering needs it is ``_admit.py``, the backend framework
+``_backend_detect.py``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,15 +16,13 @@ from .._core._consts import (
     ANN_ENABLE_METRICS,
     ANN_ORIGIN_VERSION,
     ANN_VLLM_BACKEND,
-    ANN_WORKLOAD_PROVIDER,
     LABEL_COMPONENT,
     LABEL_WORKER_HASH,
 )
 from .._core._datacopy import deepcopy
-from ._errors import RenderError
-from ._merge import merge_envs, merge_low_priority
+from ._backend_detect import backend_for_generated_dcds
+from ._envmerge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
-from ._options import RenderOptions
 
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
 LABEL_DGD_NAME = "nvidia.com/dynamo-graph-deployment-name"
@@ -37,121 +35,7 @@ PROPAGATED_DGD_ANNOTATIONS = (
     ANN_ORIGIN_VERSION,
     ANN_VLLM_BACKEND,
 )
-FALLBACK_OPERATOR_VERSION = "1.5.0"
 
-_BACKEND_PATTERNS = (
-    ("vllm", re.compile(r"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.vllm[^|&;]*")),
-    ("sglang", re.compile(r"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.sglang[^|&;]*")),
-    ("trtllm", re.compile(r"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.trtllm[^|&;]*")),
-)
-
-
-# ---------------------------------------------------------------- admission defaults
-
-
-def operator_version(options: RenderOptions) -> str:
-    if options.operator_version:
-        return options.operator_version
-    try:
-        from .._admission._settings import BUNDLED_OPERATOR_VERSION
-
-        return BUNDLED_OPERATOR_VERSION
-    except ImportError:  # pragma: no cover - admission package absent
-        return FALLBACK_OPERATOR_VERSION
-
-
-def admit(obj: Mapping[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
-    """Apply CREATE-time admission defaults (schema defaults and the mutating webhook), idempotent."""
-    data: dict[str, Any] = deepcopy(dict(obj))
-    if not isinstance(data.get("metadata"), dict):
-        data["metadata"] = {}
-    if not data["metadata"].get("namespace"):
-        data["metadata"]["namespace"] = options.namespace
-    from .._admission import _defaults as adm
-    from .._admission._settings import AdmissionSettings
-
-    settings = AdmissionSettings(
-        grove_enabled=grove,
-        lws_enabled=options.lws_enabled,
-        discovery_backend=options.discovery_backend,
-        operator_version=operator_version(options),
-    )
-    out = adm.default(data, settings, operation="CREATE")
-    if out.get("kind") == "DynamoGraphDeployment":
-        # The rendering target decides the pathway (CREATE semantics: the webhook chooses it).
-        ann = out.setdefault("metadata", {}).setdefault("annotations", {})
-        ann[ANN_WORKLOAD_PROVIDER] = "grove" if grove else "component"
-    return out
-
-
-# ---------------------------------------------------------------- backend framework
-
-
-def main_command_args(component: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    pt = component.get("podTemplate") or {}
-    for c in (pt.get("spec") or {}).get("containers") or []:
-        if isinstance(c, Mapping) and c.get("name") == "main":
-            return [str(x) for x in c.get("command") or []], [str(x) for x in c.get("args") or []]
-    return [], []
-
-
-def detect_backend(command: list[str], args: list[str]) -> str:
-    full = " ".join(command + args)
-    detected = [name for name, pat in _BACKEND_PATTERNS if pat.search(full)]
-    if not detected:
-        return "noop"
-    if len(detected) > 1:
-        raise RenderError.at(f"multiple backend frameworks detected from command: [{' '.join(detected)}] in \"{full}\"", rule="render.backend")
-    return detected[0]
-
-
-def determine_backend(component_type: str, command: list[str], args: list[str], explicit: str | None, path: tuple[str | int, ...] = ()) -> str:
-    if not is_worker_type(component_type):
-        return "noop"
-    detected = ""
-    err: RenderError | None = None
-    if command or args:
-        try:
-            detected = detect_backend(command, args)
-        except RenderError as exc:
-            err = exc
-    if detected and detected != "noop" and explicit and detected != explicit:
-        raise RenderError.at(
-            f'backend framework mismatch: detected "{detected}" from command but explicitly configured as "{explicit}"',
-            path, rule="render.backend",
-        )
-    if detected and detected != "noop":
-        return detected
-    if explicit:
-        return explicit
-    if err is not None:
-        raise RenderError.at(f"could not determine backend framework: {err}", path, rule="render.backend")
-    return "noop"
-
-
-def component_backend(component: Mapping[str, Any], explicit: str | None, path: tuple[str | int, ...] = ()) -> str:
-    cmd, args = main_command_args(component)
-    return determine_backend(str(component.get("type") or ""), cmd, args, explicit, path)
-
-
-def backend_for_generated_dcds(dgd: Mapping[str, Any]) -> str:
-    spec = dgd.get("spec") or {}
-    if spec.get("backendFramework"):
-        return str(spec["backendFramework"])
-    detected = ""
-    for i, comp in enumerate(spec.get("components") or []):
-        if not is_worker_type(comp.get("type")):
-            continue
-        bf = component_backend(comp, None, ("spec", "components", i))
-        if not bf or bf == "noop":
-            continue
-        if detected and detected != bf:
-            raise RenderError.at(
-                f"multiple backend frameworks detected for generated DynamoComponentDeployments: {detected} and {bf}",
-                ("spec", "components"), rule="render.backend",
-            )
-        detected = bf
-    return detected
 
 
 # ---------------------------------------------------------------- template defaults

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ._envmerge import merge_envs
 from ._errors import RenderError
-from ._merge import merge_envs
 from ._names import is_worker_type
 
 ENV_KV_TRANSFER_DOMAIN = "DYN_KV_TRANSFER_DOMAIN"

@@ -14,8 +14,8 @@ from .._core._datacopy import deepcopy
 from .._core._record import Record
 from .._k8s._quantity import quantity_is_zero
 from . import _backends, _failover, _gms
+from ._envmerge import merge_envs, mergo_override
 from ._errors import RenderError
-from ._merge import merge_envs, mergo_override
 from ._names import (
     compute_dynamo_namespace,
     discovery_service_account,

@@ -34,7 +34,7 @@ from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION
 from .._core._datacopy import deepcopy
-from ._gojson import canonical_quantity, encode, go_marshal
+from ._hashjson import canonical_quantity, encode, go_marshal
 from ._names import is_worker_type
 
 HASH_INPUT_VERSION = "dgd-worker-rollout-v2"

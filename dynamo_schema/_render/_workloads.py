@@ -21,13 +21,9 @@ from .._core._consts import (
 from .._core._consts import ANN_DISCOVERY_BACKEND as LABEL_DISCOVERY_BACKEND
 from .._core._datacopy import deepcopy
 from ._alphacompat import dcd_alpha_spec, dcd_preserved_annotations
+from ._backend_detect import component_backend
 from ._errors import RenderError
-from ._graph import (
-    LABEL_COMPONENT_CLASS,
-    LABEL_DGD_NAME,
-    LABEL_NAMESPACE,
-    component_backend,
-)
+from ._graph import LABEL_COMPONENT_CLASS, LABEL_DGD_NAME, LABEL_NAMESPACE
 from ._kvtransfer import TOPOLOGY_SOURCE_ANNOTATION_KEYS
 from ._names import (
     compute_dynamo_namespace,

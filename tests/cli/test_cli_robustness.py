@@ -401,7 +401,7 @@ def test_long_dynamo_namespace_is_warned_about(tmp_path: Path) -> None:
 
 
 def test_name_rules_follow_apimachinery() -> None:
-    from dynamo_schema._pipeline._compile import dns1035_label_errors, dns1123_subdomain_errors, label_value_errors
+    from dynamo_schema._k8s._names import dns1035_label_errors, dns1123_subdomain_errors, label_value_errors
 
     assert dns1123_subdomain_errors("a.b-c") == [] and dns1035_label_errors("a-1") == []
     assert label_value_errors("") == [] and label_value_errors("My_Value.1") == []

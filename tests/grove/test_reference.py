@@ -86,7 +86,7 @@ DGDS = _dgds()
 @pytest.mark.parametrize("name,dgd", DGDS, ids=[n for n, _ in DGDS])
 def test_rendered_corpus_pcs_is_admitted(name: str, dgd: dict[str, Any]) -> None:
     from dynamo_schema._core._diagnostics import DynamoSchemaError
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
 
     if name.split("#")[0] in REFUSED:
         with pytest.raises(DynamoSchemaError):
@@ -106,16 +106,16 @@ def test_rendered_corpus_pcs_with_kai_is_admitted(name: str, dgd: dict[str, Any]
     import dataclasses
 
     from dynamo_schema._core._diagnostics import DynamoSchemaError
-    from dynamo_schema._pipeline import _compile
+    from dynamo_schema._pipeline import _render_object
 
-    plain = _compile.render_options
-    monkeypatch.setattr(_compile, "render_options",
+    plain = _render_object.render_options
+    monkeypatch.setattr(_render_object, "render_options",
                         lambda *a, **k: dataclasses.replace(plain(*a, **k), kai_scheduler_enabled=True))
     if name.split("#")[0] in REFUSED:
         with pytest.raises(DynamoSchemaError):
-            _compile.render_object(dgd, target="grove", settings=_dra_settings())
+            _render_object.render_object(dgd, target="grove", settings=_dra_settings())
         return
-    objs = _compile.render_object(dgd, target="grove", settings=_dra_settings())
+    objs = _render_object.render_object(dgd, target="grove", settings=_dra_settings())
     (pcs,) = [o for o in objs if o.get("kind") == "PodCliqueSet"]
     # a component may name its own scheduler (the renderer keeps it, as Dynamo does)
     assert "kai-scheduler" in {c["spec"]["podSpec"].get("schedulerName") for c in pcs["spec"]["template"]["cliques"]} \

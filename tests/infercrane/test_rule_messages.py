@@ -705,14 +705,14 @@ def test_emitted_dgd_passes_admission(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("data", [d for _, d in DGD_SPECS], ids=[n for n, _ in DGD_SPECS])
 def test_emitted_dgd_renders_for_grove_and_kubernetes(data: dict[str, Any]) -> None:
-    from dynamo_schema._pipeline import _compile
+    from dynamo_schema._pipeline import _render_object
 
     dgd = _emitted_dgd(data)
     name = dgd["metadata"]["name"]
-    grove = _compile.render_object(copy.deepcopy(dgd), target="grove")
+    grove = _render_object.render_object(copy.deepcopy(dgd), target="grove")
     pcs = [o for o in grove if o["kind"] == "PodCliqueSet"]
     assert len(pcs) == 1 and pcs[0]["metadata"]["name"] == name
-    kube = _compile.render_object(copy.deepcopy(dgd), target="kubernetes")
+    kube = _render_object.render_object(copy.deepcopy(dgd), target="kubernetes")
     dcds = [o for o in kube if o["kind"] == "DynamoComponentDeployment"]
     assert len(dcds) == 2  # one per component: Frontend and Worker
     assert sorted(d["spec"].get("componentType", d["spec"].get("type")) for d in dcds) == ["frontend", "worker"]

@@ -35,7 +35,7 @@ def _same(value: Any) -> None:
 @pytest.mark.slow
 def test_corpus_hash_inputs(shared: Path) -> None:
     from dynamo_schema._admission import AdmissionSettings
-    from dynamo_schema._pipeline._compile import _admit
+    from dynamo_schema._pipeline._render_object import _admit
     from dynamo_schema._render import RenderError
     from dynamo_schema._render import _workerhash as W
     from dynamo_schema._render._alphacompat import alpha_view

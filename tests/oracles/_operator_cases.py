@@ -185,7 +185,7 @@ def our_causes(diagnostics: list[Any], stage: str | None) -> set[tuple[str, str]
 
 def run(case: dict[str, Any]) -> Outcome:
     import dynamo_schema
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
     from dynamo_schema._render._errors import RenderError
 
     settings = case.get("settings") or {}

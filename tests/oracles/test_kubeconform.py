@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from dynamo_schema._io._emit import dump_all
-from dynamo_schema._pipeline._compile import check_rendered
+from dynamo_schema._pipeline._render_object import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
 from . import _kubeconform as kc

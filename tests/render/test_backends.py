@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from dynamo_schema._render import RenderError, RenderOptions
+from dynamo_schema._render._backend_detect import detect_backend, determine_backend
 from dynamo_schema._render._backends import shell_quote_bash_c, update_container
-from dynamo_schema._render._graph import detect_backend, determine_backend
 from dynamo_schema._render._podrequest import PodRequest
 
 GROVE_LDR = "$(GROVE_PCSG_NAME)-$(GROVE_PCSG_INDEX)-test-service-ldr-0.$(GROVE_HEADLESS_SERVICE)"

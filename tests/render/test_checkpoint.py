@@ -17,7 +17,7 @@ import pytest
 from dynamo_schema._render import RenderError, RenderOptions, render
 from dynamo_schema._render._checkpoint import CheckpointInfo, dgd_checkpoint_id
 from dynamo_schema._render._checkpointjob import PLACEHOLDER_UID
-from dynamo_schema._render._grove import render_pcs
+from dynamo_schema._render._podcliqueset import render_pcs
 from tests.oracles import _operator_cases as oc
 
 pytestmark = pytest.mark.shared
@@ -36,7 +36,7 @@ def test_checkpoint_objects_and_restore_candidate(prefix: str) -> None:
 
 def test_checkpoint_parts_of_a_case_that_differs_elsewhere() -> None:
     """1041 differs in its typed EPP config only: its checkpoints and worker clique agree."""
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
 
     data = case("1041")
     ours = oc.normalise(render_object(copy.deepcopy(data["input"]), settings=oc.admission_settings(data["settings"])))
@@ -81,7 +81,7 @@ def _alpha_dgd(service: dict[str, Any]) -> dict[str, Any]:
 
 def test_wait_for_checkpoint_gates_the_scaling_group() -> None:
     """Not Ready and ``WaitForCheckpoint``: the scaling group and its cliques at zero replicas, minAvailable kept."""
-    from dynamo_schema._render._graph import admit
+    from dynamo_schema._render._admit import admit
 
     dgd = admit(_alpha_dgd({"componentType": "decode", "replicas": 3, "resources": {"limits": {"gpu": "1"}},
                             "multinode": {"nodeCount": 2}}), RenderOptions(), grove=True)
@@ -94,7 +94,7 @@ def test_wait_for_checkpoint_gates_the_scaling_group() -> None:
 
 
 def test_gms_cliques_are_not_checkpoint_targets() -> None:
-    from dynamo_schema._render._graph import admit
+    from dynamo_schema._render._admit import admit
 
     dgd = admit(_alpha_dgd({"componentType": "decode", "replicas": 1, "resources": {"limits": {"gpu": "1"}},
                             "gpuMemoryService": {"enabled": True, "mode": "interPod"}}), RenderOptions(), grove=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dynamo_schema._pipeline._compile import check_rendered
+from dynamo_schema._pipeline._render_object import check_rendered
 from dynamo_schema._render import RenderError, RenderOptions, render
 
 # The GPU Memory Service / failover samples need DRA and the checkpoint sample the checkpoint gate: the

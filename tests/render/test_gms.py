@@ -129,7 +129,7 @@ def _gms_view(objects: list[dict[str, Any]]) -> list[Any]:
 def test_gms_parts_of_cases_that_differ_elsewhere(prefix: str) -> None:
     """These cases differ from the operator in other ways (the 1.5 health gate, the typed EPP config), not
     in their GMS wiring."""
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
 
     data = case(prefix)
     settings = oc.admission_settings(data["settings"])
@@ -314,8 +314,8 @@ def test_interpod_trtllm_leader_waits_for_gms_then_workers() -> None:
 
 def _interpod_pcs(nodes: int) -> dict[str, Any]:
     from dynamo_schema._convert._v1alpha1 import to_v1beta1
-    from dynamo_schema._render._graph import admit
-    from dynamo_schema._render._grove import render_pcs
+    from dynamo_schema._render._admit import admit
+    from dynamo_schema._render._podcliqueset import render_pcs
 
     service: dict[str, Any] = {
         "componentType": "decode", "replicas": 1, "resources": {"limits": {"gpu": "1"}},
@@ -350,7 +350,7 @@ def test_failover_shadows_are_not_gang_peers() -> None:
 
 def test_rendered_claim_templates_are_schema_checked() -> None:
     """The output check validates ``resource.k8s.io/v1`` with a release that serves it (1.34)."""
-    from dynamo_schema._pipeline._compile import check_rendered
+    from dynamo_schema._pipeline._render_object import check_rendered
 
     rct = _dra.resource_claim_template("dgd-w-gpu", "ns", 1, "gpu.nvidia.com", RenderOptions(dra_enabled=True))
     assert rct is not None and check_rendered([rct]) == []

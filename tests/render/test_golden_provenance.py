@@ -241,7 +241,7 @@ def test_golden_facts_hold_upstream(shared: Path, folder: Path) -> None:
 def _live(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the upstream cluster test reads back: API-server defaults, and a status written by the DCD
     and Deployment controllers (test_upstream_goldens.py describes the same step)."""
-    from dynamo_schema._render._apiserver import apply_server_defaults
+    from dynamo_schema._render._serverdefaults import apply_server_defaults
 
     out = []
     for obj in objs:

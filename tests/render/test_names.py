@@ -7,7 +7,7 @@ import pytest
 
 from dynamo_schema._render import pcs_name as dgd_pcs_name
 from dynamo_schema._render import worker_hash
-from dynamo_schema._render._gojson import go_marshal
+from dynamo_schema._render._hashjson import go_marshal
 from dynamo_schema._render._names import (
     component_runtime_namespace,
     compute_dynamo_namespace,

@@ -1,7 +1,7 @@
 """Project goldens: golden/<case>/{input.yaml, options.yaml, expected.yaml | expected-refusal.yaml}.
 
 Each input is rendered through the admission path the operator takes
-(``dynamo_schema._pipeline._compile.render_object``: admission with the case's settings, Grove on for
+(``dynamo_schema._pipeline._render_object.render_object``: admission with the case's settings, Grove on for
 ``target: grove`` and off otherwise, then the render target and the output checks). Two checks:
 
 * ``test_project_golden``: our output equals expected.yaml exactly (no directive appears in any
@@ -74,7 +74,7 @@ def golden_settings(folder: Path) -> tuple[str, str, str, Any, dict[str, Any]]:
 
 
 def render_golden(folder: Path) -> list[dict[str, Any]]:
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
 
     target, namespace, version, settings, extra = golden_settings(folder)
     return render_object(_load(folder / "input.yaml"), target=target, namespace=namespace, operator_version=version,

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from dynamo_schema._render import RenderError, RenderOptions, render, target_registry
-from dynamo_schema._render._merge import merge_envs, mergo_override
+from dynamo_schema._render._envmerge import merge_envs, mergo_override
 
 DGD = {
     "apiVersion": "nvidia.com/v1beta1",
@@ -117,10 +117,10 @@ def test_pcs_name_truncated_for_long_dgd() -> None:
 def test_one_render_error() -> None:
     """The render stages and the render orchestration raise the same class (issue 9: one hierarchy)."""
     from dynamo_schema._core._diagnostics import DynamoSchemaError
-    from dynamo_schema._pipeline import _compile
+    from dynamo_schema._pipeline import _render_object
     from dynamo_schema._render import _errors
 
-    assert _compile.RenderError is RenderError is _errors.RenderError
+    assert _render_object.RenderError is RenderError is _errors.RenderError
     assert issubclass(RenderError, DynamoSchemaError)
     staged = RenderError.at("bad", ("spec", 0), rule="render.x")
     assert [(d.rule, d.path, d.message) for d in staged.diagnostics] == [("render.x", ("spec", 0), "bad")]

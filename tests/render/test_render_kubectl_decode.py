@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._io._emit import dump_all
-from dynamo_schema._pipeline._compile import render_object
+from dynamo_schema._pipeline._render_object import render_object
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBECTL = shutil.which("kubectl")

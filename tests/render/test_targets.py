@@ -67,17 +67,17 @@ def test_command_line_targets_are_the_registry() -> None:
     import io
 
     from dynamo_schema._cli.commands.diff import run_diff
-    from dynamo_schema._pipeline import _compile
+    from dynamo_schema._pipeline import _render_object
 
     listed_dgd = ", ".join(names_for(DGD))  # render and diff read the registry: their refusals list it
     assert listed_dgd == "kubernetes, grove, dcd"
     with pytest.raises(RenderError) as refused:
-        _compile.render_object(DGD_OBJ, target="nope")
+        _render_object.render_object(DGD_OBJ, target="nope")
     assert str(refused.value) == f"unknown target 'nope' for a DynamoGraphDeployment (one of {listed_dgd})"
     err = io.StringIO()
     assert run_diff("old.yaml", "new.yaml", "nope", "default", io.StringIO(), err) == 2
     assert err.getvalue() == f"error: unknown target 'nope' (one of {listed_dgd})\n"
-    assert names_for(DCD) == ("kubernetes",)  # _compile: a DCD renders only for kubernetes
+    assert names_for(DCD) == ("kubernetes",)  # _render_object: a DCD renders only for kubernetes
     for command in ("render", "diff"):
         proc = subprocess.run([sys.executable, "-m", "dynamo_schema", command, "--help"], capture_output=True,
                               text=True, check=False)

@@ -329,7 +329,7 @@ def _expand_roles(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestDetectBackendFrameworkFromArgs")
 def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render import RenderError
-    from dynamo_schema._render._graph import detect_backend
+    from dynamo_schema._render._backend_detect import detect_backend
 
     if row["expectError"]:
         with pytest.raises(RenderError):
@@ -341,7 +341,7 @@ def _detect_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestDetermineBackendFramework")
 def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render import RenderError
-    from dynamo_schema._render._graph import determine_backend
+    from dynamo_schema._render._backend_detect import determine_backend
 
     call = (row["componentType"], row["command"] or [], row["args"] or [], row["explicitBackendFramework"] or None)
     if row["expectError"]:
@@ -355,7 +355,7 @@ def _determine_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 @adapter("TestGetBackendFrameworkFromComponent")
 def _component_backend(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
     from dynamo_schema._render import RenderError
-    from dynamo_schema._render._graph import component_backend
+    from dynamo_schema._render._backend_detect import component_backend
 
     comp = beta_component(row["component"])
     explicit = ((row["deployment"] or {}).get("spec") or {}).get("backendFramework") or None
@@ -402,7 +402,7 @@ def _propagate_annotations(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("Test_mergeEnvs")
 def _merge_envs(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._merge import merge_envs
+    from dynamo_schema._render._envmerge import merge_envs
 
     got = sorted(merge_envs(row["args"]["common"], row["args"]["specific"]), key=lambda e: e["name"])
     assert got == row["want"]

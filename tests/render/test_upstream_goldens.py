@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from dynamo_schema._render import RenderOptions, render, worker_hash
-from dynamo_schema._render._graph import admit
+from dynamo_schema._render._admit import admit
 
 from .matcher import load_expected, match_manifests
 

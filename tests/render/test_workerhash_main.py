@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from dynamo_schema._render import RenderOptions, render, worker_hash
-from dynamo_schema._render._gojson import canonical_quantity, go_marshal
+from dynamo_schema._render._hashjson import canonical_quantity, go_marshal
 from dynamo_schema._render._workerhash import (
     ALGORITHM_DCD,
     ALGORITHM_DCD_RUNTIME,
@@ -283,7 +283,7 @@ def test_runtime_version_only_from_1_5() -> None:
 
 @pytest.mark.parametrize("version", ["1.4.0", "1.5.0"])
 def test_render_names_use_selected_hash(version: str) -> None:
-    from dynamo_schema._render._graph import admit
+    from dynamo_schema._render._admit import admit
 
     obj = dgd([comp("frontend", "frontend"), comp("decode", "decode",
                                                   podTemplate=main_container(image="nvcr.io/x/vllm-runtime:1.5.0"))],
@@ -461,7 +461,7 @@ def test_legacy_v1_selected_before_1_4() -> None:
 
 def test_legacy_v1_extra_pod_spec_marshal() -> None:
     # api/v1alpha1/common_test.go TestExtraPodSpec_MarshalJSON
-    from dynamo_schema._render._gojson import encode
+    from dynamo_schema._render._hashjson import encode
 
     cases = [
         ({"mainContainer": {"name": "main"}}, '{"mainContainer":{"name":"main","resources":{}}}'),

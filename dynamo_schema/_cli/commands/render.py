@@ -15,7 +15,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     produce request bodies and scripts, printed as YAML comment blocks after a ``# --- NAME`` line (so the
     stream stays valid YAML) or written as files."""
     from ..._io._emit import dump_all
-    from ..._pipeline._compile import ConfigFileError, read_mapping_document
+    from ..._pipeline._config import ConfigFileError, read_mapping_document
 
     check_namespace(ns)
     check_operator_version(ns)

@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._admit import admit
+from .._backend_detect import backend_for_generated_dcds
 from .._checkpointjob import check_compatibility, dgd_checkpoints, has_checkpoints, refuse_component_pathway
 from .._dra import dgd_claim_templates
+from .._envmerge import sort_keys_deep
 from .._errors import RenderError
 from .._extras import (
     discovery_rbac,
@@ -16,8 +19,7 @@ from .._extras import (
     scaling_adapters,
     wait_leader_configmap,
 )
-from .._graph import admit, backend_for_generated_dcds, generate_dcds, strip_private
-from .._merge import sort_keys_deep
+from .._graph import generate_dcds, strip_private
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
 from .._workloads import render_dcd_workloads
@@ -67,7 +69,7 @@ def finish(objs: list[dict[str, Any]], options: RenderOptions | None = None) -> 
 def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) -> list[dict[str, Any]]:
     if not options.apiserver_defaults:
         return objs
-    from .._apiserver import apply_server_defaults
+    from .._serverdefaults import apply_server_defaults
 
     return [apply_server_defaults(o) for o in objs]
 

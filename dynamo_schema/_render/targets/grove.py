@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..._core._consts import LABEL_WORKER_HASH
+from .._admit import admit
 from .._checkpoint import CheckpointInfo
 from .._checkpointjob import check_compatibility, dgd_checkpoints, has_checkpoints
 from .._extras import frontend_ingress, model_services
-from .._graph import admit
-from .._grove import render_pcs
 from .._names import compute_dynamo_namespace, dcd_name
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
+from .._podcliqueset import render_pcs
 from .._provideroverride import compose_grove_overrides
 from .._workloads import component_service
 from ._common import (

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._admit import admit
 from .._extras import dcd_ingress, dcd_model_service, frontend_ingress
-from .._graph import admit, strip_private
+from .._graph import strip_private
 from .._options import RenderOptions
 from .._workloads import render_dcd_workloads
 from ._common import (

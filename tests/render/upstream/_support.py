@@ -282,7 +282,7 @@ def base_pod(alpha: dict[str, Any] | None, backend: str, options: RenderOptions 
 def pcs(dgd: dict[str, Any], options: RenderOptions | None = None) -> dict[str, Any]:
     """``GenerateGrovePodCliqueSet`` on the DGD with the given configuration and gates; the tests pass no
     rolling-update context, so no worker hash is stamped (the expected objects carry none)."""
-    from dynamo_schema._render._grove import render_pcs
+    from dynamo_schema._render._podcliqueset import render_pcs
 
     options = options or controller_options({})
     ns = str(dgd["metadata"].get("namespace") or "default")

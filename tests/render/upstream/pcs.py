@@ -88,7 +88,7 @@ def _labels_annotations_preserved_alpha(row: dict[str, Any], mp: pytest.MonkeyPa
     template's, in that order of strength."""
     from dynamo_schema._convert._v1alpha1 import to_v1beta1
     from dynamo_schema._render._graph import ensure_pod_template
-    from dynamo_schema._render._grove import _annotations, _labels
+    from dynamo_schema._render._podcliqueset import _annotations, _labels
 
     alpha = alpha_dgd("test-dgd", "default", {"worker": {
         "componentType": "worker", "subComponentType": "legacy-sub", "annotations": {"legacy-annotation": "kept"},
@@ -190,7 +190,7 @@ def _pcs_global_namespace(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 @adapter("TestGetCliqueStartupDependencies")
 def _startup_dependencies(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    from dynamo_schema._render._grove import startup_dependencies
+    from dynamo_schema._render._podcliqueset import startup_dependencies
 
     got = startup_dependencies(row["role"], row["backendFramework"], row["leaderCliqueName"],
                                list(row["workerCliqueNames"] or []))

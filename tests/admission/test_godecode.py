@@ -1,4 +1,4 @@
-"""The mutating webhook's Go round trip (``_admission/_gojson.py``, D34/D35) and the API server's order of
+"""The mutating webhook's Go round trip (``_admission/_godecode.py``, D34/D35) and the API server's order of
 admission (``_pipeline/_validate.py: _check_v1beta1``), against the operator-verified cases."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 import dynamo_schema
 from dynamo_schema._admission import AdmissionSettings, crd_defaults
-from dynamo_schema._admission._gojson import decode_error, parse_quantity_error
+from dynamo_schema._admission._godecode import decode_error, parse_quantity_error
 from dynamo_schema._schema import _schemas
 from tests.oracles import _operator_cases as oc
 

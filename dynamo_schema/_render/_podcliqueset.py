@@ -22,6 +22,7 @@ from .._core._datacopy import deepcopy
 from . import _gmsinterpod as gmsip
 from . import _kvtransfer as kv
 from ._alphacompat import dgd_alpha_annotations, dgd_alpha_metadata
+from ._backend_detect import component_backend
 from ._checkpoint import CheckpointInfo, apply_clique_metadata
 from ._dra import is_inter_pod_failover
 from ._errors import RenderError
@@ -31,7 +32,6 @@ from ._graph import (
     LABEL_DGD_NAME,
     LABEL_NAMESPACE,
     apply_dgd_template_defaults,
-    component_backend,
     ensure_pod_template,
     has_epp,
     propagate_dgd_annotations,

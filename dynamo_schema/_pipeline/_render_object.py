@@ -11,14 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core._diagnostics import Diagnostic, DynamoSchemaError
+from .._core._diagnostics import Diagnostic
 from .._core._kinds import ADMITTED_KINDS
+from .._k8s._gofmt import go_quote as _go_quote  # the one strconv.Quote
+from .._k8s._names import check_names
 from .._render._errors import RenderError as RenderError  # the one render error, re-exported for _cli
-
-
-class ConfigFileError(DynamoSchemaError, ValueError):
-    """A settings file that cannot be used (unreadable, not YAML, not a mapping); a usage error on the
-    command line (still a ``ValueError`` for callers that catch that)."""
 
 
 def _default_target(dgd: dict[str, Any]) -> str:
@@ -75,23 +72,6 @@ def check_rendered(objs: list[dict[str, Any]], kubernetes_version: str = "1.32.0
 
 
 # Kubernetes name rules the bundled schemas do not check: in ``_k8s_names`` (re-exported here)
-from .._k8s._gofmt import go_quote as _go_quote  # noqa: E402  (the one strconv.Quote)
-from .._k8s._names import (  # noqa: E402, F401
-    _DNS1035_LABEL,
-    _DNS1123_LABEL,
-    _DNS1123_SUBDOMAIN,
-    _LABEL_VALUE,
-    _label_maps,
-    _max_len,
-    _regex_error,
-    check_names,
-    dns1035_label_errors,
-    dns1123_label_errors,
-    dns1123_subdomain_errors,
-    label_value_errors,
-)
-
-
 def naming_warnings(stored: dict[str, Any], namespace: str) -> list[str]:
     """rendering.md §3.4: a Dynamo namespace (``<namespace>-<DGD name>``) longer than 63 characters.
     The operator code followed here does not shorten it; the published reference says it is shortened
@@ -236,49 +216,12 @@ def check_render_bounds(stored: dict[str, Any]) -> None:
             raise RenderError(msg, [Diagnostic("render.too-many-nodes", path, msg)])
 
 
-def read_mapping_file(path: str, what: str) -> dict[str, Any]:
-    """A YAML file holding one mapping (empty file: ``{}``), read with located errors.
-
-    Raises :class:`ConfigFileError` (a usage error) when the file cannot be read, is not YAML, holds
-    several documents or is not a mapping."""
-    doc = read_mapping_document(path, what)
-    return dict(doc.data) if doc is not None else {}
-
-
-def read_mapping_document(path: str, what: str) -> Any:
-    """:func:`read_mapping_file` keeping positions: the loaded ``Document``, or None for an empty file."""
-    from .._io._load import load_path_result
-
-    try:
-        result = load_path_result(path)
-    except FileNotFoundError as exc:
-        raise ConfigFileError(f"cannot read {what} {path}: no such file or directory") from exc
-    except OSError as exc:
-        raise ConfigFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
-    errors = [d for d in result.diagnostics if d.severity == "error"]
-    if errors:
-        lines = []
-        for d in errors:
-            loc = f"{d.file}:{d.line}:{d.column}" if d.line is not None else str(d.file or path)
-            lines.append(f"{loc}: {d.field + ': ' if d.path else ''}{d.message} [{d.rule}]")
-        raise ConfigFileError(f"invalid {what} {path}:\n" + "\n".join(lines))
-    docs = result.documents
-    if len(docs) > 1:
-        second = docs[1]
-        raise ConfigFileError(f"{second.file}:{second.start[0]}:{second.start[1]}: {what} must be a single YAML mapping, "
-                              f"found {len(docs)} documents")
-    if not docs:
-        return None
-    if not isinstance(docs[0].data, dict):  # pragma: no cover - the loader reports non-mapping documents
-        raise ConfigFileError(f"{path}: {what} must be a YAML mapping")
-    return docs[0]
-
-
 def render_deploymentspec(data: dict[str, Any], provider_config: Any = None) -> list[Any]:
     """``provider_config``: a YAML file name, or the mapping itself (keys: ``INFERCRANE_*`` names)."""
     import os
 
     from .._infercrane import ProviderSettings, compile_spec
+    from ._config import read_mapping_file
 
     file_mapping = read_mapping_file(provider_config, "provider config") if isinstance(provider_config, str) \
         else provider_config

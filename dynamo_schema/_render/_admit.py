@@ -1,0 +1,50 @@
+"""The admission defaults a render target applies to its input (schema defaults and the mutating webhook, for
+the pathway the target renders): idempotent on an object admission already stored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._core._consts import ANN_WORKLOAD_PROVIDER
+from .._core._datacopy import deepcopy
+from ._options import RenderOptions
+
+FALLBACK_OPERATOR_VERSION = "1.5.0"
+
+
+def operator_version(options: RenderOptions) -> str:
+    if options.operator_version:
+        return options.operator_version
+    try:
+        from .._admission._settings import BUNDLED_OPERATOR_VERSION
+
+        return BUNDLED_OPERATOR_VERSION
+    except ImportError:  # pragma: no cover - admission package absent
+        return FALLBACK_OPERATOR_VERSION
+
+
+def admit(obj: Mapping[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
+    """Apply CREATE-time admission defaults (schema defaults and the mutating webhook), idempotent."""
+    data: dict[str, Any] = deepcopy(dict(obj))
+    if not isinstance(data.get("metadata"), dict):
+        data["metadata"] = {}
+    if not data["metadata"].get("namespace"):
+        data["metadata"]["namespace"] = options.namespace
+    from .._admission import _defaults as adm
+    from .._admission._settings import AdmissionSettings
+
+    settings = AdmissionSettings(
+        grove_enabled=grove,
+        lws_enabled=options.lws_enabled,
+        discovery_backend=options.discovery_backend,
+        operator_version=operator_version(options),
+    )
+    out = adm.default(data, settings, operation="CREATE")
+    if out.get("kind") == "DynamoGraphDeployment":
+        # The rendering target decides the pathway (CREATE semantics: the webhook chooses it).
+        ann = out.setdefault("metadata", {}).setdefault("annotations", {})
+        ann[ANN_WORKLOAD_PROVIDER] = "grove" if grove else "component"
+    return out
+
+
