@@ -236,3 +236,13 @@ def test_runtime_version_override_required_names_the_image_at_its_line(tmp_path:
     (tmp_path / "w.yaml").write_text(waived)
     rc, out, _ = run("validate", "--summary", str(tmp_path / "w.yaml"))
     assert "runtime-version" not in out and out.endswith("Waived: 1\n"), out
+
+
+def test_lsp_without_pygls_is_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/cli.md ``lsp``: without the ``lsp`` extra (pygls) the command exits 2 with the install advice."""
+    for name in ["pygls", *(m for m in sys.modules if m.startswith("pygls."))]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if the extra were not installed: import raises
+    monkeypatch.delitem(sys.modules, "dynamo_schema._lsp._server", raising=False)
+    rc, out, err = run("lsp")
+    assert rc == 2 and out == ""
+    assert "pip install 'dynamo-schema[lsp]'" in err

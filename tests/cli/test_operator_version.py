@@ -139,3 +139,12 @@ def test_schema_out_writes_the_release(tmp_path: Path) -> None:
     schema = json.loads((tmp_path / "nvidia.com" / "dynamographdeployment_v1alpha1.json").read_text())
     assert schema["$id"] == "urn:dynamo-schema:schemas/releases/1.1/nvidia.com/dynamographdeployment_v1alpha1.json"
     assert "description" not in json.dumps(schema)  # upstream prose stays out
+
+
+def test_an_empty_operator_version_is_the_reference() -> None:
+    """``release_of("")`` is the reference line: ``--operator-version ""`` renders exactly as no flag (no ``.0``
+    appended to an empty value, the bundled 1.5.0 stamped)."""
+    rc, out, err = run("render", "--operator-version", "", str(EXAMPLE))
+    assert rc == 0 and err == ""
+    assert "nvidia.com/dynamo-operator-origin-version: 1.5.0" in out
+    assert (rc, out, err) == run("render", str(EXAMPLE))

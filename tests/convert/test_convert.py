@@ -409,3 +409,13 @@ def test_dgdr_profiling_job_projection() -> None:
         "nodeSelector": {"pool": "gpu"},
     }
     assert to_v1alpha1(to_v1beta1(doc))["spec"] == doc["spec"]
+
+
+def test_dgdr_hub_without_blob_leaves_writes_no_profiling_config() -> None:
+    """Upstream ConvertFrom merges SLA/workload into the blob only when ttft/itl/isl/osl is set: an SLA or workload
+    holding only v1beta1-only fields (e2eLatency, concurrency) writes no ``profilingConfig.config`` (no empty sla)."""
+    hub = _dgdr("v1beta1", "hub-dgdr", {"model": "Qwen/Qwen3-32B", "sla": {"e2eLatency": 1000.0},
+                                        "workload": {"concurrency": 4}})
+    alpha = to_v1alpha1(hub)
+    assert "config" not in alpha["spec"]["profilingConfig"]
+    assert to_v1beta1(alpha)["spec"] == {**hub["spec"], "autoApply": True}  # kept in the hub-only annotation

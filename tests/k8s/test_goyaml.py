@@ -7,6 +7,7 @@ test), and go-yaml v2's encoder rules (``encode.go`` ``stringv``, ``resolve.go``
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,20 @@ def test_long_strings_fold_at_80_columns() -> None:
     first, second = text.split("\n")[:2]
     assert first.startswith("k: word") and len(first) <= 84 and second.startswith("  word")
     assert yaml.safe_load(text) == {"k": "word " * 20 + "end"}
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("2024-02-29", '"2024-02-29"'), ("2000-02-29", '"2000-02-29"'),  # leap years: a timestamp, quoted
+    ("2023-02-29", "2023-02-29"), ("1900-02-29", "1900-02-29"), ("2025-02-29", "2025-02-29"),  # not leap: plain
+])
+def test_february_29_is_a_timestamp_only_in_leap_years(value: str, text: str) -> None:
+    """go-yaml v2 ``parseTimestamp`` is ``time.Parse``, which accepts Feb 29 only in Gregorian leap years."""
+    assert marshal({"k": value}) == f"k: {text}\n"
+
+
+def test_digit_runs_sort_as_numbers_whatever_the_input_order() -> None:
+    """go-yaml v2 ``keyList.Less``: digit runs compare by value (x2 < x9 < x10 < x11), independent of map order."""
+    want = ["x2", "x9", "x10", "x11", "y1"]
+    for keys in itertools.permutations(want):
+        text = marshal(dict.fromkeys(keys, 1))
+        assert [line.split(":")[0] for line in text.splitlines()] == want, keys

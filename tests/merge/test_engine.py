@@ -215,3 +215,11 @@ def test_package_schema_and_crd_agree_on_list_semantics() -> None:
     assert results == first
     assert results[0] == ("map", ["name"]) and results[3] == ("map", ["containerPort", "protocol"])
     assert results[4] == ("map", ["mountPath"]) and results[6] == ("set", []) and results[7] == ("atomic", [])
+
+
+def test_keyed_list_keeps_base_only_item_between_reordered_shared_items(merger: StructuralMerger) -> None:
+    """structured-merge-diff ``visitListItems``: a shared LHS item out of the RHS order is skipped one at a time,
+    so a base-only item right after it is still taken (B, X, A + A, B -> X, A, B)."""
+    base = {"env": [e("B", "b"), e("X", "x"), e("A", "a")]}
+    patch = {"env": [e("A", "z"), e("B", "y")]}
+    assert merger.merge(base, patch)["env"] == [e("X", "x"), e("A", "z"), e("B", "y")]

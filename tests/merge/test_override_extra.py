@@ -79,3 +79,17 @@ def test_unversioned_override_is_legacy_alpha() -> None:
     )
     assert result.dgd["apiVersion"] == "nvidia.com/v1beta1"
     assert next(c for c in result.dgd["spec"]["components"] if c["name"] == "worker")["replicas"] == 4
+
+
+def test_args_append_rejects_an_empty_argument() -> None:
+    """dgdoverride (override.go) `$patch: {args: append}`: every appended arg must be non-empty, named as args[i]."""
+    blueprint = {**BETA_BP, "spec": {"backendFramework": "vllm", "components": [
+        {"name": "Frontend", "type": "frontend"},
+        {"name": "worker", "type": "worker",
+         "podTemplate": {"spec": {"containers": [{"name": "main", "image": "img", "args": ["--base"]}]}}}]}}
+    override = _beta({"components": [{"name": "worker", "podTemplate": {"spec": {"containers": [
+        {"name": "main", "$patch": {"args": "append"}, "args": ["--extra", ""]}]}}}]})
+    with pytest.raises(MergeError) as info:
+        apply_overrides(blueprint, override, schema_for=crd_schema_for)
+    assert ("beta override spec.components[0].podTemplate.spec.containers[0].args[1] must be non-empty when "
+            "$patch args is append") in str(info.value)

@@ -487,3 +487,25 @@ def test_legacy_v1_after_v1beta1_round_trip(name: str, services: dict[str, Any] 
 
     beta = to_v1beta1(_legacy(copy.deepcopy(services)))
     assert compute_legacy_v1_hash(beta) == want
+
+
+def test_shape_only_render_is_the_real_render_with_a_zero_hash() -> None:
+    """The reconcile check's shape-only render: the real render's objects, the worker hash (8 hex digits, as
+    the operator's ``ComputeDGDWorkersSpecHash``) replaced by ``00000000``."""
+    import json
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    from dynamo_schema._render.targets._common import SHAPE_ONLY_HASH
+
+    doc = yaml.safe_load((Path(__file__).resolve().parents[2] / "examples" / "vllm-disagg.yaml").read_text())
+    real = render(doc, "grove", RenderOptions())
+    shaped = render(doc, "grove", RenderOptions(worker_hash_algorithm=SHAPE_ONLY_HASH))
+    hashes = {o["metadata"]["labels"]["nvidia.com/dynamo-worker-hash"] for o in real
+              if "nvidia.com/dynamo-worker-hash" in (o["metadata"].get("labels") or {})}
+    assert len(hashes) == 1
+    hashed = hashes.pop()
+    assert re.fullmatch("[0-9a-f]{8}", hashed) and hashed != "00000000"
+    assert json.dumps(shaped, sort_keys=True) == json.dumps(real, sort_keys=True).replace(hashed, "00000000")

@@ -300,3 +300,13 @@ def test_defaulted_view_equals_the_defaulted_copy(case: tuple[Any, dict[str, Any
     view = defaulted_view(data, node)
     assert _frozen(view) == _frozen(apply_defaults(data, node))
     assert _frozen(data) == before
+
+
+@pytest.mark.parametrize(("value", "ok"), [
+    ("2026-01-01T23:59:59Z", True), ("2026-01-01T23:00:00.5+05:30", True), ("2026-01-01T00:00:00Z", True),
+    ("2026-01-01T24:00:00Z", False), ("2026-01-01T23:60:00Z", False), ("2026-01-01T23:59:60Z", False),
+])
+def test_date_time_hour_23_is_in_range(value: str, ok: bool) -> None:
+    """go-openapi strfmt ``IsDateTime``: ``hour <= "23" && minute <= "59" && second <= "59"`` (23 included)."""
+    findings = S.validate({"a": 1, "t": value}, _SMALL)
+    assert (findings == []) is ok, findings
