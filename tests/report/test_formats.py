@@ -155,3 +155,10 @@ def test_one_summary_line_in_every_format() -> None:
         out = make(fmt, summary=True, files_count=3).render(rs)
         assert out.count(line) == 1, fmt
         assert line not in make(fmt, summary=False, files_count=3).render(rs), fmt
+
+
+def test_tap_failure_line_carries_the_first_error_not_a_warning() -> None:
+    """kubeconform's TAP ``not ok`` line names the resource's error; a warning printed before it is only a ``#`` line."""
+    lines = make("tap").render(results()[:1]).splitlines()
+    assert lines[1].startswith("not ok 1 - dgd.yaml ") and lines[1].endswith(": " + E1.message), lines[1]
+    assert lines[2].startswith("# ") and W1.message in lines[2]
