@@ -498,3 +498,13 @@ def test_termination_delay_negative() -> None:
     assert run(set_tmpl(terminationDelay="-90s")) == [
         ("grove.termination-delay", "spec.template.terminationDelay",
          'Invalid value: "-1m30s": terminationDelay must be greater than 0')]
+
+
+def test_autoscaling_max_replicas_below_min_replicas() -> None:
+    """Grove ``validateScaleConfig``: ``maxReplicas < minReplicas`` is refused at ``maxReplicas`` (its test table's
+    case: minReplicas 5, maxReplicas 3, minAvailable 1)."""
+    bad = set_cliques(clique("a", replicas=1, minAvailable=1, autoScalingConfig={"minReplicas": 5, "maxReplicas": 3}))
+    assert run(bad) == [("grove.autoscaling", f"{C0}.spec.autoScalingConfig.maxReplicas",
+                         "Invalid value: 3: must be greater than or equal to podCliqueSpec.minReplicas")]
+    ok = set_cliques(clique("a", replicas=1, minAvailable=1, autoScalingConfig={"minReplicas": 5, "maxReplicas": 5}))
+    assert run(ok) == []

@@ -246,6 +246,15 @@ def test_json_numbers_as_go_decodes_them(parser: str) -> None:
     assert errors('{"a": ' + "9" * 400 + "}", "x.json")[0][:3] == ("load.unsupported-value", 1, 7)
 
 
+def test_yaml_integral_floats_reach_the_server_as_integers(parser: str) -> None:
+    """sigs.k8s.io/yaml: go-yaml reads ``2.0`` as float64, encoding/json writes it ``2``, the API server decodes
+    an int64; so with ``-3.0`` and ``1e3``. From 1e21 encoding/json writes an exponent: it stays a float."""
+    (doc,) = load("a: 2.0\nb: -3.0\nc: 1e3\nd: 0.0\ne: 2.5\nf: 1e21\n").documents
+    got = {k: (v, type(v)) for k, v in doc.data.items()}
+    assert got == {"a": (2, int), "b": (-3, int), "c": (1000, int), "d": (0, int), "e": (2.5, float),
+                   "f": (1e21, float)}
+
+
 def test_json_lone_surrogate_is_refused(parser: str) -> None:
     assert load('{"a": "\\ud83d\\ude00"}', "x.json").documents[0].data == {"a": "\U0001f600"}
     assert errors('{"a": "ok",\n "b": "x\\ud800"}', "x.json") == [

@@ -159,3 +159,15 @@ def test_quoted_key_names(raw: str, name: str) -> None:
     from dynamo_schema._lsp._text import _unquote
 
     assert _unquote(raw) == name
+
+
+def test_cursor_on_the_line_after_the_final_newline() -> None:
+    """LSP positions count the empty line after a final newline (and a client may ask past the end): a root key."""
+    text = "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
+    for line in (2, 4):
+        ctx = context_at(text, line, 0)
+        assert ctx is not None
+        assert (ctx.path, ctx.mode, ctx.prefix) == ((), "key", "")
+        assert ctx.siblings == {"apiVersion", "kind"}
+        assert (ctx.api_version, ctx.kind) == ("nvidia.com/v1beta1", "DynamoGraphDeployment")
+        assert path_at(text, line, 0) is None

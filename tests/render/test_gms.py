@@ -373,3 +373,20 @@ def test_apply_claim_adds_the_gpu_toleration_unless_key_and_effect_match(existin
     again = copy.deepcopy(pod)
     _dra.apply_claim(again, "t-gpu")  # once: a second application adds nothing
     assert again["tolerations"] == pod["tolerations"]
+
+
+@pytest.mark.parametrize("role,backend,expected", [
+    ("worker", "vllm", ["svc-ldr"]), ("worker", "sglang", ["svc-ldr"]),
+    ("leader", "vllm", None), ("leader", "sglang", None), ("main", "vllm", None),
+    ("leader", "trtllm", ["svc-wkr"]), ("worker", "trtllm", None), ("worker", "other", None),
+])
+def test_clique_startup_dependencies(role: str, backend: str, expected: list[str] | None) -> None:
+    """Operator ``getCliqueStartupDependencies``: vLLM/SGLang workers start after the leader, a TRT-LLM leader after
+    its workers, nothing else."""
+    assert _gmsinterpod.clique_startup_dependencies(role, backend, "svc-ldr", ["svc-wkr"]) == expected
+
+
+def test_clique_startup_dependencies_need_the_other_clique() -> None:
+    """``getCliqueStartupDependencies``: no leader name / no worker names, no dependency."""
+    assert _gmsinterpod.clique_startup_dependencies("worker", "vllm", "", ["svc-wkr"]) is None
+    assert _gmsinterpod.clique_startup_dependencies("leader", "trtllm", "svc-ldr", []) is None

@@ -164,3 +164,10 @@ def test_diff_words_every_impact() -> None:
 
     impacts = {v for k, v in vars(_diff_impact).items() if k.startswith("IMPACT_")}
     assert set(IMPACT_TEXT) == impacts
+
+
+def test_tap_failure_line_carries_the_first_error_not_a_warning() -> None:
+    """kubeconform's TAP ``not ok`` line names the resource's error; a warning printed before it is only a ``#`` line."""
+    lines = make("tap").render(results()[:1]).splitlines()
+    assert lines[1].startswith("not ok 1 - dgd.yaml ") and lines[1].endswith(": " + E1.message), lines[1]
+    assert lines[2].startswith("# ") and W1.message in lines[2]

@@ -132,6 +132,7 @@ def test_optional_old_self() -> None:
         ("[1, 2, 1].indexOf(1)", 0),
         ("[1, 2, 1].lastIndexOf(1)", 2),
         ("['a'].indexOf('b')", -1),
+        ("['a'].lastIndexOf('b')", -1),
         # sets (cel-go ext/sets.go)
         ("sets.contains([1, 2, 3], [3, 1.0]) && !sets.contains([1], [2])", True),
         ("sets.equivalent([1, 1, 2], [2, 1]) && sets.intersects(['a'], ['b', 'a'])", True),
