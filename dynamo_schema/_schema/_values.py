@@ -93,7 +93,34 @@ def _json_key(v: Any) -> str:
         return schema_field_error("", v)[2:]
 
 
+def _distinct_fast(data: list[Any], node: Node) -> bool:
+    """True when the list is certainly free of duplicates, decided without building keys: a set of strings,
+    or a map whose items all are mappings holding every key with a string (or integer) value. Anything else
+    (and every list with a duplicate) goes to the detailed check below."""
+    if node.list_type == "set":
+        return all(type(x) is str for x in data) and len(set(data)) == len(data)
+    keys = node.map_keys
+    if len(keys) == 1:
+        kf = keys[0]
+        vals = [x.get(kf) if type(x) is dict else None for x in data]
+        return all(type(v) is str for v in vals) and len(set(vals)) == len(vals)
+    tuples = set()
+    for x in data:
+        if type(x) is not dict:
+            return False
+        t = []
+        for kf in keys:
+            v = x.get(kf)
+            if type(v) is not str and type(v) is not int:  # bool, float, None, collections: the detailed way
+                return False
+            t.append((type(v) is str, v))
+        tuples.add(tuple(t))
+    return len(tuples) == len(data)
+
+
 def list_uniqueness(run: Run, data: list[Any], node: Node, path: Path) -> None:
+    if _distinct_fast(data, node):
+        return
     if node.list_type == "set":
         seen: set[Any] = set()
         reported: set[Any] = set()
