@@ -345,9 +345,12 @@ def test_materialize_dgdr() -> None:
             "metadata": {"name": "req", "namespace": "prod"}, "spec": {"model": "Qwen/Qwen3-0.6B", "backend": "vllm"}}
     m = dynamo_schema.materialize_dgdr(dgdr)
     assert m.dgd["kind"] == "DynamoGraphDeployment" and m.dgd["apiVersion"] == "nvidia.com/v1beta1"
-    # the DGD render prints is the one materialize_dgdr gives, as admission stores it
-    rendered = dynamo_schema.render(dgdr, "dcd")
-    assert [o for o in rendered if o["kind"] == "DynamoGraphDeployment"][0] == dynamo_schema.default(m.dgd)
+    # the DGD render prints is the one materialize_dgdr gives, as admission stores it on the pathway rendered:
+    # the dcd and kubernetes targets are Grove off, grove is Grove on (one admission per render, D55)
+    for target, grove in (("dcd", False), ("grove", True)):
+        rendered = dynamo_schema.render(dgdr, target)
+        stored = dynamo_schema.default(m.dgd, dynamo_schema.AdmissionSettings(grove_enabled=grove))
+        assert [o for o in rendered if o["kind"] == "DynamoGraphDeployment"][0] == stored
     with pytest.raises(dynamo_schema.DgdrError):
         dynamo_schema.materialize_dgdr(DGD)
     with pytest.raises(dynamo_schema.DgdrError) as exc:

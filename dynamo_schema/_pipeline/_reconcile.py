@@ -197,7 +197,8 @@ def _children(stored: dict[str, Any], settings: Any, *, shape_only: bool = False
                             lws_enabled=settings.lws_enabled, discovery_backend=settings.discovery_backend,
                             operator_version=settings.operator_version,
                             cluster_topology_domains=settings.cluster_topologies,
-                            dra_enabled=settings.dra_enabled, checkpoint_enabled=settings.checkpoint_enabled)
+                            dra_enabled=settings.dra_enabled, checkpoint_enabled=settings.checkpoint_enabled,
+                            admitted=True)  # ``stored`` is what admission stored: rendered as it is
     if shape_only:
         from .._render.targets._common import SHAPE_ONLY_HASH
 

@@ -27,7 +27,7 @@ def _default_target(dgd: dict[str, Any]) -> str:
 
 def render_options(settings: Any, *, namespace: str = "default", operator_version: str | None = None,
                    worker_hash_algorithm: str | None = None, stored: bool = False,
-                   extra: Mapping[str, Any] | None = None) -> Any:
+                   extra: Mapping[str, Any] | None = None, admitted: bool = False) -> Any:
     """``RenderOptions`` from the admission settings (one source for cluster/operator state); ``extra``:
     further ``RenderOptions`` fields, operator configuration admission does not read (ingress, KAI…)."""
     from .._render import RenderOptions
@@ -43,6 +43,7 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
         "apiserver_defaults": stored,
         "dra_enabled": settings.dra_enabled,
         "checkpoint_enabled": settings.checkpoint_enabled,
+        "admitted": admitted,
     }
     if worker_hash_algorithm:
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm
@@ -127,9 +128,12 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         settings = settings._replace(operator_version=operator_version)
     kind = obj.get("kind")
     api = obj.get("apiVersion")
-    if target == "kubernetes":
+    if target in ("kubernetes", "dcd"):
         # what the operator creates with Grove off: admitted with Grove off too (no Grove-only defaults)
         settings = settings._replace(grove_enabled=False)
+    elif target == "grove":
+        # and on the Grove pathway with Grove on: the one admission is the target's (its defaults, D55)
+        settings = settings._replace(grove_enabled=True)
     stored: dict[str, Any] | None = None
     if api == "nvidia.com/v1alpha1" and kind in ADMITTED_KINDS:
         # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object.
@@ -180,7 +184,8 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     from .._render import render as _render
 
     render_opts = render_options(settings, namespace=namespace, operator_version=operator_version,
-                                 worker_hash_algorithm=worker_hash_algorithm, stored=stored_view, extra=options)
+                                 worker_hash_algorithm=worker_hash_algorithm, stored=stored_view, extra=options,
+                                 admitted=True)
     objs = prefix + _render(stored, target, render_opts)
     if messages is not None:
         messages.extend(("warning", w) for w in naming_warnings(stored, namespace))

@@ -25,22 +25,28 @@ def operator_version(options: RenderOptions) -> str:
 
 
 def admit(obj: Mapping[str, Any], options: RenderOptions, grove: bool) -> dict[str, Any]:
-    """Apply CREATE-time admission defaults (schema defaults and the mutating webhook), idempotent."""
+    """The target's copy of its input: with ``options.admitted`` the stored object as it is (admitted once,
+    by the caller, for this pathway); else with the CREATE-time admission defaults applied (schema defaults
+    and the mutating webhook, idempotent). The namespace rendered into when it has none; a DGD's workload
+    provider is the target's pathway."""
     data: dict[str, Any] = deepcopy(dict(obj))
     if not isinstance(data.get("metadata"), dict):
         data["metadata"] = {}
     if not data["metadata"].get("namespace"):
         data["metadata"]["namespace"] = options.namespace
-    from .._admission import _defaults as adm
-    from .._admission._settings import AdmissionSettings
+    if options.admitted:
+        out = data
+    else:
+        from .._admission import _defaults as adm
+        from .._admission._settings import AdmissionSettings
 
-    settings = AdmissionSettings(
-        grove_enabled=grove,
-        lws_enabled=options.lws_enabled,
-        discovery_backend=options.discovery_backend,
-        operator_version=operator_version(options),
-    )
-    out = adm.default(data, settings, operation="CREATE")
+        settings = AdmissionSettings(
+            grove_enabled=grove,
+            lws_enabled=options.lws_enabled,
+            discovery_backend=options.discovery_backend,
+            operator_version=operator_version(options),
+        )
+        out = adm.default(data, settings, operation="CREATE")
     if out.get("kind") == "DynamoGraphDeployment":
         # The rendering target decides the pathway (CREATE semantics: the webhook chooses it).
         ann = out.setdefault("metadata", {}).setdefault("annotations", {})

@@ -21,7 +21,7 @@ class RenderOptions(FrozenRecord):
                                             "ingress_host_suffix", "virtual_service_gateway", "kai_scheduler_enabled",
                                             "volcano_scheduler_enabled", "apiserver_defaults", "worker_hash_algorithm",
                                             "cluster_topology_domains",
-                                            "dra_enabled", "dra_device_classes", "checkpoint_enabled")
+                                            "dra_enabled", "dra_device_classes", "checkpoint_enabled", "admitted")
     namespace: str
     operator_version: str | None
     discovery_backend: str
@@ -61,6 +61,10 @@ class RenderOptions(FrozenRecord):
     dra_device_classes: tuple[str, ...]
     # The checkpoint gate (``features.Checkpoint``): DGD-managed DynamoCheckpoint objects are rendered.
     checkpoint_enabled: bool
+    # The input is the object admission stored, for this target's pathway (``render`` and ``validate``'s
+    # reconcile check admit it once, ``_pipeline``): the target renders it as it is. False (library callers
+    # of ``_render.render`` with a manifest as written): the target applies the admission defaults itself.
+    admitted: bool
 
     def __init__(self, namespace: str = "default", operator_version: str | None = None,
                  discovery_backend: str = "kubernetes", grove_enabled: bool = True, lws_enabled: bool = True,
@@ -72,7 +76,7 @@ class RenderOptions(FrozenRecord):
                  apiserver_defaults: bool = False, worker_hash_algorithm: str | None = None,
                  cluster_topology_domains: Mapping[str, tuple[str, ...]] | None = None,
                  dra_enabled: bool = False, dra_device_classes: tuple[str, ...] = ("gpu.nvidia.com",),
-                 checkpoint_enabled: bool = False) -> None:
+                 checkpoint_enabled: bool = False, admitted: bool = False) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "namespace", namespace)
         setattr_(self, "operator_version", operator_version)
@@ -97,3 +101,4 @@ class RenderOptions(FrozenRecord):
         setattr_(self, "dra_enabled", dra_enabled)
         setattr_(self, "dra_device_classes", tuple(dra_device_classes))
         setattr_(self, "checkpoint_enabled", checkpoint_enabled)
+        setattr_(self, "admitted", admitted)
