@@ -160,3 +160,23 @@ def test_defaulting_does_not_add_a_pod_spec_of_nulls() -> None:
     }
     out = dynamo_schema.default(dgd, AdmissionSettings())
     assert out["spec"]["components"][0]["podTemplate"] == {"metadata": {"labels": {"a": "b"}}}
+
+
+@needs_cases
+def test_epp_plugin_weight_decodes_into_a_go_int() -> None:
+    """apix/config/v1alpha1 ``SchedulingPlugin.Weight`` is a ``*int`` (int64 on the operator's 64-bit build):
+    encoding/json takes any value in [-2**63, 2**63-1], a negative weight included, and refuses one past it."""
+    c = case("0527-")
+    obj = crd_defaults(copy.deepcopy(c["input"]))
+    schema = _schemas.for_object(obj["apiVersion"], obj["kind"])
+    assert schema is not None
+    epp = [x for x in obj["spec"]["components"] if x.get("type") == "epp"][0]
+    plugin = epp["eppConfig"]["config"]["schedulingProfiles"][0]["plugins"][0]
+    for weight in (-1, -(2**63), 2**63 - 1):
+        plugin["weight"] = weight
+        assert decode_error(obj, schema) is None, weight
+    plugin["weight"] = 2**63
+    got = decode_error(obj, schema)
+    assert got is not None and got.path[-1] == "weight"
+    assert got.message.startswith("json: cannot unmarshal number 9223372036854775808 into Go struct field ")
+    assert got.message.endswith(" of type int")

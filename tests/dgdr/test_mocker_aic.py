@@ -150,3 +150,13 @@ PROFILE_NOTE = "profile data: thorough pre-deployment sweeping"
 def test_profile_data_note_follows_needs_profile_data(features: dict, expected: bool) -> None:
     r = materialize(dgdr(hardware=HARDWARE, features=features), dict(TOPOLOGY, mode="disagg"))
     assert any(n.startswith(PROFILE_NOTE) for n in r.notes) is expected, r.notes
+
+
+def test_profile_data_note_for_a_sweep_mode_built_at_run_time() -> None:
+    """Upstream compares the sweep mode by value (``== "thorough"``): a string built at run time, as one read
+    from a manifest is (not the interned literal), still asks for profile data."""
+    mode = "".join(["thor", "ough"])
+    features = {"planner": {"optimization_target": "sla", "enable_throughput_scaling": True,
+                            "enable_load_scaling": False, "pre_deployment_sweeping_mode": mode}}
+    r = materialize(dgdr(hardware=HARDWARE, features=features), dict(TOPOLOGY, mode="disagg"))
+    assert any(n.startswith(PROFILE_NOTE) for n in r.notes), r.notes

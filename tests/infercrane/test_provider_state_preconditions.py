@@ -140,3 +140,27 @@ def test_preflight_checks_fail_closed() -> None:
         preflight("kubernetes", settings, {"kserve_crd_installed": False})
     # TestKubernetesKServeModeRequiresCRDAndUsesOneOwner: the error names the KServe API discovery
     assert "discover KServe API" in str(exc.value)
+
+
+def _block_devices(artifacts: list[Any]) -> list[dict[str, Any]]:
+    import json
+
+    args = artifacts[0].content["requests"][0]["args"]
+    return json.loads(args[args.index("--block-device-mappings") + 1])
+
+
+def test_artifact_volume_takes_the_first_device_the_ami_leaves_free() -> None:
+    """``aws_ec2.go`` ``artifactDeviceName``: the first of /dev/sdf../dev/sdp that the AMI's block device
+    mappings do not occupy and that is not its root device; none left is an error."""
+    case = _load("aws-03-artifact-volume-launch.yaml")
+    state = copy.deepcopy(case["provider_state"])
+    image = state["ec2_describe_images"]
+    image["BlockDeviceMappings"].append({"DeviceName": "/dev/sdf", "VirtualName": "ephemeral0"})
+    assert [d["DeviceName"] for d in _block_devices(_compile(case, state))] == ["/dev/xvda", "/dev/sdg"]
+    image["RootDeviceName"] = "/dev/sdg"
+    image["BlockDeviceMappings"].append({"DeviceName": "/dev/sdg", "Ebs": {"VolumeSize": 30}})
+    assert [d["DeviceName"] for d in _block_devices(_compile(case, state))] == ["/dev/sdg", "/dev/sdh"]
+    image["BlockDeviceMappings"] += [{"DeviceName": f"/dev/sd{c}"} for c in "hijklmnop"]
+    with pytest.raises(AdapterError) as exc:
+        _compile(case, state)
+    assert str(exc.value) == "AWS AMI leaves no supported device name for the artifact-cache volume"

@@ -310,3 +310,17 @@ def test_date_time_hour_23_is_in_range(value: str, ok: bool) -> None:
     """go-openapi strfmt ``IsDateTime``: ``hour <= "23" && minute <= "59" && second <= "59"`` (23 included)."""
     findings = S.validate({"a": 1, "t": value}, _SMALL)
     assert (findings == []) is ok, findings
+
+
+@pytest.mark.parametrize(("fmt", "lo", "hi"), [("int32", -(2**31), 2**31 - 1), ("int64", -(2**63), 2**63 - 1)])
+def test_integer_format_range_is_decided_by_the_fast_path(fmt: str, lo: int, hi: int) -> None:
+    """kube-openapi checks an ``int32`` / ``int64`` integer against the whole two's-complement range: values at
+    both bounds are valid and take the fast path; one past either bound is refused, as the walk reports it."""
+    schema = {"type": "object", "properties": {"a": {"type": "integer", "format": fmt}}}
+    node = compile_schema(schema)
+    for v in (lo, -30, -1, 0, hi):
+        assert _walk_full({"a": v}, schema) == []
+        assert F.clean({"a": v}, node, False), v
+    for v in (lo - 1, hi + 1):
+        assert _walk_full({"a": v}, schema)
+        assert not F.clean({"a": v}, node, False), v
