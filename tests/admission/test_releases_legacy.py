@@ -15,6 +15,7 @@ import pytest
 
 from dynamo_schema._admission import AdmissionSettings
 from dynamo_schema._admission.legacy import validate
+from dynamo_schema._admission.legacy._shared import go_atoi
 
 
 def _dgd(services: dict[str, Any], name: str = "test-graph", **spec: Any) -> dict[str, Any]:
@@ -322,3 +323,30 @@ def test_dgdr_webhooks_of_early_releases() -> None:
     # without GPU discovery a namespace-restricted operator asked for hardware; the cluster-wide one never did
     assert validate("DynamoGraphDeploymentRequest", {**beta, "spec": {"model": "m"}},
                     AdmissionSettings(gpu_discovery_enabled=False), "1.1") == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("0", 0), ("+7", 7), ("-64", -64), ("-1000", -1000),
+    ("9223372036854775807", 2**63 - 1), ("-9223372036854775808", -(2**63)),
+    ("9223372036854775808", None), ("-9223372036854775809", None),  # out of int64: ErrRange
+    ("1.5", None), ("", None), (" 1", None), ("0x10", None),
+])
+def test_go_atoi_accepts_the_whole_int64_range(text: str, want: int | None) -> None:
+    """Go ``strconv.Atoi`` (64-bit int): an optional sign and decimal digits within [-2**63, 2**63 - 1]."""
+    assert go_atoi(text) == want
+
+
+def test_checkpoint_job_only_in_auto_mode_at_1_2() -> None:
+    """The 1.2 CRD rule on ``checkpoint``: ``!has(self.job) || !has(self.mode) || self.mode == 'Auto'``, at
+    ``spec.checkpoint.job`` with the message "checkpoint.job can only be set in Auto mode"."""
+    def dcd(ck: dict[str, Any]) -> dict[str, Any]:
+        return {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+                "metadata": {"name": "c", "namespace": "default"}, "spec": {"checkpoint": ck}}
+
+    settings = AdmissionSettings(cluster_topologies=None)
+    diags = validate("DynamoComponentDeployment", dcd({"enabled": True, "mode": "Manual", "job": {}}), settings, "1.2", None)
+    assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
+        (("spec", "checkpoint", "job"), "spec.checkpoint.job can only be set in Auto mode")]
+    for ok in ({"enabled": True, "mode": "Auto", "job": {}}, {"enabled": True, "job": {}}):
+        assert [d.message for d in validate("DynamoComponentDeployment", dcd(ok), settings, "1.2", None)
+                if d.severity == "error"] == []

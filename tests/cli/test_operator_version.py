@@ -148,3 +148,14 @@ def test_an_empty_operator_version_is_the_reference() -> None:
     assert rc == 0 and err == ""
     assert "nvidia.com/dynamo-operator-origin-version: 1.5.0" in out
     assert (rc, out, err) == run("render", str(EXAMPLE))
+
+
+def test_render_keeps_the_other_settings_and_drops_only_the_release(tmp_path: Path) -> None:
+    """render emulates the reference revision: a settings ``operator_release`` is ignored, every other setting
+    (``operator_version``: the operator stamps its own version as origin-version) still applies."""
+    settings = tmp_path / "settings.yaml"
+    settings.write_text("operator_version: 1.4.0\noperator_release: '1.1'\n")
+    rc, out, err = run("render", "--settings", str(settings), str(EXAMPLE))
+    assert rc == 0, err
+    assert "nvidia.com/dynamo-operator-origin-version: 1.4.0" in out
+    assert "origin-version: 1.5.0" not in out and "origin-version: 1.1.0" not in out

@@ -419,3 +419,31 @@ def test_dgdr_hub_without_blob_leaves_writes_no_profiling_config() -> None:
     alpha = to_v1alpha1(hub)
     assert "config" not in alpha["spec"]["profilingConfig"]
     assert to_v1beta1(alpha)["spec"] == {**hub["spec"], "autoApply": True}  # kept in the hub-only annotation
+
+
+def test_frontend_sidecar_found_by_exact_name_among_extra_containers() -> None:
+    """Upstream ConvertFrom finds the frontend sidecar by its exact container name: other extra containers
+    (any name, before or after it) stay in extraPodSpec.containers and the sidecar's image/args come back."""
+    svc = {
+        "componentType": "worker",
+        "extraPodSpec": {"containers": [{"name": "zz-logger", "image": "logger:1"}, {"name": "aa-proxy", "image": "p:1"}]},
+        "frontendSidecar": {"image": "fe:1", "args": ["-m", "dynamo.frontend"]},
+    }
+    beta = to_v1beta1(_alpha({"w": svc}))
+    comp = beta["spec"]["components"][0]
+    assert comp["frontendSidecar"] == "sidecar-frontend"
+    back = to_v1alpha1(beta)["spec"]["services"]["w"]
+    assert back["frontendSidecar"] == {"image": "fe:1", "args": ["-m", "dynamo.frontend"]}
+    assert back["extraPodSpec"]["containers"] == svc["extraPodSpec"]["containers"]
+
+
+def test_dgdr_blob_sla_keeps_unprojected_keys_on_round_trip() -> None:
+    """Upstream projectSLAAndWorkloadToProfilingConfigBlob writes the typed SLA leaves into the saved
+    ``sla`` map, keeping its unprojectable keys (alpha -> hub -> alpha does not drop user JSON)."""
+    doc = _alpha_dgdr()
+    doc["spec"]["profilingConfig"]["config"]["sla"]["custom"] = "kept"
+    beta = to_v1beta1(doc)
+    assert beta["spec"]["sla"] == {"ttft": 500.0, "itl": 20.0, "optimizationType": "latency"}
+    back = to_v1alpha1(beta)
+    assert back["spec"]["profilingConfig"]["config"]["sla"] == {
+        "ttft": 500.0, "itl": 20.0, "isl": 2048, "osl": 512, "optimizationType": "latency", "custom": "kept"}

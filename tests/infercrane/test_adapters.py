@@ -274,3 +274,23 @@ def test_golden_carries_upstream_evidence(name: str) -> None:
     for filename, needle in EVIDENCE[name]:
         text = _golden_text(directory, filename)
         assert needle in text, (filename, needle)
+
+
+@pytest.mark.parametrize(("secret", "ok"), [("x", True), ("hf_T-1", True), ("a" * 128, True), ("a" * 129, False),
+                                            ("bad.name", False), ("é", False)])
+def test_runpod_pods_hf_secret_name_bounds(reference: Path, secret: str, ok: bool) -> None:
+    """Upstream ``validRunPodIdentifier`` (runpod_pods.go): 1 to 128 ASCII letters, digits, ``-`` or ``_``;
+    the secret is referenced as ``{{ RUNPOD_SECRET_<name> }}``, anything else is an invalid replica spec."""
+    import yaml
+
+    from dynamo_schema._infercrane import compile_replica
+
+    case = yaml.safe_load((reference / "cases" / "runpod-04-pods-create-request.yaml").read_text())
+    replica = Replica.from_spec(yaml.safe_load(case["spec"]), case["replica"])
+    settings = ProviderSettings.for_adapter("runpod-pods", {**case["provider_config"], "HFTokenSecret": secret})
+    if not ok:
+        with pytest.raises(AdapterError, match="RunPod Hugging Face secret name is invalid"):
+            compile_replica(replica, settings, "runpod-pods", None)
+        return
+    body = next(a for a in compile_replica(replica, settings, "runpod-pods", None) if a.name == "create-pod-body.json")
+    assert json.loads(body.content)["env"]["HF_TOKEN"] == "{{ RUNPOD_SECRET_" + secret + " }}"

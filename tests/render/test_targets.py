@@ -85,3 +85,22 @@ def test_command_line_targets_are_the_registry() -> None:
         help_text = " ".join(proc.stdout.split())
         listed = help_text.split("render target: ", 1)[1].split(" (default", 1)[0]
         assert listed.replace(" or ", ", ").split(", ") == list(TARGETS), (command, listed)
+
+
+def test_child_dcd_refusals_move_to_their_dgd_component(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The DCD controller's field paths are relative to the child DCD's ``spec``: they are reported at
+    ``spec.components[i]`` of the DGD; a refusal without a ``spec`` path (the object, its metadata) stays put."""
+    from dynamo_schema._core._diagnostics import Diagnostic
+    from dynamo_schema._render.targets import _common
+
+    diags = [Diagnostic("render.error", ("spec", "podTemplate"), "a"), Diagnostic("render.error", (), "b"),
+             Diagnostic("render.error", ("metadata", "name"), "c"), Diagnostic("render.error", ("apiVersion",), "d")]
+
+    def refuse(*_a: object, **_k: object) -> list[dict]:
+        raise RenderError("refused", diags)
+
+    monkeypatch.setattr(_common, "render_dcd_workloads", refuse)
+    with pytest.raises(RenderError) as info:
+        _common.child_workloads({"spec": {}}, 3, RenderOptions(), "ns")
+    assert [d.path for d in info.value.diagnostics] == [
+        ("spec", "components", 3, "podTemplate"), (), ("metadata", "name"), ("apiVersion",)]

@@ -1,0 +1,31 @@
+"""The profiler's argument helpers (upstream ``profiler/utils/config.py``: ``remove_valued_arguments``,
+``set_argument_value``) as the TP setters use them (``config_modifiers``: vLLM drops ``--tp``, SGLang drops
+``--tp-size`` and ``--tensor-parallel-size``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dynamo_schema._dgdr import _args as A
+from dynamo_schema._dgdr._topology import _set_tp
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["--a", "--key", "v", "--b"], ["--a", "--b"]),  # the flag and its value, in the middle
+    (["--key", "v"], []),
+    (["--a", "--key"], ["--a", "--key"]),  # no value after it: left alone
+    (["--a", "v"], ["--a", "v"]),  # absent
+    (["--key", "1", "--key", "2"], ["--key", "2"]),  # only the first occurrence
+])
+def test_remove_valued_argument_drops_flag_and_value(args: list[str], want: list[str]) -> None:
+    """``remove_valued_arguments``: ``del args[idx:idx+2]`` when the flag has a value after it."""
+    assert A.remove_valued_argument(list(args), "--key") == want
+
+
+def test_sglang_tp_replaces_the_other_tp_spellings() -> None:
+    """SGLang ``set_config_tp_size``: ``--tp N`` set, ``--tp-size`` and ``--tensor-parallel-size`` removed."""
+    args = ["--model-path", "m", "--tp-size", "2", "--tensor-parallel-size", "2", "--port", "8000"]
+    out = _set_tp("sglang", args, 4)
+    assert "--tp-size" not in out and "--tensor-parallel-size" not in out
+    assert out[out.index("--tp") + 1] == "4"
+    assert [a for a in out if a not in ("--tp", "4")] == ["--model-path", "m", "--port", "8000"]

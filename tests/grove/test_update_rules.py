@@ -1,0 +1,45 @@
+"""Grove's PodCliqueSet update webhook (``validateUpdate``): immutable fields compared with apimachinery's
+``Semantic.DeepEqual``, for which a nil and an empty slice or map are the same value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dynamo_schema._grove._update import update_refusals
+
+
+def pcs(**tmpl: Any) -> dict[str, Any]:
+    cliques = [{"name": "a", "spec": {"roleName": "a", "replicas": 1, "minAvailable": 1,
+                                      "podSpec": {"containers": [{"name": "main", "image": "x"}]}}}]
+    t: dict[str, Any] = {"cliqueStartupType": "CliqueStartupTypeAnyOrder", "cliques": cliques,
+                         "podCliqueScalingGroups": [{"name": "g", "cliqueNames": ["a"], "replicas": 1}]}
+    t.update(tmpl)
+    return {"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": {"name": "p"},
+            "spec": {"replicas": 1, "template": t}}
+
+
+def msgs(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(d.field, d.message) for d in update_refusals(old, new)]
+
+
+@pytest.mark.parametrize("field", ["resourceClaimTemplates", "resourceSharing"])
+def test_absent_and_empty_immutable_fields_are_equal(field: str) -> None:
+    """``Semantic.DeepEqual``: an absent (nil) slice and an empty one are equal, so no "field is immutable"."""
+    assert msgs(pcs(), pcs(**{field: []})) == []
+    assert msgs(pcs(**{field: []}), pcs()) == []
+    assert msgs(pcs(**{field: None}), pcs(**{field: []})) == []
+
+
+def test_absent_and_empty_scaling_group_resource_sharing_are_equal() -> None:
+    """The same rule for a scaling group's immutable ``resourceSharing`` (nil vs ``[]``)."""
+    new = pcs()
+    new["spec"]["template"]["podCliqueScalingGroups"][0]["resourceSharing"] = []
+    assert msgs(pcs(), new) == []
+
+
+def test_a_non_empty_immutable_field_added_is_refused() -> None:
+    """An absent field becoming non-empty is a change: ``Invalid value: ...: field is immutable``."""
+    assert msgs(pcs(), pcs(resourceClaimTemplates=[{"name": "x"}])) == [
+        ("spec.template.resourceClaimTemplates", 'Invalid value: [{"name":"x"}]: field is immutable')]
