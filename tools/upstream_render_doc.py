@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.render.test_upstream_cases import ADAPTERS, INDEX, counts_row, row_count, summary  # noqa: E402
+from tests.render.test_upstream_graph import ADAPTERS, INDEX, counts_row, row_count, summary  # noqa: E402
 from tests.render.upstream.state import OUT_OF_SCOPE, XFAIL  # noqa: E402
 
 INTRO = """\
