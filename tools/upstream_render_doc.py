@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.render.test_upstream_cases import ADAPTERS, INDEX, counts_row, row_count, summary  # noqa: E402
+from tests.render.test_upstream_index import ADAPTERS, INDEX, counts_row, row_count, summary  # noqa: E402
 from tests.render.upstream.state import OUT_OF_SCOPE, XFAIL  # noqa: E402
 
 INTRO = """\
@@ -23,10 +23,13 @@ The operator's own render unit tests at the reference revision (ai-dynamo/dynamo
 render code. The rows are reference data, outside the project: `../shared/reference/dynamo/upstream-render-tests/`
 (the tests that read them are skipped without ../shared). The project holds the adapters and its own record:
 
-- `tests/render/test_upstream_cases.py` runs every row; the adapters (one per upstream test function: it calls our
-  counterpart of the Go function under test and makes the assertions of the Go loop) are in that file and in
-  `tests/render/upstream/` (`graph.py`, `pcs.py`, `controller.py`, `gms.py`; shared helpers in `_support.py`). An
-  adapter for a test whose rows the data lacks builds the inputs itself (`@hand_ported`, one row per subtest).
+- `tests/render/test_upstream_<area>.py` run the rows, one module per area (`backends`, `graph`, `hash`,
+  `pod_spec`, `pcs`, `controller`); the adapters (one per upstream test function: it calls our counterpart of
+  the Go function under test and makes the assertions of the Go loop) are in those modules and in
+  `tests/render/upstream/` (`graph.py`, `pcs.py`, `controller.py`, `gms.py`; shared helpers in `_support.py`;
+  `tests/render/_upstream_rows.py` picks an area's rows). An adapter for a test whose rows the data lacks builds
+  the inputs itself (`@hand_ported`, one row per subtest).
+- `tests/render/test_upstream_index.py` joins the areas and holds the index and coverage checks.
 - `tests/render/upstream/state.py`: the functions out of scope (with the reason) and the rows expected to fail
   (`xfail(strict=True)`, with the operator behaviour we lack; `pending: <id>` waits on another change).
 - `test_index_matches_cases` checks that every function of the files below has an adapter or an out-of-scope

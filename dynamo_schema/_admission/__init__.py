@@ -119,9 +119,9 @@ has no such rule: 22, 28, 29, 31, 34, 38, 39, 41, 58 (roles, role templates, the
 contract, rollingUpdate budgets, LPX, Dynamo sidecar mode, EPP ratchet), 59, and rule 45 bullets 2–3
 (checkpoint component type: at 2a6da14c ``validateComponentCheckpointConfig`` checks only the gate and
 the job; rule 22's ``ElasticEPRayPoC`` gate does not exist in ``internal/features/gates.go`` there).
-``tests/admission/test_branch_gaps.py`` pins both as accepted. Rules 60–64 run on
-the v1alpha1 compatibility view rebuilt by ``dynamo_schema._convert._v1alpha1.to_v1alpha1`` (skipped when the
-converter is unavailable); their paths point into that alpha view (``spec.services.<name>...``).
+``tests/admission/test_checkpoint_rules.py`` and ``test_elastic_ep_rules.py`` pin both as accepted.
+Rules 60–64 run on the v1alpha1 compatibility view rebuilt by ``dynamo_schema._convert._v1alpha1.to_v1alpha1``
+(skipped when the converter is unavailable); their paths point into that alpha view (``spec.services.<name>...``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Test helpers for the merge tests: case paths, and a schema source built from the upstream CRDs.
+"""Test helpers for the merge tests: case paths, a schema source built from the upstream CRDs, and the
+blueprint of the override rejection/warning tests.
 
 The package never reads ../shared; tests build ``schema_for`` from the reference CRDs until
 ``dynamo_schema._schema._schemas.load`` exists (then the package default is used as well, see
@@ -113,3 +114,22 @@ def worker_main_env(obj: dict) -> Any:
 
 
 MISSING = _MISSING
+
+
+# The blueprint and override builder of the override rejection/warning tests.
+BETA_BP = {
+    "apiVersion": "nvidia.com/v1beta1",
+    "kind": "DynamoGraphDeployment",
+    "metadata": {"name": "generated", "namespace": "default", "labels": {"existing": "x"}},
+    "spec": {
+        "backendFramework": "vllm",
+        "components": [{"name": "Frontend", "type": "frontend"}, {"name": "worker", "type": "worker"}],
+    },
+}
+
+
+def _beta(spec: dict | None = None, **top: object) -> dict:
+    out: dict = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", **top}
+    if spec is not None:
+        out["spec"] = spec
+    return out

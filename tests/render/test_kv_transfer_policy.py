@@ -1,4 +1,6 @@
-"""kvTransferPolicy, DYN_DEPLOYMENT_CONFIG and v1alpha1 compatibility metadata.
+"""kvTransferPolicy rendering: topology label/cluster-topology annotations on worker DCDs and cliques, the
+DYN_KV_TRANSFER_* / DYN_TOPOLOGY_* env, the topology-labels Downward API volume, ClusterTopologyBinding
+domains and errors, the worker hash, and the metadata of a converted v1alpha1 DGD.
 
 Expected values come from upstream tests (ai-dynamo/dynamo, ``deploy/operator/`` prefix omitted):
 reference revision 2a6da14c ``internal/dynamo/graph_test.go`` (named per test below).
@@ -13,39 +15,18 @@ import pytest
 from dynamo_schema._render import RenderError, RenderOptions, render
 from dynamo_schema._render._graph import generate_dcds
 
+from ._dgd_fixtures import WORKER, _by_name, _cliques, _dgd, _env
+
 LABEL_KEY = "topology.kubernetes.io/zone"  # testTopologyLabelKey
 ANN_LABEL_KEY = "nvidia.com/topology-label-key"
 ANN_CLUSTER = "nvidia.com/topology-cluster-topology-name"
-
-
-def _dgd(components: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
-    return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment",
-            "metadata": {"name": "test-dgd", "namespace": "default"},
-            "spec": {"backendFramework": "vllm", "components": components, **spec}}
 
 
 def _kv(**policy: Any) -> dict[str, Any]:
     return {"kvTransferPolicy": policy}
 
 
-WORKER = {"name": "worker", "type": "worker"}
 FRONTEND = {"name": "frontend", "type": "frontend"}
-
-
-def _by_name(dcds: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {d["spec"]["name"]: d for d in dcds}
-
-
-def _env(container: dict[str, Any]) -> dict[str, Any]:
-    return {e["name"]: e.get("value") for e in container.get("env") or []}
-
-
-def _pcs(objs: list[dict[str, Any]]) -> dict[str, Any]:
-    return next(o for o in objs if o["kind"] == "PodCliqueSet")
-
-
-def _cliques(objs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {c["name"]: c for c in _pcs(objs)["spec"]["template"]["cliques"]}
 
 
 def _main(pod: dict[str, Any]) -> dict[str, Any]:
@@ -234,96 +215,3 @@ def test_topology_metadata_from_converted_alpha_dgd() -> None:
     assert cliques["prefill"]["labels"]["nvidia.com/dynamo-graph-deployment-name"] == "test-dgd"
     assert cliques["prefill"]["labels"]["nvidia.com/dynamo-component"] == "prefill"
     assert ANN_LABEL_KEY not in (cliques["frontend"].get("annotations") or {})
-
-
-# ---------------------------------------------------------------- DYN_DEPLOYMENT_CONFIG
-
-
-def test_deployment_config_frontend_port_and_resources() -> None:
-    # graph_test.go "Test GenerateDynamoComponentsDeployments with config from DYN_DEPLOYMENT_CONFIG env var"
-    raw = '{"service1":{"port":8080,"ServiceArgs":{"Workers":2, "Resources":{"CPU":"2", "Memory":"2Gi", "GPU":"2"}}}}'
-    dgd = _dgd([{"name": "service1", "type": "frontend", "replicas": 3},
-                {"name": "service2", "type": "worker", "replicas": 3}],
-               env=[{"name": "DYN_DEPLOYMENT_CONFIG", "value": raw}])
-    dcds = _by_name(generate_dcds(dgd, "abc12345", "default"))
-    s1 = dcds["service1"]["spec"]
-    main = s1["podTemplate"]["spec"]["containers"][0]
-    assert _env(main)["DYN_DEPLOYMENT_CONFIG"] == (
-        '{"service1":{"ServiceArgs":{"Resources":{"CPU":"2","GPU":"2","Memory":"2Gi"},"Workers":2},"port":8000}}')
-    want = {"cpu": "2", "memory": "2Gi", "nvidia.com/gpu": "2"}
-    assert main["resources"] == {"requests": want, "limits": want}
-    assert s1["replicas"] == 3  # Workers only fills an unset replica count
-    s2 = dcds["service2"]["spec"]
-    assert _env(s2["podTemplate"]["spec"]["containers"][0])["DYN_DEPLOYMENT_CONFIG"] == raw
-    assert not s2["podTemplate"]["spec"]["containers"][0].get("resources")
-
-
-def test_deployment_config_renamed_frontend_falls_back_to_frontend_key() -> None:
-    # TestApplyDynDeploymentConfig_FallsBackToFrontendConfigKeyForRenamedFrontend
-    from dynamo_schema._render._depconfig import apply_dyn_deployment_config
-
-    dcd: dict[str, Any] = {"metadata": {"name": "router", "namespace": "default"},
-           "spec": {"backendFramework": "vllm", "name": "router", "type": "frontend", "podTemplate": {"spec": {
-               "containers": [{"name": "main", "env": [{"name": "DYN_DEPLOYMENT_CONFIG", "value":
-                   '{"Frontend":{"ServiceArgs":{"Resources":{"CPU":"2","Memory":"2Gi","GPU":"1"}}}}'}]}]}}}}
-    apply_dyn_deployment_config(dcd)
-    main = dcd["spec"]["podTemplate"]["spec"]["containers"][0]
-    assert main["resources"]["requests"] == {"cpu": "2", "memory": "2Gi", "nvidia.com/gpu": "1"}
-    assert main["env"][0]["value"] == '{"Frontend":{"ServiceArgs":{"Resources":{"CPU":"2","GPU":"1","Memory":"2Gi"}},"port":8000}}'
-
-
-def test_deployment_config_changes_worker_hash() -> None:
-    from dynamo_schema._render import worker_hash
-
-    cfg = '{"worker":{"ServiceArgs":{"Resources":{"CPU":"4"}}}}'
-    base = _dgd([WORKER], env=[{"name": "DYN_DEPLOYMENT_CONFIG", "value": "{}"}])
-    with_resources = _dgd([WORKER], env=[{"name": "DYN_DEPLOYMENT_CONFIG", "value": cfg}])
-    assert worker_hash(base) != worker_hash(with_resources)
-    worker = _by_name(generate_dcds(with_resources, "x", "default"))["worker"]
-    assert worker["spec"]["podTemplate"]["spec"]["containers"][0]["resources"] == {
-        "requests": {"cpu": "4"}, "limits": {"cpu": "4"}}
-
-
-# ---------------------------------------------------------------- v1alpha1 compatibility metadata
-
-
-def test_generated_dcd_keeps_alpha_compatibility_fields() -> None:
-    # graph_test.go: GenerateDynamoComponentsDeployments of a converted v1alpha1 DGD keeps
-    # dynamoNamespace, subComponentType, annotations and labels (GetDCD* helpers)
-    from dynamo_schema._convert._v1alpha1 import to_v1beta1
-    from dynamo_schema._render._alphacompat import dcd_preserved_annotations, dcd_preserved_labels
-    from dynamo_schema._render._workloads import dcd_dynamo_namespace, dcd_sub_component_type
-
-    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
-             "metadata": {"name": "test-dgd", "namespace": "default"},
-             "spec": {"services": {"frontend": {
-                 "serviceName": "frontend", "dynamoNamespace": "custom-ns", "componentType": "frontend",
-                 "subComponentType": "legacy-sub", "annotations": {"legacy-annotation": "kept"},
-                 "labels": {"legacy-label": "kept"},
-                 "ingress": {"enabled": True, "host": "legacy.example", "ingressControllerClassName": "nginx"}}}}}
-    dcd = generate_dcds(to_v1beta1(alpha), "", "default")[0]
-    assert dcd_dynamo_namespace(dcd, "default") == "custom-ns"
-    assert dcd_sub_component_type(dcd) == "legacy-sub"
-    assert dcd_preserved_annotations(dcd) == {"legacy-annotation": "kept"}
-    assert dcd_preserved_labels(dcd) == {"legacy-label": "kept"}
-
-
-def test_preserved_alpha_metadata_reaches_workloads() -> None:
-    # GetDCDKubeLabels / GetDCDKubeAnnotations (Deployment pod template) and generateLabels /
-    # generateAnnotations (Grove cliques) merge the preserved alpha labels/annotations.
-    from dynamo_schema._convert._v1alpha1 import to_v1beta1
-
-    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
-             "metadata": {"name": "test-dgd", "namespace": "default"},
-             "spec": {"backendFramework": "vllm", "services": {"worker": {
-                 "componentType": "worker", "labels": {"legacy-label": "kept"},
-                 "annotations": {"legacy-annotation": "kept"}}}}}
-    beta = to_v1beta1(alpha)
-    deployment = next(o for o in render(beta, "kubernetes", RenderOptions(namespace="default"))
-                      if o["kind"] == "Deployment")
-    meta = deployment["spec"]["template"]["metadata"]
-    assert meta["labels"]["legacy-label"] == "kept"
-    assert meta["annotations"]["legacy-annotation"] == "kept"
-    clique = _cliques(render(beta, "grove", RenderOptions(namespace="default")))["worker"]
-    assert clique["labels"]["legacy-label"] == "kept"
-    assert clique["annotations"]["legacy-annotation"] == "kept"
