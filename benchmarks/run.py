@@ -209,7 +209,7 @@ def bench_render(rounds: int) -> dict[str, float]:
     import yaml
 
     from dynamo_schema._io._emit import dump_all
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
 
     docs = []
     texts = []
@@ -383,7 +383,7 @@ def bench_bulk_render(runs: int) -> dict[str, Any]:
 
     from dynamo_schema._io._emit import dump_all
     from dynamo_schema._io._load import load_text
-    from dynamo_schema._pipeline._compile import render_object
+    from dynamo_schema._pipeline._render_object import render_object
 
     with tempfile.TemporaryDirectory() as tmp:
         paths = build(200, Path(tmp), kinds=("DynamoGraphDeployment",))
