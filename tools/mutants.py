@@ -205,9 +205,12 @@ def load_equivalent() -> dict[str, str]:
     return out
 
 
+TREE = ["tree"]  # the copy's folder under .mutants (--tree: a second run beside a running one)
+
+
 def make_tree() -> Path:
     """A copy of the repository's files (tracked and untracked-not-ignored) to mutate."""
-    tree = WORK / "tree"
+    tree = WORK / TREE[0]
     if tree.exists():
         shutil.rmtree(tree)
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
@@ -247,17 +250,80 @@ def run_tests(tree: Path, tests: list[str], timeout: float) -> tuple[str, float,
     return outcome, time.monotonic() - start, proc.stdout[-2000:]
 
 
+#: modules moved since a recorded run (old path -> new path): ``--rerun`` and ``--resume`` find their mutants there
+RENAMED: dict[str, str] = {
+    "dynamo_schema/_render/_merge.py": "dynamo_schema/_render/_envmerge.py",
+    "dynamo_schema/_render/_grove.py": "dynamo_schema/_render/_podcliqueset.py",
+    "dynamo_schema/_render/_gojson.py": "dynamo_schema/_render/_hashjson.py",
+    "dynamo_schema/_render/_apiserver.py": "dynamo_schema/_render/_serverdefaults.py",
+    "dynamo_schema/_admission/_gojson.py": "dynamo_schema/_admission/_godecode.py",
+    "dynamo_schema/_pipeline/_compile.py": "dynamo_schema/_pipeline/_render_object.py",
+    "dynamo_schema/_io/_report.py": "dynamo_schema/_report/_result.py",
+    "dynamo_schema/_cli/_reporters.py": "dynamo_schema/_report/_base.py",
+}
+
+
+def relocate(tree: Path, m: Mutant) -> bool:
+    """Point a recorded mutant (``m.id`` known) at the same mutation in today's code: its module (moved:
+    :data:`RENAMED`; split modules are searched too) and the occurrence of its operator whose id, computed with
+    the recorded path, is ``m.id``. False when the mutation no longer exists (the code changed)."""
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import use_mutation
+
+    op = cosmic_ray.plugins.get_operator(m.operator)()
+    want = m.id
+    candidates = [m.path] if (tree / m.path).is_file() else []
+    new = RENAMED.get(m.path)
+    if new:
+        candidates.append(new)
+        candidates += [str(p.relative_to(tree).as_posix()) for p in sorted((tree / new).parent.glob("_*.py"))
+                       if p.relative_to(tree).as_posix() not in candidates]
+    for path in candidates:
+        positions = [o for name, o, _line in _positions(tree, path) if name == m.operator]
+        order = sorted(positions, key=lambda o: (o != m.occurrence, abs(o - m.occurrence)))
+        for occ in order:
+            with use_mutation(tree / path, op, occ) as (before, after):
+                if after is not None and _mutant_id(m.path, m.operator, before, after) == want:
+                    m.path, m.occurrence = path, occ
+                    m.package = package_of(path)
+                    return True
+    return False
+
+
+def _positions(tree: Path, rel: str) -> list[tuple[str, int, int]]:
+    import cosmic_ray.plugins
+    from cosmic_ray.ast import ast_nodes, get_ast
+
+    source = (tree / rel).read_text(encoding="utf-8")
+    nodes = list(ast_nodes(get_ast(source)))
+    out = []
+    for name in sorted(cosmic_ray.plugins.operator_names()):
+        cls = cosmic_ray.plugins.get_operator(name)
+        if cls.arguments():
+            continue
+        op, occurrence = cls(), 0
+        for node in nodes:
+            for start, _end in op.mutation_positions(node):
+                out.append((name, occurrence, start[0]))
+                occurrence += 1
+    return out
+
+
 def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
     import cosmic_ray.plugins
     from cosmic_ray.mutating import use_mutation
 
+    if RELOCATE and m.id and not relocate(tree, m):
+        m.outcome = "gone"
+        return
+    recorded = m.id
     op = cosmic_ray.plugins.get_operator(m.operator)()
     with use_mutation(tree / m.path, op, m.occurrence) as (before, after):
         if after is None:
             m.outcome = "no-mutation"
             return
-        m.id = _mutant_id(m.path, m.operator, before, after)
-        m.diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+        m.id = recorded or _mutant_id(m.path, m.operator, before, after)
+        m.diff = m.diff or "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
                                               f"a/{m.path}", f"b/{m.path}", n=1))
         if m.id in EQUIV:
             m.outcome = "equivalent"
@@ -275,6 +341,7 @@ def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
 
 
 EQUIV: dict[str, str] = {}
+RELOCATE: list[bool] = []  # non-empty: recorded mutants are located in today's code by id (--rerun)
 RESUMED: dict[str, tuple[str, float]] = {}
 RESUME_FILE: Path | None = None
 
@@ -320,12 +387,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="take a package's unmutated run time from .mutants/baseline.json when recorded there")
     ap.add_argument("--resume", type=Path, metavar="FILE",
                     help="take over the killed/timeout outcomes recorded in FILE (same mutant id) and append new ones")
+    ap.add_argument("--tree", default="tree", help="the copy's folder under .mutants (a second run beside a running one)")
     ap.add_argument("--rerun", action="store_true",
                     help="run the survivors of the last report again (with today's tests): .mutants/rerun.md")
     args = ap.parse_args(argv)
+    TREE[0] = args.tree
     global REPORT
     if args.rerun:
         REPORT = "rerun"
+        RELOCATE.append(True)
         last = json.loads((WORK / "report.json").read_text(encoding="utf-8"))
         todo = [Mutant(**{**d, "outcome": "pending", "seconds": 0.0}) for d in last if d["outcome"] == "survived"]
         return run(todo, args, argv)
@@ -390,14 +460,17 @@ def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None)
 
 
 def write_report(mutants: list[Mutant], argv_text: str, seconds: float) -> tuple[str, int]:
-    mutants = [m for m in mutants if m.outcome != "no-mutation"]
+    gone = sum(1 for m in mutants if m.outcome == "gone")
+    mutants = [m for m in mutants if m.outcome not in ("no-mutation", "gone")]
 
     survivors = [m for m in mutants if m.outcome == "survived"]
     summary = table(mutants)
     cmd = "python tools/mutants.py " + argv_text
     report = [f"# Mutation run: `{cmd.strip()}`", "",
               f"{len(mutants)} mutants in {seconds:.0f} s; equivalent list: "
-              f"{len(EQUIV)} entries ({EQUIVALENT.relative_to(ROOT)})", "", summary, "", "## Survivors", ""]
+              f"{len(EQUIV)} entries ({EQUIVALENT.relative_to(ROOT)})"
+              + (f"; {gone} recorded mutants no longer exist (their code changed)" if gone else ""),
+              "", summary, "", "## Survivors", ""]
     for m in survivors:
         report += [f"### {m.path}:{m.line} `{m.operator}` id `{m.id}`", "", "```diff", m.diff.rstrip(), "```", ""]
     (WORK / f"{REPORT}.md").write_text("\n".join(report), encoding="utf-8")
