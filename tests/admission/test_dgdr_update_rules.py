@@ -1,5 +1,6 @@
 """DGDR update admission: the runtime-version override on update (required for an image without a
-semantic-version tag unless the unchanged legacy image is ratcheted; phase-frozen specs; autoApply).
+semantic-version tag unless the unchanged legacy image is ratcheted; phase-frozen specs; autoApply), and
+an object being deleted, which is not validated.
 
 Cases follow the upstream rows at the reference revision (ai-dynamo/dynamo@2a6da14c,
 ``deploy/operator/internal/webhook/validation/*_test.go``; the test ids are the row names); the row without
@@ -18,6 +19,7 @@ from tests.admission._admission_helpers import (
     errors,
     run_update,
 )
+from tests.admission._rules_support import _both, _set
 
 Mutator = Callable[[dict[str, Any]], Any]
 OVERRIDE_REQUIRED = (
@@ -140,3 +142,30 @@ def test_dgdr_runtime_version_override_on_update(
     assert errors(diags) == want
     if OVERRIDE_REQUIRED in want:
         assert "dgdr.runtime-version-override-required" in {d.rule for d in diags}
+
+
+# ----------------------------------------------------------------------------- DGDR updates that pass
+
+
+def test_dgdr_deferred_runtime_version_update_allowed() -> None:
+    base = beta_dgdr(
+        _both(
+            _set(["spec", "autoApply"], False),
+            _set(["spec", "image"], "r/p:latest"),
+            _set(["spec", "runtimeVersionOverride"], "1.4.0"),
+        )
+    )
+    diags = run_update(base, _set(["spec", "runtimeVersionOverride"], "1.5.0"), old_status={"phase": "Ready"})
+    assert errors(diags) == []
+
+
+def test_dgdr_deleting_object_is_not_validated_on_update() -> None:
+    diags = run_update(
+        beta_dgdr(),
+        lambda d: (
+            d["metadata"].__setitem__("deletionTimestamp", "2026-01-01T00:00:00Z"),
+            d["spec"].__setitem__("model", "x"),
+        ),
+        old_status={"phase": "Profiling"},
+    )
+    assert diags == []
