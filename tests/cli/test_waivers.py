@@ -129,3 +129,28 @@ def test_a_comment_waiver_of_a_rule_ignore_rule_also_waives_is_used(tmp_path: Pa
     assert rc == 0
     assert out == (f"{p}:14:24: DynamoGraphDeployment/demo: warning: waiver ignore[dgd.no-such-rule] matches no "
                    "diagnostic [waiver.unused]\n")
+
+
+LIST_FLOW = """\
+--- {apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: 5}, \
+# dynamo-schema: ignore[k8s-schema.type]
+  {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: 7}]}
+"""
+LIST_BLOCK = """\
+--- # dynamo-schema: ignore[k8s-schema.type]
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: 5}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: 7}
+"""
+
+
+def test_a_list_document_waiver_covers_its_first_item_in_flow_style_as_in_block_style(tmp_path: Path) -> None:
+    """YAML style does not change data: a waiver on a List's ``---`` line covers the same items (the first) either way."""
+    for name, text in (("flow.yaml", LIST_FLOW), ("block.yaml", LIST_BLOCK)):
+        p = tmp_path / name
+        p.write_text(text)
+        doc = json.loads(run("validate", "-o", "json", str(p))[1])
+        assert [(r["name"], r["status"]) for r in doc["resources"]] == [("a", "valid"), ("b", "invalid")], name
+        assert doc["summary"]["waived"] == 1, name

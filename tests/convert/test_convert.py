@@ -265,6 +265,19 @@ def test_dcd_name_defaults_from_metadata() -> None:
     assert beta["spec"] == {"backendFramework": "vllm", "name": "x", "type": "worker", "replicas": 2}
 
 
+def test_dcd_kind_read_from_json_is_converted_as_a_dcd() -> None:
+    """A DCD whose kind is a decoded (not interned) string still takes the DCD conversion (kind compared by value)."""
+    dcd = json.loads(json.dumps({
+        "apiVersion": "nvidia.com/v1alpha1",
+        "kind": "DynamoComponentDeployment",
+        "metadata": {"name": "x"},
+        "spec": {"backendFramework": "vllm", "componentType": "worker", "replicas": 2},
+    }))
+    assert dcd["kind"] is not KINDS[1]  # the point: an equal string, not the interned literal
+    beta = to_v1beta1(dcd)
+    assert beta["spec"] == {"backendFramework": "vllm", "name": "x", "type": "worker", "replicas": 2}
+
+
 # ---------------------------------------------------------------------------------------------------
 # DGDR spec conversion (fixtures and expectations of upstream
 # deploy/operator/api/v1alpha1/dynamographdeploymentrequest_conversion_test.go)

@@ -171,3 +171,13 @@ def test_tap_failure_line_carries_the_first_error_not_a_warning() -> None:
     lines = make("tap").render(results()[:1]).splitlines()
     assert lines[1].startswith("not ok 1 - dgd.yaml ") and lines[1].endswith(": " + E1.message), lines[1]
     assert lines[2].startswith("# ") and W1.message in lines[2]
+
+
+def test_sarif_levels_follow_the_severity() -> None:
+    """SARIF 2.1.0 ``result.level`` is ``error`` for an error, ``warning`` for a warning, ``note`` below (a waived note)."""
+    run = json.loads(make("sarif").render(results()[:1]))["runs"][0]
+    assert [(r["ruleId"], r["level"]) for r in run["results"]] == [
+        ("load.duplicate-key", "warning"), ("cel.replicas", "error")]
+    waived = json.loads(make("sarif").render([results()[0]._replace(diagnostics=[E1], waived=[W1, N1])]))
+    assert [(r["ruleId"], r["level"], "suppressions" in r) for r in waived["runs"][0]["results"]] == [
+        ("cel.replicas", "error", False), ("load.duplicate-key", "warning", True), ("schema.pruned", "note", True)]
