@@ -35,6 +35,8 @@ def test_sglang_tp_replaces_the_other_tp_spellings() -> None:
     (["--tensor-parallel-size=4", "--pipeline-parallel-size=2"], 8),
     (["--tp=2", "--pp", "3"], 6),
     (["--model", "m"], None),  # no parallelism flag: the caller falls back to the topology's GPU count
+    (["--tp", "$(TP)"], None),  # a non-integer TP/PP value is not a parallelism flag
+    (["--tp", "x", "--dp", "2"], 1),  # a DP flag counts whatever its value: TP and PP stay 1
 ])
 def test_per_instance_gpus_reads_both_flag_spellings(args: list[str], want: int | None) -> None:
     """``_get_per_instance_gpus``: TP x PP from ``--name value`` and ``--name=value`` (``split("=", 1)[1]``)."""
