@@ -96,14 +96,14 @@ def _per_instance_gpus(args: list[str]) -> int | None:
                     val = arg.split("=", 1)[1]
             if val is None:
                 continue
-            seen = True
             try:
                 if which == "tp":
                     tp = int(val)
                 elif which == "pp":
                     pp = int(val)
             except ValueError:
-                pass
+                continue  # upstream counts a TP/PP flag only when its value is an integer
+            seen = True
     return tp * pp if seen else None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dynamo_schema._dgdr import _args as A
-from dynamo_schema._dgdr._topology import _set_tp
+from dynamo_schema._dgdr._topology import _per_instance_gpus, _set_tp
 
 
 @pytest.mark.parametrize(("args", "want"), [
@@ -29,3 +29,15 @@ def test_sglang_tp_replaces_the_other_tp_spellings() -> None:
     assert "--tp-size" not in out and "--tensor-parallel-size" not in out
     assert out[out.index("--tp") + 1] == "4"
     assert [a for a in out if a not in ("--tp", "4")] == ["--model-path", "m", "--port", "8000"]
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["--tensor-parallel-size=4", "--pipeline-parallel-size=2"], 8),
+    (["--tp=2", "--pp", "3"], 6),
+    (["--model", "m"], None),  # no parallelism flag: the caller falls back to the topology's GPU count
+    (["--tp", "$(TP)"], None),  # a non-integer TP/PP value is not a parallelism flag
+    (["--tp", "x", "--dp", "2"], 1),  # a DP flag counts whatever its value: TP and PP stay 1
+])
+def test_per_instance_gpus_reads_both_flag_spellings(args: list[str], want: int | None) -> None:
+    """``_get_per_instance_gpus``: TP x PP from ``--name value`` and ``--name=value`` (``split("=", 1)[1]``)."""
+    assert _per_instance_gpus(args) == want

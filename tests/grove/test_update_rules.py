@@ -43,3 +43,22 @@ def test_a_non_empty_immutable_field_added_is_refused() -> None:
     """An absent field becoming non-empty is a change: ``Invalid value: ...: field is immutable``."""
     assert msgs(pcs(), pcs(resourceClaimTemplates=[{"name": "x"}])) == [
         ("spec.template.resourceClaimTemplates", 'Invalid value: [{"name":"x"}]: field is immutable')]
+
+
+def test_scaling_group_and_clique_topology_constraints_are_immutable() -> None:
+    """``validateTopologyConstraintImmutability``: per clique and scaling group (by name), Forbidden at
+    ``...[i].topologyConstraint`` with ``constraintChangeMsg``'s wording."""
+    old = pcs()
+    old["spec"]["template"]["podCliqueScalingGroups"][0]["topologyConstraint"] = {
+        "topologyName": "t", "pack": {"required": "rack"}}
+    old["spec"]["template"]["cliques"][0]["topologyConstraint"] = {"topologyName": "t", "pack": {"required": "host"}}
+    new = pcs()
+    new["spec"]["template"]["podCliqueScalingGroups"][0]["topologyConstraint"] = {
+        "topologyName": "t", "pack": {"required": "zone"}}
+    assert msgs(old, new) == [
+        ("spec.template.cliques[0].topologyConstraint",
+         "Forbidden: PodClique 'a' topology constraint cannot be removed after creation"),
+        ("spec.template.podCliqueScalingGroups[0].topologyConstraint",
+         "Forbidden: PodCliqueScalingGroup 'g' topology constraint cannot be changed from required=\"rack\" "
+         'preferred="" to required="zone" preferred=""'),
+    ]

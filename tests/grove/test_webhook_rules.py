@@ -500,6 +500,14 @@ def test_termination_delay_negative() -> None:
          'Invalid value: "-1m30s": terminationDelay must be greater than 0')]
 
 
+@pytest.mark.parametrize(("delay", "printed"), [("-1500us", "-1.5ms"), ("-2ms", "-2ms"), ("-1.5us", "-1.5µs")])
+def test_termination_delay_negative_below_a_second(delay: str, printed: str) -> None:
+    """Go ``time.Duration.String`` below one second: the largest unit of ms/µs, with the fraction trimmed."""
+    assert run(set_tmpl(terminationDelay=delay)) == [
+        ("grove.termination-delay", "spec.template.terminationDelay",
+         f'Invalid value: "{printed}": terminationDelay must be greater than 0')]
+
+
 def test_autoscaling_max_replicas_below_min_replicas() -> None:
     """Grove ``validateScaleConfig``: ``maxReplicas < minReplicas`` is refused at ``maxReplicas`` (its test table's
     case: minReplicas 5, maxReplicas 3, minAvailable 1)."""

@@ -81,6 +81,19 @@ def test_long_strings_fold_at_80_columns() -> None:
 
 
 @pytest.mark.parametrize(("value", "text"), [
+    ("a: " + "word " * 20 + "end",
+     "'a: word word word word word word word word word word word word word word word\n  word word word word word end'"),
+    # a space followed by another never breaks, nor does the second of a run
+    ("x: " + "w  " * 40 + "e", "'x: " + "w  " * 40 + "e'"),
+])
+def test_long_single_quoted_strings_fold_at_80_columns(value: str, text: str) -> None:
+    """libyaml ``yaml_emitter_write_single_quoted`` (go-yaml v2.4.0 output): past column 80 a lone inner space
+    becomes a line break and indentation; a space before another space is kept."""
+    assert marshal({"k": value}) == f"k: {text}\n"
+    assert yaml.safe_load(marshal({"k": value})) == {"k": value}
+
+
+@pytest.mark.parametrize(("value", "text"), [
     ("2024-02-29", '"2024-02-29"'), ("2000-02-29", '"2000-02-29"'),  # leap years: a timestamp, quoted
     ("2023-02-29", "2023-02-29"), ("1900-02-29", "1900-02-29"), ("2025-02-29", "2025-02-29"),  # not leap: plain
 ])

@@ -121,6 +121,27 @@ def test_standalone_dcd_pods_name_the_dcd_as_parent() -> None:
 
 
 @pytest.mark.shared
+def test_owned_dcd_pods_name_the_owning_dgd_as_parent() -> None:
+    """``GetParentGraphDeploymentName``: the first owner reference of kind DynamoGraphDeployment names the
+    pods' parent; owners of other kinds do not count."""
+    case = _case("1058-dcd-k8s-seed-ok.yaml")
+    dcd = copy.deepcopy(case["expected"]["defaulted"])
+    dcd["metadata"]["ownerReferences"] = [
+        {"apiVersion": "v1", "kind": "ConfigMap", "name": "not-a-graph", "uid": "1"},
+        {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "name": "graph", "uid": "2"},
+    ]
+    deployment = next(o for o in render(dcd, "kubernetes", RenderOptions(namespace="default"))
+                      if o["kind"] == "Deployment")
+    env = {e["name"]: e.get("value") for e in deployment["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["DYN_PARENT_DGD_K8S_NAME"] == "graph"
+    dcd["metadata"]["ownerReferences"] = dcd["metadata"]["ownerReferences"][:1]
+    deployment = next(o for o in render(dcd, "kubernetes", RenderOptions(namespace="default"))
+                      if o["kind"] == "Deployment")
+    env = {e["name"]: e.get("value") for e in deployment["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["DYN_PARENT_DGD_K8S_NAME"] == dcd["metadata"]["name"]
+
+
+@pytest.mark.shared
 @pytest.mark.parametrize(("name", "target"), [
     ("0372-dcd-grove-model-ref-ok.yaml", "kubernetes"),  # a standalone DCD gets the model Service
     ("0620-dgd-k8s-model-ref-ok.yaml", "kubernetes"),  # owned by a DCD: no DGD spec.annotations
