@@ -27,7 +27,7 @@ def default(obj: Manifest, settings: AdmissionSettings | None = None) -> dict[st
 
         return default_release(plain(obj), settings, settings.operator_release)
     data = plain(obj)
-    api, kind = data.get("apiVersion"), data.get("kind")
+    api, kind = (data.get("apiVersion"), data.get("kind")) if isinstance(data, dict) else (None, None)
     if isinstance(api, str) and isinstance(kind, str) and kind in EXTRA_KINDS and served(api, kind):
         from .._pipeline._default import extra_defaults  # the rest of the CRD bundle: its CRD's defaults
 
