@@ -84,8 +84,8 @@ def finalize(
     own(dgd, req)[LABEL_MANAGED_BY] = LABEL_VALUE_OPERATOR
     dgd["apiVersion"] = DGD_API_VERSION
     dgd["kind"] = "DynamoGraphDeployment"
-    for res in resources:
-        own(res, req)
+    for res in resources:  # createAdditionalResources: the same tracking labels as the DGD
+        own(res, req)[LABEL_MANAGED_BY] = LABEL_VALUE_OPERATOR
     if dgdr.get("spec", {}).get("autoApply") is False:
         notes.append(
             "autoApply is false: the operator stores this DGD in status.profilingResults.selectedConfig "

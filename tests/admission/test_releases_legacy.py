@@ -220,6 +220,9 @@ SHARED_CASES = [
      {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
       "gpuMemoryService": {"enabled": True, "mode": "intraPod"},
       "failover": {"enabled": True, "mode": "intraPod", "numShadows": 2}}, "numShadows"),
+    # validateEPPConfig (0.9 - 1.2): IsMultinode (nodeCount > 1) is refused before replicas and eppConfig
+    ("EPP cannot be multinode", {"componentType": "epp", "multinode": {"nodeCount": 2}},
+     "spec: EPP component cannot be multinode (multinode field must be nil or nodeCount must be 1)"),
 ]
 
 
@@ -231,6 +234,15 @@ def test_shared_spec_matches_upstream_rows(case: str, spec: dict[str, Any], want
     assert (want in got) if want else got == ""
     if want and " " in want and want.startswith("spec"):
         assert got == want  # the whole message where upstream compares it whole
+
+
+def test_epp_multinode_error_points_at_the_multinode_field() -> None:
+    """validateEPPConfig (0.9 - 1.2) refuses a multinode EPP; the error belongs to the service's multinode."""
+    dcd = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "c", "namespace": "default"},
+           "spec": {"componentType": "epp", "multinode": {"nodeCount": 3}}}
+    diags = validate(dcd["kind"], dcd, AdmissionSettings(cluster_topologies=None), "0.9", None)
+    assert [(d.path, d.severity) for d in diags if "multinode" in d.message] == [(("spec", "multinode"), "error")]
 
 
 def test_dynamo_namespace_warning_quotes_as_upstream() -> None:

@@ -41,3 +41,13 @@ def test_sglang_tp_replaces_the_other_tp_spellings() -> None:
 def test_per_instance_gpus_reads_both_flag_spellings(args: list[str], want: int | None) -> None:
     """``_get_per_instance_gpus``: TP x PP from ``--name value`` and ``--name=value`` (``split("=", 1)[1]``)."""
     assert _per_instance_gpus(args) == want
+
+
+def test_parse_override_engine_args_reads_the_json_after_the_flag() -> None:
+    """Upstream ``parse_override_engine_args``: ``json.loads(args[idx + 1])``, flag and value removed."""
+    blob = '{"kv_cache_config": {"tokens_per_block": 32}, "disable_overlap_scheduler": true}'
+    args = ["--model-path", "m", "--override-engine-args", blob, "--port", "8000"]
+    parsed, rest = A.parse_override_engine_args(list(args))
+    assert parsed == {"kv_cache_config": {"tokens_per_block": 32}, "disable_overlap_scheduler": True}
+    assert rest == ["--model-path", "m", "--port", "8000"]
+    assert A.find_override_engine_args(args) == (2, parsed)

@@ -462,3 +462,19 @@ def test_wrong_kind_is_refused() -> None:
     bad["kind"] = "DynamoGraphDeployment"
     with pytest.raises(DgdrError):
         materialize(bad)
+
+
+def test_planner_configmap_is_put_in_the_dgdr_namespace_with_the_tracking_labels() -> None:
+    """Controller ``createAdditionalResources``: each profiler ConfigMap gets the DGDR's namespace and the
+    ``dgdr.nvidia.com/name``, ``dgdr.nvidia.com/namespace`` and ``nvidia.com/managed-by`` labels."""
+    planner = {"optimization_target": "sla", "enable_throughput_scaling": True, "enable_load_scaling": False,
+               "pre_deployment_sweeping_mode": "rapid", "mode": "disagg", "backend": "vllm"}
+    r = materialize(dgdr(name="req-a", namespace="team-x", sla={"ttft": 500, "itl": 50},
+                         features={"planner": planner}))
+    (cm,) = r.resources
+    assert cm["metadata"]["namespace"] == "team-x"
+    assert cm["metadata"]["labels"] == {
+        "dgdr.nvidia.com/name": "req-a",
+        "dgdr.nvidia.com/namespace": "team-x",
+        "nvidia.com/managed-by": "dynamo-operator",
+    }

@@ -59,3 +59,11 @@ def test_comments_above_list_items_follow_the_items_to_v1beta1() -> None:
     assert lines[env + 1] == "- name: LOG_LEVEL"
     arg = lines.index("# first argument")
     assert lines[arg + 1] == "- --port"
+
+
+def test_same_data_tells_different_data_apart() -> None:
+    """YAML data equality as Kubernetes sees it: a changed value or a bool for an int is different data."""
+    assert same_data({"a": 1, "b": [1, "x"]}, {"b": [1, "x"], "a": 1})
+    assert not same_data({"a": 1}, {"a": 2})
+    assert not same_data({"a": True}, {"a": 1})
+    assert not same_data([{"name": "x"}], [{"name": "x"}, {"name": "y"}])

@@ -535,3 +535,19 @@ def test_renamed_object_is_delete_and_create(tmp_path: Path) -> None:
     assert "== DynamoGraphDeployment/llama-disagg (target grove): removed" in out
     r = diff_documents(None, renamed)
     assert set(impacts(r).values()) == {_diff_impact.IMPACT_ADDED}
+
+
+def test_unified_diff_lines_are_newline_terminated_even_at_a_unicode_line_separator() -> None:
+    """Unified diff format (GNU diff/difflib): every line ends with a newline; a U+2028 in a value (a line
+    break to Python's splitlines, not to YAML) must not leave a diff line unterminated."""
+    key = ("v1", "ConfigMap", "ns", "cm")
+    old = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "ns"},
+           "data": {"a": "x"}}
+    new = copy.deepcopy(old)
+    new["data"]["a"] = "x\u2028y"
+    text = _diff.unified(old, new, key)
+    assert text.endswith("\n")
+    lines = text.split("\n")[:-1]
+    assert lines[:2] == ["--- old/ConfigMap/ns/cm", "+++ new/ConfigMap/ns/cm"]
+    assert all(ln[:1] in ("@", " ", "+", "-") for ln in lines[2:])
+    assert "-  a: x" in lines and any(ln.startswith("+  a: ") and "\u2028" in ln for ln in lines)
