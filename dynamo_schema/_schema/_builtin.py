@@ -24,19 +24,9 @@ def validate_builtin(obj: dict[str, Any], *, version: str, strict: bool = True) 
     if schema is None:
         return None
     out = []
-    for d in _structural.validate(_without_nulls(obj), schema, strict=strict):
+    for d in _structural.validate(obj, schema, strict=strict):
         # the rule family stays ``k8s-schema.*`` (waivers name it); an unknown field is ``schema.unknown-field``
         if d.rule.startswith("schema.") and d.rule not in ("schema.unknown-field", "schema.did-you-mean"):
             d = d._replace(rule="k8s-schema." + d.rule.removeprefix("schema."))
         out.append(d)
     return out
-
-
-def _without_nulls(node: Any) -> Any:
-    """``node`` with every ``null`` mapping value removed: the API server decodes a built-in kind's ``null``
-    field as absent (a required one is then missing: ``httpGet.port: null`` is ``Required value``)."""
-    if isinstance(node, dict):
-        return {k: _without_nulls(v) for k, v in node.items() if v is not None}
-    if isinstance(node, list):
-        return [_without_nulls(v) for v in node]
-    return node
