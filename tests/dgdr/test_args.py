@@ -41,3 +41,19 @@ def test_sglang_tp_replaces_the_other_tp_spellings() -> None:
 def test_per_instance_gpus_reads_both_flag_spellings(args: list[str], want: int | None) -> None:
     """``_get_per_instance_gpus``: TP x PP from ``--name value`` and ``--name=value`` (``split("=", 1)[1]``)."""
     assert _per_instance_gpus(args) == want
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["--override-engine-args", '{"a": 1}'], ({"a": 1}, [])),  # the JSON is the last argument
+    (["--model", "m", "--override-engine-args", '{"a": 1}'], ({"a": 1}, ["--model", "m"])),
+    (["--model", "m", "--override-engine-args"], ({}, ["--model", "m", "--override-engine-args"])),  # no value
+])
+def test_override_engine_args_value_may_be_the_last_argument(args: list[str], want: tuple) -> None:
+    """The profiler reads ``args[idx + 1]`` as the JSON whenever an argument follows the flag (also the last one)."""
+    assert A.parse_override_engine_args(list(args)) == want
+
+
+def test_trtllm_tp_merged_into_a_trailing_override_engine_args() -> None:
+    """TRT-LLM ``set_config_tp_size``: an explicit ``--override-engine-args`` JSON gets ``tensor_parallel_size``."""
+    out = _set_tp("trtllm", ["--model", "m", "--override-engine-args", '{"max_batch_size": 8}'], 4)
+    assert out == ["--model", "m", "--override-engine-args", '{"max_batch_size": 8, "tensor_parallel_size": 4}']
