@@ -424,6 +424,21 @@ def test_dgdr_profiling_job_projection() -> None:
     assert to_v1alpha1(to_v1beta1(doc))["spec"] == doc["spec"]
 
 
+def test_dgdr_profiler_beside_other_containers_kept_in_hub_only_payload() -> None:
+    """Upstream ``dgdrHubOnlyProfilingJob``: the stripped name-only profiler is dropped only when it is the sole container."""
+    containers = [{"name": "sidecar", "image": "busybox"}, {"name": "profiler", "resources": {"limits": {"cpu": "2"}}}]
+    hub = _dgdr("v1beta1", "hub-dgdr", {"model": "m", "overrides": {"profilingJob": {"template": {"spec": {
+        "containers": containers}}}}})
+    alpha = to_v1alpha1(hub)
+    assert alpha["spec"]["profilingConfig"] == {"resources": {"limits": {"cpu": "2"}}}
+    saved = json.loads(alpha["metadata"]["annotations"]["nvidia.com/dgdr-spec"])
+    assert saved["spec"]["overrides"]["profilingJob"]["template"]["spec"]["containers"] == [
+        {"name": "sidecar", "image": "busybox"},
+        {"name": "profiler"},
+    ]
+    assert to_v1beta1(alpha)["spec"] == {**hub["spec"], "autoApply": True}
+
+
 def test_dgdr_hub_without_blob_leaves_writes_no_profiling_config() -> None:
     """Upstream ConvertFrom merges SLA/workload into the blob only when ttft/itl/isl/osl is set: an SLA or workload
     holding only v1beta1-only fields (e2eLatency, concurrency) writes no ``profilingConfig.config`` (no empty sla)."""

@@ -51,3 +51,19 @@ def test_parse_override_engine_args_reads_the_json_after_the_flag() -> None:
     assert parsed == {"kv_cache_config": {"tokens_per_block": 32}, "disable_overlap_scheduler": True}
     assert rest == ["--model-path", "m", "--port", "8000"]
     assert A.find_override_engine_args(args) == (2, parsed)
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["--override-engine-args", '{"a": 1}'], ({"a": 1}, [])),  # the JSON is the last argument
+    (["--model", "m", "--override-engine-args", '{"a": 1}'], ({"a": 1}, ["--model", "m"])),
+    (["--model", "m", "--override-engine-args"], ({}, ["--model", "m", "--override-engine-args"])),  # no value
+])
+def test_override_engine_args_value_may_be_the_last_argument(args: list[str], want: tuple) -> None:
+    """The profiler reads ``args[idx + 1]`` as the JSON whenever an argument follows the flag (also the last one)."""
+    assert A.parse_override_engine_args(list(args)) == want
+
+
+def test_trtllm_tp_merged_into_a_trailing_override_engine_args() -> None:
+    """TRT-LLM ``set_config_tp_size``: an explicit ``--override-engine-args`` JSON gets ``tensor_parallel_size``."""
+    out = _set_tp("trtllm", ["--model", "m", "--override-engine-args", '{"max_batch_size": 8}'], 4)
+    assert out == ["--model", "m", "--override-engine-args", '{"max_batch_size": 8, "tensor_parallel_size": 4}']

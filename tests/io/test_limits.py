@@ -213,6 +213,19 @@ def test_go_scanner_port_matches_recorded_go_verdicts() -> None:
         assert (message, offset) == (go["message"], go["offset"]), text
 
 
+@pytest.mark.parametrize(("text", "offset", "message"), [
+    ('"a\rb"', 3, "invalid character '\\r' in string literal"),
+    ('"\r"', 2, "invalid character '\\r' in string literal"),
+    ('"a\x0eb"', 3, "invalid character '\\x0e' in string literal"),
+    ('"a\x07b"', 3, "invalid character '\\a' in string literal"),
+])
+def test_control_character_in_string_quoted_as_go(text: str, offset: int, message: str) -> None:
+    """Go 1.26 ``quoteChar`` (``strconv.Quote``) of a raw control byte in a string (recorded with data/gojson)."""
+    got = syntax_error(text)
+    assert got is not None
+    assert (got[0], got[1] + 1) == (message, offset)
+
+
 def test_json_syntax_errors_through_the_loader(parser: str) -> None:
     checked = 0
     for case in _go_cases():

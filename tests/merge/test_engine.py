@@ -223,3 +223,10 @@ def test_keyed_list_keeps_base_only_item_between_reordered_shared_items(merger: 
     base = {"env": [e("B", "b"), e("X", "x"), e("A", "a")]}
     patch = {"env": [e("A", "z"), e("B", "y")]}
     assert merger.merge(base, patch)["env"] == [e("X", "x"), e("A", "z"), e("B", "y")]
+
+
+def test_several_validation_errors_listed_as_structured_merge_diff_does(merger: StructuralMerger) -> None:
+    """smd ``ValidationErrors.Error()``: one error alone, else ``errors:`` then each on its own line indented by two."""
+    with pytest.raises(StructuralError) as info:
+        merger.validate({"nope": 1, "labels": {"a": True}})
+    assert str(info.value) == "errors:\n  .nope: field not declared in schema\n  .labels.a: expected string, got bool"

@@ -192,6 +192,14 @@ def test_max_length() -> None:
     assert run(doc) == []
 
 
+@pytest.mark.parametrize(("max_length", "unit"), [(1, "byte"), (2, "bytes"), (3, "bytes")])
+def test_max_length_unit_is_singular_only_for_one(max_length: int, unit: str) -> None:
+    """apimachinery ``field.TooLong``: ``may not be more than %d %s`` with "byte" only when maxLength == 1."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", "maxLength": max_length}}}
+    got = S.validate({"a": "xxxx"}, schema)
+    assert errors(got) == [("schema.max-length", ("a",), f"Too long: may not be more than {max_length} {unit}")]
+
+
 def test_max_items() -> None:
     doc = dgd()
     base = doc["spec"]["components"][1]
