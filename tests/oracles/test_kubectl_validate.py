@@ -249,7 +249,7 @@ def _generate(n: int, sink: Any = None, release: str = "") -> list[dict[str, Any
     for the long local run) and not kept."""
     out: list[dict[str, Any]] = []
 
-    @settings(max_examples=n, phases=[Phase.generate], database=None, derandomize=True, deadline=None,
+    @settings(max_examples=n, phases=[Phase.generate], database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(mutated(release))
     def collect(doc: dict[str, Any]) -> None:

@@ -114,7 +114,7 @@ _MUTATIONS = ["unknown-field", "to-int", "to-str", "to-float", "to-bool", "to-li
               "drop", "bad-enum", "int-float"]
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=400, deadline=None)
 @given(data=st.data())
 def test_mutated_renders_same_verdict(shared: Path, data: st.DataObject) -> None:
     objs = _objects(shared)

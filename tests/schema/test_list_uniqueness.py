@@ -41,7 +41,7 @@ def _detailed(data: list[Any], schema: dict[str, Any]) -> list[Any]:
     return [d for d in run.diags if d.rule == "schema.duplicate"]
 
 
-@settings(max_examples=600, deadline=None, derandomize=True)
+@settings(max_examples=600, deadline=None)
 @given(kind=st.sampled_from(sorted(SCHEMAS)), data=st.lists(ITEM, max_size=5))
 def test_the_quick_check_never_hides_a_duplicate(kind: str, data: list[Any]) -> None:
     schema = SCHEMAS[kind]
