@@ -163,7 +163,9 @@ def _strip_directives(node: Any) -> Any:
     return node
 
 
+@cache
 def _cel_texts() -> dict[str, list[str]]:
+    """CEL rule id -> the rule texts of that id (built once: a constant table; read per CEL finding of a patch)."""
     from .._schema._cel_rules import BY_NORM
 
     out: dict[str, list[str]] = {}
