@@ -16,7 +16,8 @@ data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator doe
   properties, map values, items of ``x-kubernetes-list-type: map`` lists matched by key); a rule with
   ``optionalOldSelf: true`` also runs on create, with ``oldSelf`` = ``optional.none()``;
 * a failed rule is the field error ``Invalid value: <message>`` (Kubernetes 1.36; ``Forbidden`` /
-  ``Required value`` / ``Duplicate value`` for ``reason``), on the node's path plus ``fieldPath``;
+  ``Required value`` / ``Duplicate value`` for ``reason``), on the node's path plus ``fieldPath`` (read
+  as ``ValidFieldPath`` reads it; on the node's path alone when that finds it invalid);
   the message is ``messageExpression``'s value when it evaluates to a usable string, else
   ``message``, else ``failed rule: <rule>``; a runtime error (e.g. a missing key) is
   ``Invalid value: no such key: <k> evaluating rule: <message or rule>``.
@@ -24,6 +25,7 @@ data (``$ref`` included) the way ``apiextensions-apiserver``'s CEL validator doe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -57,30 +59,93 @@ sets it to wrap each fast-path function ``(rule, node, path, fn) -> fn`` before 
 _REASONS = {"FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate", "FieldValueInvalid"}
 
 
-def _field_path(fp: str) -> Path:
-    """``fieldPath`` (``.a.b`` / ``['x']`` JSONPath subset) relative to the rule's node."""
-    out: list[str | int] = []
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "'": "'", "\\": "\\"}
+_ESCAPE = re.compile(r"\\.")  # like Go's regexp: "." does not match a newline
+
+
+def _unescape_single_quote(s: str) -> str | None:
+    """The inside of a ``['...']`` key as ``unescapeSingleQuote`` (apiextensions-apiserver
+    ``pkg/apiserver/schema/cel/validation.go``) reads it: ``\\a \\b \\f \\n \\r \\t \\v \\' \\\\`` are the
+    control character, quote or backslash; any other escaped character is an error (None). A backslash
+    before a newline or at the very end is not an escape and stays."""
+    bad = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal bad
+        out = _ESCAPES.get(m.group()[1])
+        if out is None:
+            bad = True
+            return ""
+        return out
+
+    out = _ESCAPE.sub(one, s)
+    return None if bad else out
+
+
+def _field_path_tokens(fp: str) -> list[str]:
+    """``ValidFieldPath``'s scanner: ``.``, ``[`` and ``]`` are one-character tokens, the text between them
+    is a token, and a token that starts with ``'`` runs to the next ``'`` not right after a backslash
+    (delimiters inside it included), or to the end of the path when there is none."""
+    out: list[str] = []
     i, n = 0, len(fp)
     while i < n:
-        c = fp[i]
-        if c == ".":
+        if fp[i] == "'":
             j = i + 1
-            while j < n and fp[j] not in ".[":
+            while j < n and not (fp[j] == "'" and fp[j - 1] != "\\"):
                 j += 1
-            out.append(fp[i + 1 : j])
-            i = j
-        elif c == "[" and i + 1 < n and fp[i + 1] == "'":
-            j = i + 2
-            buf = []
-            while j < n and fp[j] != "'":
-                if fp[j] == "\\" and j + 1 < n:
-                    j += 1
-                buf.append(fp[j])
-                j += 1
-            out.append("".join(buf))
-            i = j + 2  # past "']"
+            j = min(j + 1, n)
+        elif fp[i] in ".[]":
+            j = i + 1
         else:
-            break
+            j = i
+            while j < n and fp[j] not in ".[]":
+                j += 1
+        out.append(fp[i:j])
+        i = j
+    return out
+
+
+def _field_path(fp: str, node: Node | None) -> Path | None:
+    """``fieldPath`` relative to the rule's node (``ValidFieldPath``): ``.name`` and ``['key']`` steps, each
+    a property of the schema it reaches (when it has ``properties``) or a key of its
+    ``additionalProperties``. None where Kubernetes finds the path invalid (a syntax error, a bad escape,
+    an unknown property, a step below a schema with neither): the CRD would be refused, and at run time
+    ``compileRule`` leaves ``NormalizedRuleFieldPath`` empty, so the error lands on the rule's node."""
+    out: list[str | int] = []
+    toks = _field_path_tokens(fp)
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok == "[":
+            if i + 1 >= len(toks):
+                return None
+            quoted = toks[i + 1]
+            if len(quoted) < 2 or quoted[0] != "'" or quoted[-1] != "'":
+                return None
+            name = _unescape_single_quote(quoted[1:-1])
+            if name is None:
+                return None
+            if i + 2 >= len(toks) or toks[i + 2] != "]":
+                return None
+            step = 3
+        elif tok == ".":
+            if i + 1 >= len(toks):
+                return None
+            name, step = toks[i + 1], 2
+        else:
+            return None
+        if node is None:
+            return None
+        if node.props_raw is not None:
+            node = node.prop(name)
+            if node is None:
+                return None
+        elif node.addl is not None:
+            node = node.additional()
+        else:
+            return None
+        out.append(name)
+        i += step
     return tuple(out)
 
 
@@ -174,7 +239,8 @@ def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
         if ok is True:
             continue
         fp = rule.get("fieldPath")
-        p = path + _field_path(fp) if isinstance(fp, str) and fp else path
+        rel = _field_path(fp, node) if isinstance(fp, str) and fp else None
+        p = path + rel if rel is not None else path
         reason = rule.get("reason")
         reason = reason if isinstance(reason, str) and reason in _REASONS else None
         msg = _message_expression(rule, node, obj, old_arg)

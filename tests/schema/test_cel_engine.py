@@ -246,6 +246,10 @@ def _modified_crd_schema() -> dict[str, Any]:
     schema = copy.deepcopy(crd_schema("DynamoGraphDeployment"))
     item = schema["properties"]["spec"]["properties"]["components"]["items"]
     item["x-kubernetes-validations"] = list(item.get("x-kubernetes-validations") or []) + NEW_RULES
+    # the v1beta1 component has no ``envs``: declared here, as the API server would need it to accept the
+    # ``fieldPath: .envs`` above (``ValidFieldPath`` resolves each step against the schema)
+    item["properties"]["envs"] = {"type": "array", "items": {"type": "object", "properties": {
+        "name": {"type": "string"}, "value": {"type": "string"}}}}
     return schema
 
 
