@@ -49,13 +49,6 @@ def num_shadows(f: dict[str, Any]) -> int:
     return max(n, 1)
 
 
-def total_engine_pods(c: Any) -> int:
-    f = failover(c)
-    if f is None or f.get("mode") != GMS_INTER:
-        return 1
-    return num_shadows(f) + 1
-
-
 def containers(c: Any, key: str = "containers") -> list[Any]:
     return as_list(get(c, "podTemplate", "spec", key))
 
