@@ -190,6 +190,8 @@ def _valid_env_name(value: str) -> bool:
 
 
 def _valid_runpod_id(value: str) -> bool:
+    """``validRunPodResourceID`` (config.go): 4 to 128 ASCII letters, digits, ``-`` or ``_``. Stricter than
+    the RunPod Pods adapter's ``validRunPodIdentifier`` (1 to 128, ``adapters/_runpod_pods._valid_id``)."""
     return 4 <= len(value) <= 128 and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value)
 
 

@@ -294,3 +294,35 @@ def test_runpod_pods_hf_secret_name_bounds(reference: Path, secret: str, ok: boo
         return
     body = next(a for a in compile_replica(replica, settings, "runpod-pods", None) if a.name == "create-pod-body.json")
     assert json.loads(body.content)["env"]["HF_TOKEN"] == "{{ RUNPOD_SECRET_" + secret + " }}"
+
+
+# Expected values: infercrane/infercrane internal/config/config.go, ``validateRunPod`` (the HF token secret and
+# every network volume ID must pass ``validRunPodResourceID``, with the message "INFERCRANE_RUNPOD_HF_TOKEN_SECRET
+# must be a valid RunPod secret name" / "RunPod network volume mappings require immutable model identities and
+# valid volume IDs") and ``validRunPodResourceID`` (4 to 128 ASCII letters, digits, ``-`` or ``_``). The
+# control-plane settings are stricter than the RunPod Pods adapter's ``validRunPodIdentifier`` (1 to 128, the
+# test above): upstream has the two rules, and so do we.
+_RUNPOD_IDS = [("a", False), ("abc", False), ("abcd", True), ("a" * 128, True), ("a" * 129, False),
+               ("hf_T-1", True), ("AZaz09-_", True), ("bad.name", False), ("has space", False),
+               ("éabc", False), ("abc/", False), ("{{unsafe}}", False)]
+
+
+@pytest.mark.parametrize(("value", "ok"), _RUNPOD_IDS)
+def test_settings_runpod_hf_secret_name_bounds(value: str, ok: bool) -> None:
+    env = {"INFERCRANE_RUNPOD_HF_TOKEN_SECRET": value}
+    if ok:
+        assert ProviderSettings.from_env(env).config["RunPodHFTokenSecret"] == value
+        return
+    with pytest.raises(SettingsError, match="^INFERCRANE_RUNPOD_HF_TOKEN_SECRET must be a valid RunPod secret name$"):
+        ProviderSettings.from_env(env)
+
+
+@pytest.mark.parametrize(("value", "ok"), _RUNPOD_IDS)
+def test_settings_runpod_network_volume_id_bounds(value: str, ok: bool) -> None:
+    identity = "org/model@" + "0123456789abcdef" * 2 + "01234567"
+    env = {"INFERCRANE_RUNPOD_NETWORK_VOLUMES_JSON": json.dumps({identity: value})}
+    if ok:
+        assert ProviderSettings.from_env(env).config["RunPodNetworkVolumes"] == {identity: value}
+        return
+    with pytest.raises(SettingsError, match="^RunPod network volume mappings require immutable model identities"):
+        ProviderSettings.from_env(env)

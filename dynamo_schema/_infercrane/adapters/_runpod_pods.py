@@ -31,6 +31,8 @@ cloud = "runpod"
 
 
 def _valid_id(value: str) -> bool:
+    """``validRunPodIdentifier`` (runpod_pods.go): 1 to 128 ASCII letters, digits, ``-`` or ``_``. The
+    control-plane settings check the same names with config.go's stricter ``validRunPodResourceID`` (4 to 128)."""
     return 1 <= len(value) <= 128 and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value)
 
 
