@@ -31,7 +31,7 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("data", REQ), ("file", "<stdin>"), ("index", 0), ("positions", Factory(dict)), ("start", (1, 1))]),
     "dynamo_schema._io._load:LoadedDocument": (False, [
         ("data", REQ), ("file", "<stdin>"), ("index", 0), ("positions", Factory(dict)), ("start", (1, 1)),
-        ("value_positions", Factory(dict))]),
+        ("value_positions", Factory(dict)), ("list_start", None)]),
     "dynamo_schema._io._load:LoadResult": (False, [
         ("documents", Factory(list)), ("document_diagnostics", Factory(list)), ("errors", Factory(list))]),
     "dynamo_schema._report._result:ResourceResult": (False, [

@@ -95,22 +95,26 @@ class LoadError(DynamoSchemaError):
 
 class LoadedDocument(Document):
     """A :class:`Document` that also knows where each mapping *value* starts
-    (``positions`` holds the key position of a mapping entry, ``value_positions`` its value's).
-    Written out as :class:`Document` is (docs/decisions.md D32)."""
+    (``positions`` holds the key position of a mapping entry, ``value_positions`` its value's) and, for an
+    item of a ``kind: List``, where that List document starts (``list_start``; None otherwise: waivers on
+    the List's first line cover every item). Written out as :class:`Document` is (docs/decisions.md D32)."""
 
-    __slots__ = ("value_positions",)
-    _FIELDS = Document._FIELDS + ("value_positions",)
+    __slots__ = ("list_start", "value_positions")
+    _FIELDS = Document._FIELDS + ("value_positions", "list_start")
     value_positions: dict[Path, tuple[int, int]]
+    list_start: tuple[int, int] | None
 
     def __init__(self, data: Any, file: str = "<stdin>", index: int = 0,
                  positions: dict[Path, tuple[int, int]] | None = None, start: tuple[int, int] = (1, 1),
-                 value_positions: dict[Path, tuple[int, int]] | None = None) -> None:
+                 value_positions: dict[Path, tuple[int, int]] | None = None,
+                 list_start: tuple[int, int] | None = None) -> None:
         self.data = data
         self.file = file
         self.index = index
         self.positions = {} if positions is None else positions
         self.start = start
         self.value_positions = {} if value_positions is None else value_positions
+        self.list_start = list_start
 
 
 class LoadResult(Record):
@@ -597,7 +601,7 @@ def _add_node(result: LoadResult, builder: _Builder, node: Any, file: str, index
                 continue
             sub_pos = {p[n:]: v for p, v in positions.items() if p[:n] == prefix}
             sub_vpos = {p[n:]: v for p, v in vpositions.items() if p[:n] == prefix}
-            result.documents.append(LoadedDocument(item, file, index, sub_pos, pos, sub_vpos))
+            result.documents.append(LoadedDocument(item, file, index, sub_pos, pos, sub_vpos, start))
             result.document_diagnostics.append(sub_diags)
             index += 1
         result.errors.extend(d for d in diags if d.path[:1] != ("items",) or len(d.path) < 2)

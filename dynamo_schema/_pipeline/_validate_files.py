@@ -80,9 +80,11 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
             return patch_results(again, path, None, strict=options.strict,
                                  kubernetes_version=options.kubernetes_version)
     out = []
-    starts: list[int] = []  # per result: line of its document's first key (waivers)
+    # per result: line of its document's first key, and of its kind: List document's (0: not an item) (waivers)
+    starts: list[tuple[int, int]] = []
     for doc, load_diags in loaded.entries():
-        starts.append(doc.start[0] if doc is not None else 0)
+        list_start = getattr(doc, "list_start", None)
+        starts.append((doc.start[0], list_start[0] if list_start else 0) if doc is not None else (0, 0))
         if doc is None:
             out.append(error_result(path, list(load_diags)))
             continue

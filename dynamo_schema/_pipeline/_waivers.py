@@ -3,7 +3,9 @@
 * On the line of a field (``image: repo/x:TAG  # dynamo-schema: ignore[webhook.image-tag]``) the waiver
   covers the diagnostics located on that line.
 * On the document's first line (a comment line before the document's first key, the ``---`` line, or
-  the first key's line) it covers the whole document.
+  the first key's line) it covers the whole document; for a ``kind: List`` document, every item of it.
+* On an item of a ``kind: List`` (the line of the item's first key, or a comment line right above it) it
+  covers that item.
 * A rule id may end in ``*`` (``schema.*``) to cover a family.
 * ``--ignore-rule`` covers a rule everywhere.
 
@@ -79,20 +81,30 @@ def _recompute(status: str, kept: list[Diagnostic], waived: list[Diagnostic]) ->
     return "valid"
 
 
-def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | None,
+#: Per result: (first line, first key line) of its YAML document (for an item of a ``kind: List``, of
+#: the List document), then (first line, first key line) of the item itself ((0, 0): not an item).
+Span = tuple[int, int, int, int]
+
+
+def _in(line: int, first: int, last: int) -> bool:
+    return bool(last) and first <= line <= last
+
+
+def apply(results: list[Any], text: str | None, spans: list[Span] | None,
           ignore_rules: frozenset[str] = frozenset()) -> list[Any]:
     """Apply waivers to the results of one file (in document order).
 
-    ``spans``: per result, ``(first line, first key line)`` of its document (None: no comment waivers)."""
+    ``spans``: per result, its :data:`Span` (None: no comment waivers)."""
     waivers = scan(text) if text else []
     if not waivers and not ignore_rules:
         return results
-    out = []
-    for idx, r in enumerate(results):
-        first, key_line = spans[idx] if spans and idx < len(spans) else (0, 0)
-        mine_doc = [w for w in waivers if first <= w.line <= key_line] if key_line else []
-        for w in mine_doc:
+    spans_of = [spans[idx] if spans and idx < len(spans) else (0, 0, 0, 0) for idx in range(len(results))]
+    mine_docs = [[w for w in waivers if _in(w.line, sp[0], sp[1]) or _in(w.line, sp[2], sp[3])] for sp in spans_of]
+    for mine in mine_docs:
+        for w in mine:
             w.document_wide = True
+    out = []
+    for r, mine_doc in zip(results, mine_docs):
         kept: list[Diagnostic] = []
         waived: list[Diagnostic] = list(getattr(r, "waived", []) or [])
         for d in r.diagnostics:
@@ -122,11 +134,7 @@ def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | N
     if unused and out:
         for w in unused:
             stale = ", ".join(r for r in w.rules if r not in w.used)
-            # the result whose document holds the comment (the last one starting before it)
-            target = 0
-            for idx in range(len(out)):
-                if spans and idx < len(spans) and spans[idx][0] <= w.line:
-                    target = idx
+            target = _holder(spans_of, w.line)
             r = out[target]
             d = Diagnostic("waiver.unused", (), f"waiver ignore[{stale}] matches no diagnostic", "warning",
                            r.filename, w.line, w.column)
@@ -134,23 +142,50 @@ def apply(results: list[Any], text: str | None, spans: list[tuple[int, int]] | N
     return out
 
 
-def _spans(text: str, starts: list[int]) -> list[tuple[int, int]]:
-    """Per result: (first line of its document, line of its first key). The first line is the ``---``
-    line before the first key (or the line after the previous document's first key, or 1)."""
-    seps = [i for i, line in enumerate(text.splitlines(), 1) if line.startswith("---")]
-    out = []
+def _holder(spans: list[Span], line: int) -> int:
+    """The result whose document holds ``line``: the last one whose YAML document starts at or before it;
+    in a ``kind: List``, the last item starting at or before it (the first item for the List's own lines)."""
+    target = 0
+    for idx, sp in enumerate(spans):
+        if sp[1] and sp[0] <= line:
+            target = idx
+    if not spans[target][3]:
+        return target
+    group = [idx for idx, sp in enumerate(spans) if sp[:2] == spans[target][:2]]
+    items = [idx for idx in group if spans[idx][2] <= line]
+    return items[-1] if items else group[0]
+
+
+def _spans(text: str, starts: list[tuple[int, int]]) -> list[Span]:
+    """Per result (``starts``: its first key line and, for an item of a ``kind: List``, the List's; 0: not
+    an item): its :data:`Span`. A document's first line is the ``---`` line before its first key (or the
+    line after the previous result's first key, or 1); an item's is the first of the comment lines right
+    above its first key (that key's line when there are none)."""
+    lines = text.splitlines()
+    seps = [i for i, line in enumerate(lines, 1) if line.startswith("---")]
+    out: list[Span] = []
+    firsts: dict[int, int] = {}  # first key line of a YAML document -> its first line
     prev = 0
-    for key in starts:
+    for key, list_key in starts:
         if not key:
-            out.append((0, 0))
+            out.append((0, 0, 0, 0))
             continue
-        before = [s for s in seps if prev < s <= key]
-        out.append((before[-1] if before else prev + 1, key))
+        head = list_key or key
+        if head not in firsts:
+            before = [s for s in seps if prev < s <= head]
+            firsts[head] = before[-1] if before else prev + 1
+        if list_key:
+            j = key
+            while j - 1 > max(head, prev) and lines[j - 2].lstrip().startswith("#"):
+                j -= 1
+            out.append((firsts[head], head, j, key))
+        else:
+            out.append((firsts[head], head, 0, 0))
         prev = key
     return out
 
 
-def apply_to_file(results: list[Any], path: str, preread: bytes | None, starts: list[int],
+def apply_to_file(results: list[Any], path: str, preread: bytes | None, starts: list[tuple[int, int]],
                   ignore_rules: frozenset[str] = frozenset()) -> list[Any]:
     """:func:`apply` for one validated file (its text read again only when it holds a waiver)."""
     raw = preread

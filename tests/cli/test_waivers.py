@@ -146,11 +146,66 @@ items:
 """
 
 
-def test_a_list_document_waiver_covers_its_first_item_in_flow_style_as_in_block_style(tmp_path: Path) -> None:
-    """YAML style does not change data: a waiver on a List's ``---`` line covers the same items (the first) either way."""
+def test_a_list_document_waiver_covers_every_item_in_flow_style_as_in_block_style(tmp_path: Path) -> None:
+    """YAML style does not change data: a waiver on a List's ``---`` line covers the same items (all of them:
+    it covered only the first before) either way."""
     for name, text in (("flow.yaml", LIST_FLOW), ("block.yaml", LIST_BLOCK)):
         p = tmp_path / name
         p.write_text(text)
         doc = json.loads(run("validate", "-o", "json", str(p))[1])
-        assert [(r["name"], r["status"]) for r in doc["resources"]] == [("a", "valid"), ("b", "invalid")], name
-        assert doc["summary"]["waived"] == 1, name
+        assert [(r["name"], r["status"]) for r in doc["resources"]] == [("a", "valid"), ("b", "valid")], name
+        assert doc["summary"]["waived"] == 2, name
+
+
+def _cm_list(header: str = "", items: tuple[str, ...] = ("", "", ""), above: tuple[str, ...] = ("", "", ""),
+             data: tuple[str, ...] = ("", "", "")) -> str:
+    """A List of three ConfigMaps a, b, c whose ``data`` is an integer (``k8s-schema.type``); ``header``
+    is the List's ``---`` line comment, ``items`` a comment on each item's first line, ``above`` a comment
+    line above each item, ``data`` a comment on each ``data:`` line."""
+    out = f"---{header}\napiVersion: v1\nkind: List\nitems:\n"
+    for name, first, line_above, on_data in zip("abc", items, above, data):
+        out += (f"{line_above}\n" if line_above else "") + f"- apiVersion: v1{first}\n  kind: ConfigMap\n" \
+               f"  metadata:\n    name: {name}\n  data: 5{on_data}\n"
+    return out
+
+
+def _statuses(p: Path) -> list[tuple[str, str]]:
+    return [(r["name"], r["status"]) for r in json.loads(run("validate", "-o", "json", str(p))[1])["resources"]]
+
+
+W = "  # dynamo-schema: ignore[k8s-schema.type]"
+
+
+def test_list_waivers_on_the_list_cover_every_item_and_on_an_item_that_item(tmp_path: Path) -> None:
+    """A waiver on the List document's first line (``---``, a comment line before its first key, its first
+    key's line) covers every item; one on an item's first line, or on a comment line right above it, covers
+    that item; one on a field's line, that line only (it covered the whole next item before)."""
+    p = tmp_path / "l.yaml"
+    every = [("a", "valid"), ("b", "valid"), ("c", "valid")]
+    for text in (_cm_list(header=W),
+                 _cm_list().replace("---\n", f"---\n{W.strip()}\n"),
+                 _cm_list().replace("apiVersion: v1\nkind: List", f"apiVersion: v1{W}\nkind: List")):
+        p.write_text(text)
+        assert _statuses(p) == every, text
+    p.write_text(_cm_list(items=("", W, "")))
+    assert _statuses(p) == [("a", "invalid"), ("b", "valid"), ("c", "invalid")]
+    p.write_text(_cm_list(above=("", W.strip(), "")))
+    assert _statuses(p) == [("a", "invalid"), ("b", "valid"), ("c", "invalid")]
+    p.write_text(_cm_list(data=(W, "", "")))
+    assert _statuses(p) == [("a", "valid"), ("b", "invalid"), ("c", "invalid")]
+
+
+def test_list_waivers_stay_in_their_document_and_a_stale_one_is_reported_at_its_list(tmp_path: Path) -> None:
+    p = tmp_path / "l.yaml"
+    after = "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\ndata: 5\n"
+    p.write_text(_cm_list(header=W) + after)
+    assert _statuses(p) == [("a", "valid"), ("b", "valid"), ("c", "valid"), ("d", "invalid")]
+    p.write_text(_cm_list() + after.replace("---\n", f"---{W}\n"))
+    assert _statuses(p) == [("a", "invalid"), ("b", "invalid"), ("c", "invalid"), ("d", "valid")]
+    stale = "  # dynamo-schema: ignore[schema.unknown-field]"
+    p.write_text(_cm_list(header=stale) + after)
+    assert [ln for ln in run("validate", str(p))[1].splitlines() if "waiver.unused" in ln] == [
+        f"{p}:1:6: ConfigMap/a: warning: waiver ignore[schema.unknown-field] matches no diagnostic [waiver.unused]"]
+    p.write_text(_cm_list(above=("", "", stale.strip())) + after)
+    assert [ln for ln in run("validate", str(p))[1].splitlines() if "waiver.unused" in ln] == [
+        f"{p}:15:1: ConfigMap/c: warning: waiver ignore[schema.unknown-field] matches no diagnostic [waiver.unused]"]
