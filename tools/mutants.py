@@ -35,6 +35,7 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -76,6 +77,106 @@ def tests_for(m: Mutant) -> list[str]:
     return MODULE_TESTS.get(m.path, TESTS[m.package])
 
 
+# --- test selection by coverage (``--select coverage``, the default) -------------------------------------
+# One run of every focused folder under coverage.py with pytest-cov's per-test contexts records which tests
+# execute each line (.mutants/coverage.json, per module with its content hash). A mutant then runs only the
+# tests that execute its statement, from any folder. Where that selection cannot speak for the folder run it
+# falls back to the folder: the statement runs at import time (module level, ``def`` lines, class bodies), no
+# test executes it in-process, the module changed since the map was made, or pytest refuses the node ids.
+# A mutant the selected tests do not kill is run against its folder too (tests that run the CLI in a
+# subprocess are not in the map), so an outcome is never weaker than the folder run's.
+COVERAGE_MAP = WORK / "coverage.json"
+COVMAP: dict[str, dict] = {}  # rel path -> {"sha": ..., "lines": {line: [test index]}}; "tests": [node ids]
+
+
+def build_coverage_map(tree: Path) -> None:
+    folders = sorted({t for sel in [*TESTS.values(), *MODULE_TESTS.values()] for t in sel})
+    folders = [f for f in folders if not any(f != g and f.startswith(g.rstrip("/") + "/") for g in folders)]
+    data_file = tree / ".coverage.mutants"
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header",
+                           "-W", "ignore", f"--cov={PACKAGE}", "--cov-context=test", "--cov-report=",
+                           f"--junitxml={WORK / 'durations.xml'}", *folders], cwd=tree, capture_output=True, text=True,
+                          env={**_env(tree), "COVERAGE_FILE": str(data_file)})
+    if proc.returncode != 0:
+        raise SystemExit(f"coverage map: the focused tests do not pass unmutated:\n{proc.stdout[-3000:]}")
+    from coverage import CoverageData
+
+    data = CoverageData(basename=str(data_file))
+    data.read()
+    tests: dict[str, int] = {}
+    files: dict[str, dict] = {}
+    for measured in data.measured_files():
+        path = Path(measured)
+        try:
+            rel = path.relative_to(tree).as_posix()
+        except ValueError:
+            continue
+        lines: dict[str, list[int]] = {}
+        for line, contexts in sorted(data.contexts_by_lineno(measured).items()):
+            ids = set()
+            for ctx in contexts:
+                node = ctx.rsplit("|", 1)[0] if "|" in ctx else ctx
+                ids.add(tests.setdefault(node, len(tests)) if node else -1)  # -1: run outside any test
+            lines[str(line)] = sorted(ids)
+        files[rel] = {"sha": hashlib.sha256(path.read_bytes()).hexdigest(), "lines": lines}
+    names = sorted(tests, key=tests.get)  # type: ignore[arg-type]
+    # the run's test durations (under coverage: an upper bound) give each folder selection its baseline
+    import xml.etree.ElementTree as ET
+
+    cases = [(c.get("classname", "").replace(".", "/"), float(c.get("time") or 0))
+             for c in ET.parse(WORK / "durations.xml").iter("testcase")]
+    baseline_file = WORK / "baseline.json"
+    baseline = json.loads(baseline_file.read_text()) if baseline_file.is_file() else {}
+    for sel in sorted({" ".join(v) for v in [*TESTS.values(), *MODULE_TESTS.values()]}):
+        prefixes = [t.removesuffix(".py") for t in sel.split()]
+        baseline.setdefault(sel, 5.0 + sum(secs for cls, secs in cases
+                                           if any(cls == q or cls.startswith(q + "/") for q in prefixes)))
+    baseline_file.write_text(json.dumps(baseline, indent=1))
+    COVERAGE_MAP.write_text(json.dumps({"tests": names, "files": files}), encoding="utf-8")
+    print(f"coverage map: {len(names)} tests, {len(files)} modules, {time.monotonic() - start:.0f} s", flush=True)
+
+
+def load_coverage_map() -> None:
+    if COVERAGE_MAP.is_file():
+        COVMAP.update(json.loads(COVERAGE_MAP.read_text(encoding="utf-8")))
+
+
+def _statement_lines(source: str, line: int) -> range:
+    """The lines of the innermost statement at ``line`` (a compound statement: its header only)."""
+    best: ast.stmt | None = None
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            if best is None or node.lineno >= best.lineno and (node.end_lineno or 0) <= (best.end_lineno or 0):
+                best = node
+    if best is None:
+        return range(line, line + 1)
+    end = best.end_lineno or best.lineno
+    body = getattr(best, "body", None)
+    if isinstance(body, list) and body and isinstance(body[0], ast.AST):
+        first = min([body[0].lineno, *[d.lineno for d in getattr(best, "decorator_list", [])]])
+        end = max(best.lineno, first - 1) if first > best.lineno else best.lineno
+    return range(best.lineno, end + 1)
+
+
+def covering_tests(tree: Path, m: Mutant) -> list[str] | None:
+    """The node ids of the tests that execute ``m``'s statement, or None (fall back to the folder)."""
+    entry = COVMAP.get("files", {}).get(m.path)
+    if entry is None:
+        return None
+    original = (tree / m.path).read_bytes()
+    if hashlib.sha256(original).hexdigest() != entry["sha"]:
+        return None
+    lines = entry["lines"]
+    picked: set[int] = set()
+    for ln in _statement_lines(original.decode("utf-8"), m.line):
+        picked.update(lines.get(str(ln), ()))
+    if not picked or -1 in picked:
+        return None
+    names = COVMAP["tests"]
+    return [names[i] for i in sorted(picked)]
+
+
 @dataclass
 class Mutant:
     id: str
@@ -87,6 +188,7 @@ class Mutant:
     outcome: str = "pending"
     seconds: float = 0.0
     diff: str = ""
+    selection: str = ""  # which tests decided it: "<n> covering tests", "folder", or both
 
 
 def package_of(rel: str) -> str:
@@ -208,9 +310,9 @@ def load_equivalent() -> dict[str, str]:
 TREE = ["tree"]  # the copy's folder under .mutants (--tree: a second run beside a running one)
 
 
-def make_tree() -> Path:
+def make_tree(name: str | None = None) -> Path:
     """A copy of the repository's files (tracked and untracked-not-ignored) to mutate."""
-    tree = WORK / TREE[0]
+    tree = WORK / (name or TREE[0])
     if tree.exists():
         shutil.rmtree(tree)
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
@@ -246,7 +348,8 @@ def run_tests(tree: Path, tests: list[str], timeout: float) -> tuple[str, float,
                               capture_output=True, text=True, timeout=timeout, start_new_session=True)
     except subprocess.TimeoutExpired:
         return "timeout", time.monotonic() - start, ""
-    outcome = "survived" if proc.returncode == 0 else "killed"
+    # 4: pytest refused the arguments (a node id it cannot find), 5: no test collected: no verdict
+    outcome = {0: "survived", 4: "refused", 5: "refused"}.get(proc.returncode, "killed")
     return outcome, time.monotonic() - start, proc.stdout[-2000:]
 
 
@@ -318,6 +421,7 @@ def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
         return
     recorded = m.id
     op = cosmic_ray.plugins.get_operator(m.operator)()
+    selected = covering_tests(tree, m) if SELECT[0] == "coverage" else None
     with use_mutation(tree / m.path, op, m.occurrence) as (before, after):
         if after is None:
             m.outcome = "no-mutation"
@@ -331,16 +435,26 @@ def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
         if m.id in RESUMED:
             m.outcome, m.seconds = RESUMED[m.id]
             return
-        m.outcome, m.seconds, _ = run_tests(tree, tests_for(m), timeout)
+        m.outcome, m.seconds, spent = "survived", 0.0, 0.0
+        if selected:
+            m.outcome, spent, _ = run_tests(tree, selected, timeout)
+            m.selection = f"{len(selected)} covering tests"
+        if m.outcome in ("survived", "refused"):  # no selection, or it did not kill: the folder decides
+            m.outcome, m.seconds, _ = run_tests(tree, tests_for(m), timeout)
+            m.selection = (m.selection + ", then " if m.selection else "") + "folder"
+        m.seconds += spent
         if RESUME_FILE is not None:
-            with RESUME_FILE.open("a", encoding="utf-8") as fh:
-                fh.write(f"{m.id}\t{m.outcome}\t{m.seconds:.1f}\t{m.path}:{m.line}\t{m.operator}\n")
+            with LOCK:
+                with RESUME_FILE.open("a", encoding="utf-8") as fh:
+                    fh.write(f"{m.id}\t{m.outcome}\t{m.seconds:.1f}\t{m.path}:{m.line}\t{m.operator}\n")
     # the copy is restored by use_mutation; drop any stale bytecode of the mutated module
     for pyc in (tree / m.path).parent.glob(f"__pycache__/{Path(m.path).stem}.*.pyc"):
         pyc.unlink()
 
 
 EQUIV: dict[str, str] = {}
+SELECT = ["coverage"]  # --select
+LOCK = threading.Lock()
 RELOCATE: list[bool] = []  # non-empty: recorded mutants are located in today's code by id (--rerun)
 RESUMED: dict[str, tuple[str, float]] = {}
 RESUME_FILE: Path | None = None
@@ -390,8 +504,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tree", default="tree", help="the copy's folder under .mutants (a second run beside a running one)")
     ap.add_argument("--rerun", action="store_true",
                     help="run the survivors of the last report again (with today's tests): .mutants/rerun.md")
+    ap.add_argument("--select", choices=("coverage", "folder"), default="coverage",
+                    help="coverage: the tests that execute the mutated statement, then the folder if they "
+                         "do not kill it (default); folder: the package's focused tests only")
+    ap.add_argument("--new-map", action="store_true", help="make the coverage map again (.mutants/coverage.json)")
+    ap.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once, each in its own copy")
     args = ap.parse_args(argv)
     TREE[0] = args.tree
+    SELECT[0] = args.select
     global REPORT
     if args.rerun:
         REPORT = "rerun"
@@ -432,11 +552,17 @@ def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None)
             RESUME_FILE.write_text("# id\toutcome\tseconds\tplace\toperator (tools/mutants.py --resume)\n",
                                    encoding="utf-8")
 
-    tree = make_tree()
+    trees = [make_tree(args.tree if args.jobs == 1 else f"{args.tree}-{i}") for i in range(args.jobs)]
+    tree = trees[0]
     baseline_file = WORK / "baseline.json"
     baseline: dict[str, float] = json.loads(baseline_file.read_text()) if baseline_file.is_file() else {}
+    if args.select == "coverage":
+        if args.new_map or not COVERAGE_MAP.is_file():
+            build_coverage_map(tree)  # also records the folders' baselines from its durations
+            baseline = json.loads(baseline_file.read_text())
+        load_coverage_map()
     for sel in sorted({" ".join(tests_for(m)) for m in mutants}):
-        if (args.reuse_baseline or args.rerun) and sel in baseline:
+        if (args.reuse_baseline or args.rerun or args.select == "coverage") and sel in baseline:
             continue
         outcome, secs, out = run_tests(tree, sel.split(), timeout=1800)
         if outcome != "survived":
@@ -448,11 +574,29 @@ def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None)
 
     started = time.monotonic()
     argv_text = " ".join(argv if argv is not None else sys.argv[1:])
-    for i, m in enumerate(mutants, 1):
-        run_mutant(tree, m, args.timeout_factor * baseline[' '.join(tests_for(m))] + 10)
-        print(f"[{i}/{len(mutants)}] {m.outcome:10} {m.seconds:5.1f}s {m.path}:{m.line} {m.operator} {m.id}",
-              flush=True)
-        write_report(mutants[:i], argv_text, time.monotonic() - started)  # a stopped run keeps its results
+    queue = list(enumerate(mutants, 1))
+    done: list[int] = []
+
+    def worker(wtree: Path) -> None:
+        while True:
+            with LOCK:
+                if not queue:
+                    return
+                i, m = queue.pop(0)
+            run_mutant(wtree, m, args.timeout_factor * baseline[' '.join(tests_for(m))] + 10)
+            with LOCK:
+                done.append(i)
+                print(f"[{len(done)}/{len(mutants)}] {m.outcome:10} {m.seconds:5.1f}s {m.path}:{m.line} "
+                      f"{m.operator} {m.id} ({m.selection or 'recorded'})", flush=True)
+                # a stopped run keeps its results
+                write_report([mm for mm in mutants if mm.outcome != "pending"], argv_text,
+                             time.monotonic() - started)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in trees]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     summary, survivors = write_report(mutants, argv_text, time.monotonic() - started)
     print(summary)
     print(f"survivors: {survivors} (see {(WORK / f'{REPORT}.md').relative_to(ROOT)})")
@@ -472,7 +616,8 @@ def write_report(mutants: list[Mutant], argv_text: str, seconds: float) -> tuple
               + (f"; {gone} recorded mutants no longer exist (their code changed)" if gone else ""),
               "", summary, "", "## Survivors", ""]
     for m in survivors:
-        report += [f"### {m.path}:{m.line} `{m.operator}` id `{m.id}`", "", "```diff", m.diff.rstrip(), "```", ""]
+        report += [f"### {m.path}:{m.line} `{m.operator}` id `{m.id}`", "",
+                   f"tests run: {m.selection or 'recorded'}", "", "```diff", m.diff.rstrip(), "```", ""]
     (WORK / f"{REPORT}.md").write_text("\n".join(report), encoding="utf-8")
     (WORK / f"{REPORT}.json").write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
     return summary, len(survivors)

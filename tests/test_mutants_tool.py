@@ -1,0 +1,76 @@
+"""tools/mutants.py's test selection by coverage (issue 24): which lines a mutant's statement spans, and
+when the selection gives way to the package's folder."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("_mutants_tool", ROOT / "tools" / "mutants.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["_mutants_tool"] = mod
+    try:
+        spec.loader.exec_module(mod)
+        yield mod
+    finally:
+        sys.modules.pop("_mutants_tool", None)
+
+
+SOURCE = """\
+def f(x):
+    if (x > 1
+            and x < 5):
+        return g(x,
+                 x + 1)
+    for i in range(x):
+        pass
+    return 0
+"""
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    (1, [1]),          # a def: its header line only (the body is other statements)
+    (2, [2, 3]),       # an if over two lines: the whole header, not its body
+    (3, [2, 3]),
+    (4, [4, 5]),       # a return spanning two lines
+    (5, [4, 5]),
+    (6, [6]),          # a for header
+    (8, [8]),
+])
+def test_statement_lines(tool, line, want):
+    assert list(tool._statement_lines(SOURCE, line)) == want
+
+
+def _setup(tool, tmp_path, lines, sha=None):
+    rel = "dynamo_schema/x.py"
+    (tmp_path / "dynamo_schema").mkdir()
+    (tmp_path / rel).write_text(SOURCE, encoding="utf-8")
+    tool.COVMAP.clear()
+    tool.COVMAP.update({"tests": ["tests/a.py::t1", "tests/b.py::t2[1]", "tests/c.py::t3"],
+                        "files": {rel: {"sha": sha or hashlib.sha256(SOURCE.encode()).hexdigest(),
+                                        "lines": lines}}})
+    return tool.Mutant(id="", package="<top>", path=rel, line=3, operator="op", occurrence=0)
+
+
+def test_covering_tests_union_over_the_statement(tool, tmp_path):
+    m = _setup(tool, tmp_path, {"2": [0], "3": [2], "4": [1]})
+    assert tool.covering_tests(tmp_path, m) == ["tests/a.py::t1", "tests/c.py::t3"]
+
+
+@pytest.mark.parametrize("case", ["import-time", "uncovered", "changed", "unmapped"])
+def test_covering_tests_falls_back_to_the_folder(tool, tmp_path, case):
+    lines = {"2": [0, -1]} if case == "import-time" else {"7": [0]} if case == "uncovered" else {"2": [0]}
+    m = _setup(tool, tmp_path, lines, sha="0" * 64 if case == "changed" else None)
+    if case == "unmapped":
+        m.path = "dynamo_schema/other.py"
+    assert tool.covering_tests(tmp_path, m) is None
