@@ -64,6 +64,10 @@ class Shadow:
             except Exception as e:  # a crash of the translation: report it, then let it propagate
                 self._record(text, path, s, old, ("exception", repr(e)), self._engine(text, optional, node, s, old))
                 raise
+            if not E.available():  # no engine (or a test that takes it away): nothing to compare with
+                if raised is not None:
+                    raise raised
+                return got[1] is True
             t0 = time.perf_counter()
             want = self._engine(text, optional, node, s, old)
             self.seconds += time.perf_counter() - t0
