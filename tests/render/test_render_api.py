@@ -58,6 +58,21 @@ def test_etcd_discovery_drops_rbac_and_env() -> None:
     assert "DYN_DISCOVERY_BACKEND" not in {e["name"] for e in env}
 
 
+def test_etcd_discovery_annotation_on_the_dgd_overrides_the_operator_default() -> None:
+    """``nvidia.com/dynamo-discovery-backend`` on the DGD wins over the configured backend
+    (controller_common/predicate.go ``GetDiscoveryBackend``): the Grove stable-resources reconciler then
+    creates only the frontend's Service, and no discovery RBAC, env or pod labels are rendered."""
+    dgd = copy.deepcopy(DGD)
+    dgd["metadata"]["annotations"] = {"nvidia.com/dynamo-discovery-backend": "etcd"}
+    objs = render(dgd, "grove", RenderOptions(namespace="ns"))  # the default backend is kubernetes
+    assert "ServiceAccount" not in [o["kind"] for o in objs]
+    assert [o["metadata"]["name"] for o in objs if o["kind"] == "Service"] == ["g-frontend"]
+    clique = objs[0]["spec"]["template"]["cliques"][0]
+    assert clique["annotations"]["nvidia.com/dynamo-discovery-backend"] == "etcd"  # graph.go: stamped as resolved
+    assert "nvidia.com/dynamo-discovery-enabled" not in clique["labels"]
+    assert "DYN_DISCOVERY_BACKEND" not in {e["name"] for e in clique["spec"]["podSpec"]["containers"][0]["env"]}
+
+
 def test_standard_env_sorted_in() -> None:
     objs = render(DGD, "grove", RenderOptions(namespace="ns", nats_address="nats://n:4222", etcd_address="etcd:2379"))
     names = [e["name"] for e in objs[0]["spec"]["template"]["cliques"][0]["spec"]["podSpec"]["containers"][0]["env"]]
