@@ -60,9 +60,11 @@ class Ctx(Record):
 
 
 def discovery_backend(default: str, annotations: Mapping[str, str]) -> str:
-    value = annotations.get(ANN_DISCOVERY_BACKEND)
-    if value in ("kubernetes", "etcd"):
-        return value
+    # controller_common/predicate.go GetDiscoveryBackend: the annotation wins whenever it is set, whatever
+    # its value ("" or an unknown one included: then neither Kubernetes discovery nor etcd)
+    if ANN_DISCOVERY_BACKEND in annotations:
+        value = annotations[ANN_DISCOVERY_BACKEND]
+        return "" if value is None else str(value)
     return default
 
 

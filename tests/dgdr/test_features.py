@@ -380,6 +380,27 @@ def test_trust_remote_code_not_duplicated_for_sglang_and_skipped_for_trtllm_and_
     assert "--trust-remote-code" not in json.dumps(r.dgd)
 
 
+def test_trust_remote_code_goes_inside_a_shell_form_command_once() -> None:
+    """A ``sh -c`` worker gets the flag appended inside its single args string, not as a second element
+    (which would become ``$0``), and not twice (upstream ``_inject_trust_remote_code_flag`` and its test
+    ``test_materialize_dgd_shell_form_worker``)."""
+    ov = main_override(
+        "VllmDecodeWorker", {"command": ["sh", "-c"], "args": ["python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B"]}
+    )
+    r = materialize(dgdr(overrides={"dgd": ov, "trustRemoteCode": True}))
+    assert main(comp(r.dgd, "VllmDecodeWorker"))["args"] == [
+        "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --trust-remote-code"
+    ]
+    ov = main_override(
+        "VllmDecodeWorker",
+        {"command": ["sh", "-c"], "args": ["python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --trust-remote-code"]},
+    )
+    r = materialize(dgdr(overrides={"dgd": ov, "trustRemoteCode": True}))
+    assert main(comp(r.dgd, "VllmDecodeWorker"))["args"] == [
+        "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --trust-remote-code"
+    ]
+
+
 def test_auto_map_on_remote_ref_is_refused() -> None:
     with pytest.raises(DgdrError) as exc:
         materialize(dgdr(), {"modelHasAutoMap": True})

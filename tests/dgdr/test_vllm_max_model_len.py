@@ -18,7 +18,11 @@ def _run(value: str, context: int) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize(
     ("value", "parsed"),
-    [("64k", 64_000), ("25.6k", 25_600), ("1m", 1_000_000), ("64K", 65_536), ("1M", 1_048_576), ("40000", 40_000)],
+    [
+        ("64k", 64_000), ("25.6k", 25_600), ("1m", 1_000_000), ("64K", 65_536), ("1M", 1_048_576),
+        ("1G", 2**30), ("1T", 2**40),  # config_modifiers/vllm.py: "G": 2**30, "T": 2**40
+        ("40000", 40_000),
+    ],
 )
 def test_human_readable_max_model_len_is_clamped(value: str, parsed: int) -> None:
     """A size above the context window is parsed as vLLM parses it and clamped to the window, with upstream's warning."""

@@ -198,3 +198,26 @@ def test_provider_override_roles_and_groups() -> None:
     with pytest.raises(RenderError) as exc:
         render(_dgd([mn]), "grove", RenderOptions(namespace="ns"))
     assert exc.value.diagnostics[0].message == 'generated destination spec.template.cliques["decode"] was not found'
+
+
+def _sidecar_mounts(objs: list[dict[str, Any]], clique: str, name: str) -> list[dict[str, Any]]:
+    pcs = next(o for o in objs if o["kind"] == "PodCliqueSet")
+    cl = next(c for c in pcs["spec"]["template"]["cliques"] if c["name"] == clique)
+    return next(c for c in cl["spec"]["podSpec"]["containers"] if c["name"] == name).get("volumeMounts") or []
+
+
+@pytest.mark.shared
+def test_frontend_sidecar_gets_the_main_mounts_it_lacks() -> None:
+    """graph.go ``mergeFrontendSidecarDefaults`` / ``appendMissingVolumeMounts``: the sidecar keeps its own
+    mounts, then gets each of the main container's mounts whose name it does not have yet, in their order."""
+    case = _case("0377-dgd-grove-ns-grove-only-priority-ok.yaml")
+    want = _sidecar_mounts(case["expected"]["objects"], "vllmworker", "sidecar-frontend")
+    assert _sidecar_mounts(_render_case(case, "grove"), "vllmworker", "sidecar-frontend") == want
+    assert [m["name"] for m in want] == ["shared-model-cache", "artifact-root", "runtime-tmp", "flashinfer-cubins"]
+    # the sidecar mounts artifact-root itself (elsewhere): that one is its own, the rest still follow
+    comp = next(c for c in case["expected"]["defaulted"]["spec"]["components"] if c.get("frontendSidecar"))
+    sidecar = next(c for c in comp["podTemplate"]["spec"]["containers"] if c["name"] == "sidecar-frontend")
+    own = {"name": "artifact-root", "mountPath": "/sidecar-artifacts"}
+    sidecar["volumeMounts"] = [own]
+    got = _sidecar_mounts(_render_case(case, "grove"), "vllmworker", "sidecar-frontend")
+    assert got == [own] + [m for m in want if m["name"] != "artifact-root"]

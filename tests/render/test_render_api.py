@@ -58,6 +58,41 @@ def test_etcd_discovery_drops_rbac_and_env() -> None:
     assert "DYN_DISCOVERY_BACKEND" not in {e["name"] for e in env}
 
 
+def test_etcd_discovery_annotation_on_the_dgd_overrides_the_operator_default() -> None:
+    """``nvidia.com/dynamo-discovery-backend`` on the DGD wins over the configured backend
+    (controller_common/predicate.go ``GetDiscoveryBackend``): the Grove stable-resources reconciler then
+    creates only the frontend's Service, and no discovery RBAC, env or pod labels are rendered."""
+    dgd = copy.deepcopy(DGD)
+    dgd["metadata"]["annotations"] = {"nvidia.com/dynamo-discovery-backend": "etcd"}
+    objs = render(dgd, "grove", RenderOptions(namespace="ns"))  # the default backend is kubernetes
+    assert "ServiceAccount" not in [o["kind"] for o in objs]
+    assert [o["metadata"]["name"] for o in objs if o["kind"] == "Service"] == ["g-frontend"]
+    clique = objs[0]["spec"]["template"]["cliques"][0]
+    assert clique["annotations"]["nvidia.com/dynamo-discovery-backend"] == "etcd"  # graph.go: stamped as resolved
+    assert "nvidia.com/dynamo-discovery-enabled" not in clique["labels"]
+    assert "DYN_DISCOVERY_BACKEND" not in {e["name"] for e in clique["spec"]["podSpec"]["containers"][0]["env"]}
+
+
+@pytest.mark.parametrize("value", ["", "Kubernetes"])
+@pytest.mark.parametrize("target", ["grove", "kubernetes"])
+def test_discovery_backend_annotation_is_taken_as_written(value: str, target: str) -> None:
+    """The operator takes the annotation's value whenever the annotation is set (predicate.go
+    ``GetDiscoveryBackend``, no check of the value): "" or an unknown value is not Kubernetes discovery
+    (``IsK8sDiscoveryEnabled``: no discovery RBAC, only the frontend's Service), though the pods still get
+    ``DYN_DISCOVERY_BACKEND=kubernetes`` (component_common.go: set unless the backend is ``etcd``)."""
+    dgd = copy.deepcopy(DGD)
+    dgd["metadata"]["annotations"] = {"nvidia.com/dynamo-discovery-backend": value}
+    objs = render(dgd, target, RenderOptions(namespace="ns"))
+    assert not {"ServiceAccount", "Role", "RoleBinding"} & {o["kind"] for o in objs}
+    assert [o["metadata"]["name"] for o in objs if o["kind"] == "Service"] == ["g-frontend"]
+    if target == "grove":
+        for clique in objs[0]["spec"]["template"]["cliques"]:
+            assert clique["annotations"]["nvidia.com/dynamo-discovery-backend"] == value
+            assert "nvidia.com/dynamo-discovery-enabled" not in clique["labels"]
+            env = clique["spec"]["podSpec"]["containers"][0]["env"]
+            assert {"name": "DYN_DISCOVERY_BACKEND", "value": "kubernetes"} in env
+
+
 def test_standard_env_sorted_in() -> None:
     objs = render(DGD, "grove", RenderOptions(namespace="ns", nats_address="nats://n:4222", etcd_address="etcd:2379"))
     names = [e["name"] for e in objs[0]["spec"]["template"]["cliques"][0]["spec"]["podSpec"]["containers"][0]["env"]]

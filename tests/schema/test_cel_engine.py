@@ -140,6 +140,8 @@ def test_optional_old_self() -> None:
         ("'abcabc'.indexOf('c')", 2),
         ("'abcabc'.indexOf('c', 3)", 5),
         ("'abcabc'.lastIndexOf('b')", 4),
+        ("'hello mellow'.lastIndexOf('ello', 6)", 1),  # the examples of ext/strings.go's doc comment
+        ("'hello mellow'.lastIndexOf('ello', -1)", "error: index out of range: -1"),
         ("'AbC'.lowerAscii() + 'aBc'.upperAscii()", "abcABC"),
         ("'a/b/c'.split('/')", ["a", "b", "c"]),
         ("'a/b/c'.split('/', 2)", ["a", "b/c"]),

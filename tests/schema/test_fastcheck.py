@@ -324,3 +324,16 @@ def test_integer_format_range_is_decided_by_the_fast_path(fmt: str, lo: int, hi:
     for v in (lo - 1, hi + 1):
         assert _walk_full({"a": v}, schema)
         assert not F.clean({"a": v}, node, False), v
+
+
+def test_required_field_missing_takes_the_fast_path_only_when_defaulted() -> None:
+    """A required field with a ``default`` is filled before validation (apiextensions defaulting runs
+    first), so the walk reports nothing and ``clean`` takes the fast path; a required field the schema
+    does not declare is left to the walk, which reports it (``Required value``)."""
+    defaulted = {"type": "object", "required": ["a"],
+                 "properties": {"a": {"type": "string", "default": "x"}, "b": {"type": "string"}}}
+    assert _walk_full({"b": "y"}, defaulted) == []
+    assert F.clean({"b": "y"}, compile_schema(defaulted), False)
+    undeclared = {"type": "object", "required": ["a"], "properties": {"b": {"type": "string"}}}
+    assert [d.rule for d in _walk_full({"b": "y"}, undeclared)] == ["schema.required"]
+    assert not F.clean({"b": "y"}, compile_schema(undeclared), False)
