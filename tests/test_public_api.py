@@ -358,6 +358,24 @@ def test_materialize_dgdr() -> None:
     assert exc.value.diagnostics and all(d.severity == "error" for d in exc.value.diagnostics)
 
 
+def test_materialize_dgdr_admits_with_the_given_settings() -> None:
+    """The DGDR is admitted with the caller's settings, and a refusal carries admission's own errors.
+    Upstream's webhook (validation/dynamographdeploymentrequest.go, validateDynamoGraphDeploymentRequestSpec)
+    requires ``spec.hardware`` when the GPU discovery gate is off and accepts a manual GPU SKU instead (its
+    test "manual hardware permits disabled GPU discovery", ``h100_sxm``)."""
+    dgdr = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentRequest",
+            "metadata": {"name": "req", "namespace": "prod"}, "spec": {"model": "Qwen/Qwen3-0.6B", "backend": "vllm"}}
+    no_discovery = dynamo_schema.AdmissionSettings(gpu_discovery_enabled=False)
+    assert dynamo_schema.materialize_dgdr(dgdr).dgd["kind"] == "DynamoGraphDeployment"  # the default gate is on
+    with pytest.raises(dynamo_schema.DgdrError) as exc:
+        dynamo_schema.materialize_dgdr(dgdr, settings=no_discovery)
+    assert [(d.rule, d.path, d.message) for d in exc.value.diagnostics] == [
+        ("dgdr.hardware-required", ("spec", "hardware"),
+         "Required value: GPU hardware configuration is required when GPU discovery is disabled")]
+    manual = {**dgdr, "spec": {**dgdr["spec"], "hardware": {"gpuSku": "h100_sxm"}}}
+    assert dynamo_schema.materialize_dgdr(manual, settings=no_discovery).dgd["kind"] == "DynamoGraphDeployment"
+
+
 def test_compile_spec_is_render_of_a_deploymentspec() -> None:
     from dynamo_schema._cli._main import main
 

@@ -290,6 +290,43 @@ def test_a_manifest_breaking_a_newer_rule_passes_under_an_older_release() -> Non
     assert not any(r == "dgd.topology-component-required" for r, _ in _errors(topo, "1.4"))
 
 
+def test_a_v1alpha1_webhook_finding_points_at_the_component_it_names() -> None:
+    """Under 1.2 a v1beta1 DGD is judged by the v1alpha1 webhook, whose errors name the service
+    (``spec.services[alpha]…``, de6e4f30b validateTopologyConstraint); the conversion keys services by the
+    component's ``name``, so the finding is located at that component, whatever the order of the names."""
+    dgd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+           "spec": {"backendFramework": "vllm", "topologyConstraint": {"clusterTopologyName": "t"}, "components": [
+               {"name": "zeta", "topologyConstraint": {"packDomain": "rack"},
+                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "x:1.0.0"}]}}},
+               {"name": "alpha", "type": "frontend"}]}}
+    got = [(d.rule, d.path, d.message) for r in dynamo_schema.validate(dgd, settings=AdmissionSettings(operator_release="1.2"))
+           for d in r.diagnostics if d.severity == "error"]
+    assert got == [("dgd.topology-component-required", ("spec", "components", 1, "topologyConstraint"),
+                    "spec.services[alpha].topologyConstraint is required because spec.topologyConstraint.packDomain "
+                    "is not set; either set a spec-level packDomain or provide a topologyConstraint for every service")]
+
+
+def test_a_failed_conversion_to_the_webhook_version_refuses_the_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1.2 serves a v1beta1 DCD, defaults it in v1beta1 and validates it in v1alpha1 (its webhook's version):
+    when that conversion fails, the API server refuses the request (a conversion webhook error), so the
+    result is the failure, and nothing is stored."""
+    from dynamo_schema import ConversionError
+    from dynamo_schema._convert import _v1alpha1
+
+    dcd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "w", "namespace": "ns"}, "spec": {"backendFramework": "vllm", "name": "w", "type": "worker"}}
+    settings = AdmissionSettings(operator_release="1.2")
+    assert [r.status for r in dynamo_schema.validate(dcd, settings=settings)] == ["valid"]
+
+    def refuse(obj: dict[str, Any]) -> dict[str, Any]:
+        raise ConversionError("conversion refused")
+
+    monkeypatch.setattr(_v1alpha1, "to_v1alpha1", refuse)
+    (result,) = dynamo_schema.validate(dcd, settings=settings)
+    assert result.status == "invalid"
+    assert [(d.rule, d.severity, d.message) for d in result.diagnostics] == [("convert.failed", "error", "conversion refused")]
+
+
 def test_v1beta1_documents_are_no_matches_for_kind_before_1_2() -> None:
     dgd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
            "spec": {"components": [{"name": "w"}]}}

@@ -124,6 +124,8 @@ def test_dgdsa_converts_both_ways_and_one_version_kinds_are_kept(tmp_path: Path)
     assert (rc, out) == (0, m.read_text())  # nothing to convert to: kept as written
     assert err == (f"{m}:1:1: DynamoModel/m: apiVersion: warning: DynamoModel has no version 'nvidia.com/v1beta1' "
                    "(served: nvidia.com/v1alpha1): kept as nvidia.com/v1alpha1 [convert.not-served]\n")
+    # already at the target version: written byte for byte, nothing to warn about (docs/cli.md "convert")
+    assert run("convert", "--to", "v1alpha1", str(m)) == (0, m.read_text(), "")
     # explain refuses the same version in the same words
     rc, _, err = run("explain", "--api-version", "nvidia.com/v1beta1", "DynamoModel")
     assert (rc, err) == (1, "error: DynamoModel has no version 'nvidia.com/v1beta1' (served: nvidia.com/v1alpha1)\n")

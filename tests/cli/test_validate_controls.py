@@ -103,6 +103,15 @@ def test_removed_api_is_judged_against_the_target_release(tmp_path: Path) -> Non
     assert statuses(str(p)) == {"CronJob": "invalid"}  # removed in v1.25, default target 1.32
     rc, out, _ = run("validate", str(p))
     assert "removed in Kubernetes v1.25; use batch/v1" in out
+    # autoscaling/v2beta2 HorizontalPodAutoscaler is served through v1.25 and removed in v1.26 (Kubernetes
+    # "Deprecated API Migration Guide"): refused from that release on only (docs/cli.md: "removed at or before")
+    hpa = tmp_path / "hpa.yaml"
+    hpa.write_text("apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: h\nspec:\n"
+                   "  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: d\n  maxReplicas: 3\n")
+    assert statuses("--kubernetes-version", "1.25.0", str(hpa)) == {"HorizontalPodAutoscaler": "valid"}
+    assert statuses("--kubernetes-version", "1.26.0", str(hpa)) == {"HorizontalPodAutoscaler": "invalid"}
+    rc, out, _ = run("validate", "--kubernetes-version", "1.26.0", str(hpa))
+    assert out.rstrip().endswith("was removed in Kubernetes v1.26; use autoscaling/v2 [schema.removed-api]")
 
 
 def test_skip_and_reject_by_kind_and_by_gvk(mixed: Path) -> None:

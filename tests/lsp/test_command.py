@@ -34,3 +34,29 @@ def test_without_pygls_the_command_says_how_to_install_it() -> None:
     rc, _, message = out.stdout.partition(" ")
     assert rc == "2"
     assert "pip install 'dynamo-schema[lsp]'" in message
+
+
+def _frame(message: dict[str, object]) -> bytes:
+    import json
+
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def test_a_session_ended_by_shutdown_and_exit_exits_0() -> None:
+    """LSP: after ``shutdown`` the ``exit`` notification ends the server with code 0 (the specification's
+    "exit" notification); docs/cli.md: exit code 0 is success for every subcommand."""
+    import pytest
+
+    pytest.importorskip("pygls")
+    session = b"".join(_frame(m) for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None,
+                                                                       "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ))
+    out = subprocess.run([sys.executable, "-m", "dynamo_schema", "lsp", "--stdio"], input=session,
+                         capture_output=True, env=ENV, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr.decode(errors="replace")
+    assert b'"id": 2' in out.stdout or b'"id":2' in out.stdout  # the shutdown request was answered

@@ -91,6 +91,35 @@ def test_the_pruned_null_definition_accepts_null_only() -> None:
     assert not [x for x in (0, 1.5, "", "null", [], {}, True, False) if v.is_valid(x)]
 
 
+
+def test_a_null_is_accepted_inside_a_definition_as_at_the_root() -> None:
+    """kube-apiserver prunes a non-nullable, non-defaulted null at every depth (apiextensions-apiserver
+    ``defaulting.PruneNonNullableNullsWithoutDefaults`` recurses into every map and list), so the nested
+    types, which the generated schema keeps in ``$defs``, accept it as the root's properties do."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from dynamo_schema.models import _generated as g
+
+    v = jsonschema.Draft202012Validator(_schemagen.schema_for(g.DynamoGraphDeployment, pruned_nulls=True))
+    doc = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+           "spec": {"backendFramework": None, "components": [{"name": "w", "replicas": None}]}}
+    assert [e.message for e in v.iter_errors(doc)] == []
+    doc["spec"]["components"][0]["replicas"] = "two"  # the wrapper adds null, nothing else
+    assert not v.is_valid(doc)
+    replicas = _schemagen.schema_for(g.DynamoGraphDeployment, pruned_nulls=True)["$defs"][
+        "DynamoComponentDeploymentSharedSpec"]["properties"]["replicas"]
+    assert replicas.get(MARK) == "pruned" and replicas["anyOf"][1] == NULL_REF
+
+
+def test_markdown_descriptions_rewrite_descriptions_only() -> None:
+    """The RST literals become Markdown code spans in ``description`` texts only (D46): a string under another
+    key is data (a default the API server writes, an enum value, a pattern) and is kept byte for byte, also
+    when it sorts before "description" or contains double backticks."""
+    node = {"description": "set ``replicas``", "default": "``a``", "const": "``b``", "$comment": "``c``",
+            "properties": {"x": {"description": "``y`` too", "enum": ["``e``"], "pattern": "``p``"}}}
+    assert _schemagen.markdown_descriptions(node) == {
+        "description": "set `replicas`", "default": "``a``", "const": "``b``", "$comment": "``c``",
+        "properties": {"x": {"description": "`y` too", "enum": ["``e``"], "pattern": "``p``"}}}
+
 def test_core_descriptions_only_when_asked(tmp_path: Path) -> None:
     from dynamo_schema._schema import _explain
 

@@ -181,3 +181,22 @@ def test_sarif_levels_follow_the_severity() -> None:
     waived = json.loads(make("sarif").render([results()[0]._replace(diagnostics=[E1], waived=[W1, N1])]))
     assert [(r["ruleId"], r["level"], "suppressions" in r) for r in waived["runs"][0]["results"]] == [
         ("cel.replicas", "error", False), ("load.duplicate-key", "warning", True), ("schema.pruned", "note", True)]
+
+
+def test_cel_not_checked_folds_into_the_first_error_only() -> None:
+    """docs/cli.md "validate: output": the ``cel.not-checked`` note is appended to the first schema error of the
+    resource and json keeps it with severity ``note``; the resource's other errors are printed as they are."""
+    from dynamo_schema._report import CEL_NOTE, prepare
+
+    first = Diagnostic("schema.enum", ("spec", "components", 0, "type"), 'Unsupported value: "bogus"', "error",
+                       "dgd.yaml", 8, 11)
+    second = Diagnostic("schema.type", ("spec", "components", 1, "replicas"), "Invalid value: \"x\"", "error",
+                        "dgd.yaml", 11, 15)
+    cel = Diagnostic("cel.not-checked", (), "CEL rules were not checked", "error", "dgd.yaml")
+    r = ResourceResult("dgd.yaml", "DynamoGraphDeployment", "g", "nvidia.com/v1beta1", "invalid",
+                       [first, second, W1, cel])
+    got = prepare(r).diagnostics
+    assert [(d.rule, d.severity) for d in got] == [
+        ("load.duplicate-key", "warning"), ("schema.enum", "error"), ("schema.type", "error"), ("cel.not-checked", "note")]
+    assert got[1].message == f'{first.message} (note: {CEL_NOTE})'
+    assert got[2] == second and got[0] == W1
