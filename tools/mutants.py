@@ -178,7 +178,30 @@ def covering_tests(tree: Path, m: Mutant) -> list[str] | None:
     if not picked or -1 in picked:
         return None
     names = COVMAP["tests"]
-    return [names[i] for i in sorted(picked)]
+    covering = [names[i] for i in sorted(picked)]
+    if not NEW_TESTS:
+        return covering
+    # tests written since the map was made (e.g. to kill this mutant) are not in it: they run first, those
+    # of the mutant's own folders before the others, so -x stops early when one of them kills it
+    own = tuple(t.rstrip("/") for t in tests_for(m))
+    mine = [t for t in NEW_TESTS if t.split("::", 1)[0] in own or t.startswith(tuple(f"{o}/" for o in own))]
+    return list(dict.fromkeys([*mine, *covering, *NEW_TESTS]))
+
+
+NEW_TESTS: list[str] = []  # node ids collected today that the coverage map does not know (new tests)
+
+
+def collect_new_tests(tree: Path) -> None:
+    """The node ids of the focused tests that are not in the coverage map (written after it was made)."""
+    folders = sorted({t for sel in [*TESTS.values(), *MODULE_TESTS.values()] for t in sel})
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "--no-header", "-W", "ignore", *folders], cwd=tree, env=_env(tree),
+                          capture_output=True, text=True)
+    known = set(COVMAP.get("tests", ()))
+    ids = [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln and not ln.startswith(" ")]
+    NEW_TESTS[:] = [t for t in dict.fromkeys(ids) if t not in known]
+    if NEW_TESTS:
+        print(f"coverage map: {len(NEW_TESTS)} tests are newer than the map; they run first", flush=True)
 
 
 @dataclass
@@ -565,6 +588,7 @@ def run(mutants: list[Mutant], args: argparse.Namespace, argv: list[str] | None)
             build_coverage_map(tree)  # also records the folders' baselines from its durations
             baseline = json.loads(baseline_file.read_text())
         load_coverage_map()
+        collect_new_tests(tree)
     for sel in sorted({" ".join(tests_for(m)) for m in mutants}):
         if (args.reuse_baseline or args.rerun or args.select == "coverage") and sel in baseline:
             continue
