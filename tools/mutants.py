@@ -536,6 +536,10 @@ def main(argv: list[str] | None = None) -> int:
                          "do not kill it (default); folder: the package's focused tests only")
     ap.add_argument("--new-map", action="store_true", help="make the coverage map again (.mutants/coverage.json)")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once, each in its own copy")
+    ap.add_argument("--freeze", type=Path, metavar="FILE",
+                    help="write the chosen mutants (id, place, operator, occurrence) to FILE and stop")
+    ap.add_argument("--ids", type=Path, metavar="FILE",
+                    help="run the mutants frozen in FILE (found in today's code by id; a changed one is gone)")
     args = ap.parse_args(argv)
     TREE[0] = args.tree
     SELECT[0] = args.select
@@ -547,6 +551,9 @@ def main(argv: list[str] | None = None) -> int:
         todo = [Mutant(**{**d, "outcome": "pending", "seconds": 0.0}) for d in last if d["outcome"] == "survived"]
         return run(todo, args, argv)
 
+    if args.ids:
+        RELOCATE.append(True)
+        return run(read_frozen(args.ids), args, argv)
     mutants = enumerate_mutants(modules())
     if args.package:
         mutants = [m for m in mutants if m.package in args.package]
@@ -562,7 +569,45 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.sample:
         mutants = stratified_sample(mutants, args.sample, args.seed)
+    if args.freeze:
+        return freeze(mutants, args.freeze, " ".join(argv if argv is not None else sys.argv[1:]))
     return run(mutants, args, argv)
+
+
+# --- a frozen sample (``--freeze`` / ``--ids``) ------------------------------------------------------------
+# A drawn sample depends on every module's mutant count (one changed line in one package reshuffles the
+# draw of all packages after it), so a sample run in parts across code changes is frozen once: its mutants'
+# ids go to a file and later parts find each one in today's code by id (:func:`relocate`).
+FROZEN_HEADER = "# id\tpath\tline\toperator\toccurrence (tools/mutants.py --freeze; run with --ids)"
+
+
+def freeze(mutants: list[Mutant], path: Path, argv_text: str) -> int:
+    """Compute each mutant's id (its mutation applied to a copy, no test run) and write ``path``."""
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import use_mutation
+
+    tree = make_tree("freeze")
+    rows = [FROZEN_HEADER, f"# drawn by: python tools/mutants.py {argv_text}"]
+    for m in mutants:
+        op = cosmic_ray.plugins.get_operator(m.operator)()
+        with use_mutation(tree / m.path, op, m.occurrence) as (before, after):
+            if after is None:
+                continue
+            m.id = _mutant_id(m.path, m.operator, before, after)
+        rows.append(f"{m.id}\t{m.path}\t{m.line}\t{m.operator}\t{m.occurrence}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    print(f"{len(rows) - 2} mutants frozen in {path}")
+    return 0
+
+
+def read_frozen(path: Path) -> list[Mutant]:
+    out = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if raw.strip() and not raw.startswith("#"):
+            ident, rel, line, operator, occurrence = raw.split("\t")
+            out.append(Mutant(id=ident, package=package_of(rel), path=rel, line=int(line), operator=operator,
+                              occurrence=int(occurrence)))
+    return out
 
 
 REPORT = "report"
