@@ -41,6 +41,8 @@ class DynamoSchemaServer(LanguageServer):  # type: ignore[misc, unused-ignore]  
         self.config: ServerSettings = read_settings(None)
         self.findings: dict[str, list[Finding]] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.shut_down = False  # a shutdown request was answered
+        self.exit_code = 0  # LSP exit notification: 0 after shutdown, 1 without it
 
     # -- settings --------------------------------------------------------------------------------
     def configure(self, raw: Any) -> bool:
@@ -290,6 +292,16 @@ def _save(ls: DynamoSchemaServer, params: T.DidSaveTextDocumentParams) -> None:
     ls.check(params.text_document.uri)
 
 
+def _shutdown(ls: DynamoSchemaServer, params: None = None) -> None:
+    ls.shut_down = True
+
+
+def _exit(ls: DynamoSchemaServer, params: None = None) -> None:
+    # LSP "exit": "The server should exit with success code 0 if the shutdown request has been received
+    # before; otherwise with error code 1" (pygls computes the code but its stdio loop swallows SystemExit)
+    ls.exit_code = 0 if ls.shut_down else 1
+
+
 def _close(ls: DynamoSchemaServer, params: T.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     _cancel(ls, uri)
@@ -310,12 +322,16 @@ def build_server() -> DynamoSchemaServer:
         (T.TEXT_DOCUMENT_HOVER, hover, None),
         (T.TEXT_DOCUMENT_COMPLETION, completion, None),
         (T.TEXT_DOCUMENT_CODE_ACTION, code_action, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix])),
+        (T.SHUTDOWN, _shutdown, None),
+        (T.EXIT, _exit, None),
     ]
     for name, handler, options in features:
         server.feature(name, options)(handler)
     return server
 
 
-def serve() -> None:
-    """Serve one client over standard input and output until it exits."""
-    build_server().start_io()
+def serve() -> int:
+    """Serve one client over standard input and output until it exits; the exit code (LSP ``exit``)."""
+    server = build_server()
+    server.start_io()
+    return server.exit_code

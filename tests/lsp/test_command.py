@@ -60,3 +60,20 @@ def test_a_session_ended_by_shutdown_and_exit_exits_0() -> None:
                          capture_output=True, env=ENV, timeout=120, check=False)
     assert out.returncode == 0, out.stderr.decode(errors="replace")
     assert b'"id": 2' in out.stdout or b'"id":2' in out.stdout  # the shutdown request was answered
+
+
+def test_an_exit_without_shutdown_exits_1() -> None:
+    """LSP specification, "exit" notification: the server exits with code 1 when no shutdown request came
+    before it (pygls computes that code, but its stdio loop swallows the SystemExit)."""
+    import pytest
+
+    pytest.importorskip("pygls")
+    session = b"".join(_frame(m) for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None,
+                                                                       "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ))
+    out = subprocess.run([sys.executable, "-m", "dynamo_schema", "lsp", "--stdio"], input=session,
+                         capture_output=True, env=ENV, timeout=120, check=False)
+    assert out.returncode == 1, out.stderr.decode(errors="replace")

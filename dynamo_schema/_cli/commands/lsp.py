@@ -12,5 +12,4 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except ImportError as exc:  # pygls is an optional dependency
         stderr.write(f"error: the language server needs pygls ({exc}): pip install 'dynamo-schema[lsp]'\n")
         return 2
-    serve()
-    return 0
+    return serve()
