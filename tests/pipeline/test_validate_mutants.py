@@ -3,6 +3,10 @@ DGD whose manifest moved between API versions."""
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
+from dynamo_schema._convert._v1alpha1 import to_v1beta1
 from dynamo_schema._core._diagnostics import Diagnostic
 from dynamo_schema._pipeline._validate import runtime_image_hints
 
@@ -25,3 +29,33 @@ def test_the_image_hint_is_only_for_the_override_field() -> None:
     for path in (("spec", "components", 0, "version"), ("spec", "components", 0)):
         other = Diagnostic(rule, path, "Required value")
         assert runtime_image_hints(DGD, [other]) == ([other], {}), path
+
+
+ALPHA = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "m", "namespace": "ns"},
+         "spec": {"backendFramework": "vllm", "services": {"Worker": {
+             "componentType": "worker", "replicas": 2,
+             "extraPodSpec": {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}}}}}}
+
+
+def _update(new: dict[str, Any], old: dict[str, Any]) -> list[tuple[str, str, str]]:
+    import dynamo_schema
+
+    return [(d.rule, d.field, d.message) for r in dynamo_schema.validate(new, old=old) for d in r.diagnostics]
+
+
+def test_a_type_change_is_refused_in_the_version_each_manifest_was_written_in() -> None:
+    """The CRDs' CEL rule (upstream's DGD admission tests: "v1alpha1 componentType change is rejected by CEL",
+    ``spec.services[worker]: Invalid value: componentType is immutable after it is set``; "v1beta1 type change
+    is rejected by CEL", ``spec.components[1]: Invalid value: type is immutable after it is set``) runs on the
+    request's version: both manifests v1alpha1, the v1alpha1 rule at the service; a v1beta1 manifest
+    applied over an object created from a v1alpha1 one, the v1beta1 rule at the component."""
+    # mutant 5e771298a83a
+    alpha = copy.deepcopy(ALPHA)
+    alpha["spec"]["services"]["Worker"]["componentType"] = "prefill"
+    assert _update(alpha, ALPHA) == [
+        ("cel.type-immutable", "spec.services.Worker", "Invalid value: componentType is immutable after it is set")]
+    beta = to_v1beta1(copy.deepcopy(ALPHA))
+    assert _update(beta, ALPHA) == []  # the same object, now written as v1beta1
+    beta["spec"]["components"][0]["type"] = "prefill"
+    assert _update(beta, ALPHA) == [
+        ("cel.type-immutable", "spec.components[0]", "Invalid value: type is immutable after it is set")]
