@@ -2,8 +2,8 @@
 
 ``--kustomize DIR`` builds DIR with ``kubectl kustomize`` when ``kubectl`` is on PATH, else with a standalone
 ``kustomize build`` (no network: a remote base fails the build and is reported; which tool ran is said on
-standard error) and validates every object of the build. A problem is reported where it was written when
-it can be traced (DIR's kustomization, its resources, components and patches, recursively):
+standard error) and validates every object of the build. A problem is reported where it was written when it
+can be traced (DIR's kustomization, its resources, components, patches, recursively, 16 levels below DIR):
 
 1. a JSON6902 operation (``add``/``replace``) whose target matches the built object (kind, group, version,
    name as the kustomization's ``target:`` gives them) and whose ``value`` is what the build has at the

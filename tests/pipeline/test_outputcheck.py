@@ -189,3 +189,20 @@ def test_a_null_required_field_of_a_built_in_kind_is_refused() -> None:
                                     "readinessProbe": {"httpGet": {"path": "/h", "port": None}}}]}}
     assert validate_builtin(pod, version=V)
 
+
+
+def test_a_malformed_required_is_never_proven_and_compiles() -> None:
+    """``required`` is understood only as a list of strings (the meta-schema's form): a node with another
+    ``required`` is never proven, and compiling it does not fail, so the rest of the schema is still proven
+    where ``jsonschema`` agrees (``{}``: no property, valid for both)."""
+    # mutant 502d399ad67d
+    from jsonschema import Draft202012Validator
+
+    from dynamo_schema._pipeline._outputcheck import _Compiler
+
+    schema = {"type": "object", "properties": {"x": {"required": 5}, "y": {"required": ["a", 1]}}}
+    v = Draft202012Validator(schema)
+    check = _Compiler(v).compile(v.schema, v._resolver)
+    assert check({}) is True and v.is_valid({})
+    assert check({"x": 3}) is False
+    assert check({"y": 5}) is False

@@ -1,0 +1,61 @@
+"""``_pipeline._validate``: the image hint of ``*.runtime-version-override-required`` and the update of a
+DGD whose manifest moved between API versions."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from dynamo_schema._convert._v1alpha1 import to_v1beta1
+from dynamo_schema._core._diagnostics import Diagnostic
+from dynamo_schema._pipeline._validate import runtime_image_hints
+
+DGD = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "m"},
+       "spec": {"components": [{"name": "W", "type": "worker", "podTemplate": {"spec": {"containers": [
+           {"name": "main", "image": "nvcr.io/x/vllm-runtime:latest"}]}}}]}}
+
+
+def test_the_image_hint_is_only_for_the_override_field() -> None:
+    """The hint (docs/decisions.md D52) is for upstream's error at the ``runtimeVersionOverride`` field the
+    manifest lacks: a note at the main image, and the error moved there. A diagnostic of that rule name at
+    another field (a registered kind's webhook may give any rule and path) is left alone."""
+    # mutant 4f5988c4d750
+    rule = "dgd.runtime-version-override-required"
+    at_field = Diagnostic(rule, ("spec", "components", 0, "runtimeVersionOverride"), "Required value")
+    out, at = runtime_image_hints(DGD, [at_field])
+    image = ("spec", "components", 0, "podTemplate", "spec", "containers", 0, "image")
+    assert [(d.rule, d.path, d.severity) for d in out[1:]] == [("dgd.runtime-version-image", image, "note")]
+    assert at == {id(at_field): image}
+    for path in (("spec", "components", 0, "version"), ("spec", "components", 0)):
+        other = Diagnostic(rule, path, "Required value")
+        assert runtime_image_hints(DGD, [other]) == ([other], {}), path
+
+
+ALPHA = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "m", "namespace": "ns"},
+         "spec": {"backendFramework": "vllm", "services": {"Worker": {
+             "componentType": "worker", "replicas": 2,
+             "extraPodSpec": {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}}}}}}
+
+
+def _update(new: dict[str, Any], old: dict[str, Any]) -> list[tuple[str, str, str]]:
+    import dynamo_schema
+
+    return [(d.rule, d.field, d.message) for r in dynamo_schema.validate(new, old=old) for d in r.diagnostics]
+
+
+def test_a_type_change_is_refused_in_the_version_each_manifest_was_written_in() -> None:
+    """The CRDs' CEL rule (upstream's DGD admission tests: "v1alpha1 componentType change is rejected by CEL",
+    ``spec.services[worker]: Invalid value: componentType is immutable after it is set``; "v1beta1 type change
+    is rejected by CEL", ``spec.components[1]: Invalid value: type is immutable after it is set``) runs on the
+    request's version: both manifests v1alpha1, the v1alpha1 rule at the service; a v1beta1 manifest
+    applied over an object created from a v1alpha1 one, the v1beta1 rule at the component."""
+    # mutant 5e771298a83a
+    alpha = copy.deepcopy(ALPHA)
+    alpha["spec"]["services"]["Worker"]["componentType"] = "prefill"
+    assert _update(alpha, ALPHA) == [
+        ("cel.type-immutable", "spec.services.Worker", "Invalid value: componentType is immutable after it is set")]
+    beta = to_v1beta1(copy.deepcopy(ALPHA))
+    assert _update(beta, ALPHA) == []  # the same object, now written as v1beta1
+    beta["spec"]["components"][0]["type"] = "prefill"
+    assert _update(beta, ALPHA) == [
+        ("cel.type-immutable", "spec.components[0]", "Invalid value: type is immutable after it is set")]
