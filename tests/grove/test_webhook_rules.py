@@ -516,3 +516,47 @@ def test_autoscaling_max_replicas_below_min_replicas() -> None:
                          "Invalid value: 3: must be greater than or equal to podCliqueSpec.minReplicas")]
     ok = set_cliques(clique("a", replicas=1, minAvailable=1, autoScalingConfig={"minReplicas": 5, "maxReplicas": 5}))
     assert run(ok) == []
+
+
+VOLCANO_Q = "scheduling.grove.io/volcano-queue"
+
+
+def _volcano_detail(p: dict[str, Any]) -> list[str]:
+    got = errors(p, GroveSettings(enabled_schedulers=("default-scheduler", "volcano")))
+    return [m.split("}: ", 1)[-1] for r, _, m in got if r == "grove.backend"]
+
+
+def test_volcano_clique_queue_annotations() -> None:
+    """scheduler/volcano/queue.go ``validateQueueAnnotations`` at fcc3b3bb: each clique's queue annotation is
+    a DNS-1123 subdomain (``spec.template.cliques[i].annotations[key]: <msgs joined by "; ">``), all cliques
+    resolve to one queue; several errors are an apimachinery ``NewAggregate`` (one: its text; more:
+    ``[a, b]``)."""  # mutants 4c8162053aee, ac1bf49892de, 2070592ce09b
+    from dynamo_schema._k8s._names import dns1123_subdomain_errors
+
+    bad = "; ".join(dns1123_subdomain_errors("Bad_Queue"))
+    p = base()
+    sched("volcano", "volcano")(p)
+    assert _volcano_detail(p) == []
+    tmpl(p)["cliques"][1]["annotations"] = {VOLCANO_Q: "Bad_Queue"}
+    same = ("spec.template.cliques[1].annotations[scheduling.grove.io/volcano-queue]: all PodCliques in a "
+            "PodCliqueSet using volcano scheduler must resolve to the same queue")
+    invalid = f"spec.template.cliques[1].annotations[scheduling.grove.io/volcano-queue]: {bad}"
+    assert _volcano_detail(p) == [f"[{invalid}, {same}]"]
+    tmpl(p)["cliques"][1]["annotations"] = {VOLCANO_Q: "gpu"}
+    assert _volcano_detail(p) == [same]  # "default" (no annotation) then "gpu"
+
+
+@pytest.mark.parametrize(("backend", "want"), [
+    ("volcano", "volcano scheduler backend does not support topologyConstraint on PodCliqueSet"),
+    ("lpx-scheduler", "lpx-scheduler does not support Grove topology constraints; placement topology must be "
+                      "expressed through the LPX workload contract"),
+])
+def test_pcs_level_topology_constraint_per_backend(backend: str, want: str) -> None:
+    """scheduler/volcano/backend.go ``validateTopologyConstraints`` and scheduler/lpx/backend.go: a
+    PodCliqueSet-level topologyConstraint is refused with each backend's own message."""
+    # mutants a61cb2a6a26f, 955f2cb8579d
+    p = base()
+    sched(backend, backend)(p)
+    tmpl(p)["topologyConstraint"] = {"packDomain": "zone"}
+    got = errors(p, GroveSettings(enabled_schedulers=("default-scheduler", backend)))
+    assert [m.split("}: ", 1)[-1] for r, _, m in got if r == "grove.backend"] == [want]
