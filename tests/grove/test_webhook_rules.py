@@ -560,3 +560,26 @@ def test_pcs_level_topology_constraint_per_backend(backend: str, want: str) -> N
     tmpl(p)["topologyConstraint"] = {"packDomain": "zone"}
     got = errors(p, GroveSettings(enabled_schedulers=("default-scheduler", backend)))
     assert [m.split("}: ", 1)[-1] for r, _, m in got if r == "grove.backend"] == [want]
+
+
+@pytest.mark.parametrize(("delay", "printed"), [
+    ("-1m", "-1m0s"), ("-1h", "-1h0m0s"), ("-1.5s", "-1.5s"), ("-2s", "-2s"), ("-1us", "-1µs"), ("-1000ns", "-1µs"),
+    ("-999ns", "-999ns"),
+])
+def test_termination_delay_negative_printed_as_go_does(delay: str, printed: str) -> None:
+    """Go ``time.ParseDuration`` (m = 60 s, h = 3600 s) and ``time.Duration.String`` (below 1 s the largest
+    of ns/µs/ms; from 1 s on h, m and fractional s, ``1m0s``): podcliqueset.go prints the parsed delay."""
+    # mutants 7eff188c9b36, d63da20816ab, 3143b07db420, 21cde82d8996
+    assert run(set_tmpl(terminationDelay=delay)) == [
+        ("grove.termination-delay", "spec.template.terminationDelay",
+         f'Invalid value: "{printed}": terminationDelay must be greater than 0')]
+
+
+def test_self_dependency_is_found_by_value_not_identity() -> None:
+    """podcliqueset.go: a clique whose startsAfter names itself is refused, whatever string object holds the
+    name (names built at run time, as a loader produces them)."""  # mutant d0c5028f831c
+    name, dep = "".join(["pre", "fill"]), "".join(["pref", "ill"])
+    assert name == dep and name is not dep
+    got = run(explicit(clique(name, startsAfter=[dep]), clique("decode")))
+    assert ("grove.starts-after", f"{C0}.spec.startsAfter",
+            'Invalid value: "prefill": clique dependency cannot refer to itself') in got
