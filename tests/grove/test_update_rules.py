@@ -62,3 +62,18 @@ def test_scaling_group_and_clique_topology_constraints_are_immutable() -> None:
          "Forbidden: PodCliqueScalingGroup 'g' topology constraint cannot be changed from required=\"rack\" "
          'preferred="" to required="zone" preferred=""'),
     ]
+
+
+def test_changed_starts_after_is_refused_with_the_new_list() -> None:
+    """podcliqueset.go ``validateUpdate``: ``ValidateImmutableField(newClique.Spec.StartsAfter, ...)``, the new
+    []string printed as JSON by ``field.Error``, at ``fldPath.Child("spec")`` (no clique index); an absent
+    and an empty list are equal (Semantic.DeepEqual)."""
+    # mutant 6695f4d87831
+    old, new = pcs(), pcs()
+    old["spec"]["template"]["cliques"][0]["spec"]["startsAfter"] = ["x"]
+    new["spec"]["template"]["cliques"][0]["spec"]["startsAfter"] = ["y", "z"]
+    assert msgs(old, new) == [
+        ("spec.template.cliques.spec.startsAfter", 'Invalid value: ["y","z"]: field is immutable')]
+    old["spec"]["template"]["cliques"][0]["spec"]["startsAfter"] = []
+    new["spec"]["template"]["cliques"][0]["spec"].pop("startsAfter")
+    assert msgs(old, new) == []
