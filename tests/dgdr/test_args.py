@@ -67,3 +67,28 @@ def test_trtllm_tp_merged_into_a_trailing_override_engine_args() -> None:
     """TRT-LLM ``set_config_tp_size``: an explicit ``--override-engine-args`` JSON gets ``tensor_parallel_size``."""
     out = _set_tp("trtllm", ["--model", "m", "--override-engine-args", '{"max_batch_size": 8}'], 4)
     assert out == ["--model", "m", "--override-engine-args", '{"max_batch_size": 8, "tensor_parallel_size": 4}']
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["--m", "a", "--x", "--m=b", "--m"], ["--x", "--m", "v"]),  # both spellings dropped, a trailing flag too
+    (["--m=a", "--mm=b"], ["--mm=b", "--m", "v"]),  # only ``name=`` prefixes
+    (["--x", "|", "tee"], ["--x", "--m", "v", "|", "tee"]),  # appended before a pipe (append_argument)
+])
+def test_set_unique_argument_value_drops_every_spelling(args: list[str], want: list[str]) -> None:
+    """Upstream ``set_unique_argument_value``: every ``name value`` and ``name=value`` removed, then one
+    ``name value`` appended."""  # mutant 58b713981617
+    assert A.set_unique_argument_value(list(args), "--m", "v") == want
+
+
+@pytest.mark.parametrize(("container", "want"), [
+    ({"command": ["sh", "-c"], "args": ["python3 -m x"]}, True),
+    ({"command": ["/bin/sh", "-c"], "args": ["python3 -m x"]}, True),
+    ({"command": ["sh", "-a"], "args": ["python3 -m x"]}, False),
+    ({"command": ["sh", "-x"], "args": ["python3 -m x"]}, False),
+    ({"command": ["sh", "-c"], "args": ["a", "b"]}, False),
+    ({"command": ["bash", "-c"], "args": ["python3 -m x"]}, False),
+])
+def test_shell_form_is_sh_dash_c_with_one_string(container: dict, want: bool) -> None:
+    """Upstream ``_update_container_args_preserving_shell_form``: ``cmd[0] in ("/bin/sh", "sh")``,
+    ``cmd[1] == "-c"`` and a single-string args list."""  # mutants 4cf0d99dd308, f561d6ccce39, 25f4a5f5bc4a
+    assert A.is_shell_form(container) is want

@@ -499,3 +499,25 @@ def test_planner_configmap_is_put_in_the_dgdr_namespace_with_the_tracking_labels
         "dgdr.nvidia.com/namespace": "team-x",
         "nvidia.com/managed-by": "dynamo-operator",
     }
+
+
+@pytest.mark.parametrize("model", ["/models/llama", "./llama"])
+def test_a_local_model_path_patches_the_frontend_cli(model: str) -> None:
+    """Upstream ``update_model``: the Frontend gets ``--model-name``/``--model-path`` only when the model path
+    starts with ``/`` or ``.`` (a filesystem path), without a model cache too."""  # mutant 5159177840c9
+    r = materialize(dgdr(model=model))
+    assert main(comp(r.dgd, "Frontend"))["args"] == ["-m", "dynamo.frontend", "--model-name", model, "--model-path", model]
+
+
+@pytest.mark.parametrize(("hardware", "noted"), [
+    ({"gpuSku": "H100_SXM", "numGpusPerNode": 8}, False),
+    ({"numGpusPerNode": 8}, True),
+    ({"gpuSku": "H100_SXM"}, True),
+    ({}, True),
+])
+def test_missing_gpu_sku_or_gpus_per_node_is_noted(hardware: dict, noted: bool) -> None:
+    """Upstream ``valid_dgdr_spec`` (profiler/utils/dgdr_validate.py) requires ``hardware.gpuSku`` and a positive
+    ``numGpusPerNode``, which the operator fills from GPU discovery; our note says so when either is unset."""
+    # mutant d74d555e9458
+    r = materialize(dgdr(hardware=hardware))
+    assert any("gpuSku/numGpusPerNode not fully set" in n for n in r.notes) is noted

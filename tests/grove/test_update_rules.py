@@ -62,3 +62,50 @@ def test_scaling_group_and_clique_topology_constraints_are_immutable() -> None:
          "Forbidden: PodCliqueScalingGroup 'g' topology constraint cannot be changed from required=\"rack\" "
          'preferred="" to required="zone" preferred=""'),
     ]
+
+
+def test_changed_starts_after_is_refused_with_the_new_list() -> None:
+    """podcliqueset.go ``validateUpdate``: ``ValidateImmutableField(newClique.Spec.StartsAfter, ...)``, the new
+    []string printed as JSON by ``field.Error``, at ``fldPath.Child("spec")`` (no clique index); an absent
+    and an empty list are equal (Semantic.DeepEqual)."""
+    # mutant 6695f4d87831
+    old, new = pcs(), pcs()
+    old["spec"]["template"]["cliques"][0]["spec"]["startsAfter"] = ["x"]
+    new["spec"]["template"]["cliques"][0]["spec"]["startsAfter"] = ["y", "z"]
+    assert msgs(old, new) == [
+        ("spec.template.cliques.spec.startsAfter", 'Invalid value: ["y","z"]: field is immutable')]
+    old["spec"]["template"]["cliques"][0]["spec"]["startsAfter"] = []
+    new["spec"]["template"]["cliques"][0]["spec"].pop("startsAfter")
+    assert msgs(old, new) == []
+
+
+def _clique_tc(old_tc: dict[str, Any], new_tc: dict[str, Any]) -> list[tuple[str, str]]:
+    old, new = pcs(), pcs()
+    old["spec"]["template"]["cliques"][0]["topologyConstraint"] = old_tc
+    new["spec"]["template"]["cliques"][0]["topologyConstraint"] = new_tc
+    return msgs(old, new)
+
+
+def test_clique_topology_name_change_is_refused_whichever_way_it_sorts() -> None:
+    """topologyconstraints.go ``constraintChanged``: ``old.TopologyName != new.TopologyName`` is a change, and
+    ``constraintChangeMsg`` names both."""  # mutant 6ca07ef189c0
+    for a, b in (("t2", "t1"), ("t1", "t2")):
+        assert _clique_tc({"topologyName": a, "pack": {"required": "rack"}},
+                          {"topologyName": b, "pack": {"required": "rack"}}) == [
+            ("spec.template.cliques[0].topologyConstraint",
+             f"Forbidden: PodClique 'a' topology constraint topologyName cannot be changed from '{a}' to '{b}'")]
+
+
+def test_deprecated_pack_domain_moved_to_pack_required_is_allowed() -> None:
+    """topologyconstraints.go ``isAllowedDeprecatedPackDomainMigration``: packDomain moved to pack.required
+    with the same topologyName, required domain and preferred domain is no change; a different required
+    domain is refused with the migration message."""  # mutants 301b686f10fd, 0d7bbc4acb99
+    old = {"topologyName": "t", "packDomain": "rack"}
+    assert _clique_tc(old, {"topologyName": "t", "pack": {"required": "rack"}}) == []
+    old_pref = {"topologyName": "t", "packDomain": "rack", "pack": {"preferred": "host"}}
+    assert _clique_tc(old_pref, {"topologyName": "t", "pack": {"required": "rack", "preferred": "host"}}) == []
+    assert _clique_tc(old, {"topologyName": "t", "pack": {"required": "host"}}) == [
+        ("spec.template.cliques[0].topologyConstraint",
+         "Forbidden: PodClique 'a' deprecated packDomain migration can only move packDomain to pack.required without "
+         'changing the required or preferred topology domain (old required="rack" preferred="", new required="host" '
+         'preferred="")')]

@@ -516,3 +516,70 @@ def test_autoscaling_max_replicas_below_min_replicas() -> None:
                          "Invalid value: 3: must be greater than or equal to podCliqueSpec.minReplicas")]
     ok = set_cliques(clique("a", replicas=1, minAvailable=1, autoScalingConfig={"minReplicas": 5, "maxReplicas": 5}))
     assert run(ok) == []
+
+
+VOLCANO_Q = "scheduling.grove.io/volcano-queue"
+
+
+def _volcano_detail(p: dict[str, Any]) -> list[str]:
+    got = errors(p, GroveSettings(enabled_schedulers=("default-scheduler", "volcano")))
+    return [m.split("}: ", 1)[-1] for r, _, m in got if r == "grove.backend"]
+
+
+def test_volcano_clique_queue_annotations() -> None:
+    """scheduler/volcano/queue.go ``validateQueueAnnotations`` at fcc3b3bb: each clique's queue annotation is
+    a DNS-1123 subdomain (``spec.template.cliques[i].annotations[key]: <msgs joined by "; ">``), all cliques
+    resolve to one queue; several errors are an apimachinery ``NewAggregate`` (one: its text; more:
+    ``[a, b]``)."""  # mutants 4c8162053aee, ac1bf49892de, 2070592ce09b
+    from dynamo_schema._k8s._names import dns1123_subdomain_errors
+
+    bad = "; ".join(dns1123_subdomain_errors("Bad_Queue"))
+    p = base()
+    sched("volcano", "volcano")(p)
+    assert _volcano_detail(p) == []
+    tmpl(p)["cliques"][1]["annotations"] = {VOLCANO_Q: "Bad_Queue"}
+    same = ("spec.template.cliques[1].annotations[scheduling.grove.io/volcano-queue]: all PodCliques in a "
+            "PodCliqueSet using volcano scheduler must resolve to the same queue")
+    invalid = f"spec.template.cliques[1].annotations[scheduling.grove.io/volcano-queue]: {bad}"
+    assert _volcano_detail(p) == [f"[{invalid}, {same}]"]
+    tmpl(p)["cliques"][1]["annotations"] = {VOLCANO_Q: "gpu"}
+    assert _volcano_detail(p) == [same]  # "default" (no annotation) then "gpu"
+
+
+@pytest.mark.parametrize(("backend", "want"), [
+    ("volcano", "volcano scheduler backend does not support topologyConstraint on PodCliqueSet"),
+    ("lpx-scheduler", "lpx-scheduler does not support Grove topology constraints; placement topology must be "
+                      "expressed through the LPX workload contract"),
+])
+def test_pcs_level_topology_constraint_per_backend(backend: str, want: str) -> None:
+    """scheduler/volcano/backend.go ``validateTopologyConstraints`` and scheduler/lpx/backend.go: a
+    PodCliqueSet-level topologyConstraint is refused with each backend's own message."""
+    # mutants a61cb2a6a26f, 955f2cb8579d
+    p = base()
+    sched(backend, backend)(p)
+    tmpl(p)["topologyConstraint"] = {"packDomain": "zone"}
+    got = errors(p, GroveSettings(enabled_schedulers=("default-scheduler", backend)))
+    assert [m.split("}: ", 1)[-1] for r, _, m in got if r == "grove.backend"] == [want]
+
+
+@pytest.mark.parametrize(("delay", "printed"), [
+    ("-1m", "-1m0s"), ("-1h", "-1h0m0s"), ("-1.5s", "-1.5s"), ("-2s", "-2s"), ("-1us", "-1µs"), ("-1000ns", "-1µs"),
+    ("-999ns", "-999ns"),
+])
+def test_termination_delay_negative_printed_as_go_does(delay: str, printed: str) -> None:
+    """Go ``time.ParseDuration`` (m = 60 s, h = 3600 s) and ``time.Duration.String`` (below 1 s the largest
+    of ns/µs/ms; from 1 s on h, m and fractional s, ``1m0s``): podcliqueset.go prints the parsed delay."""
+    # mutants 7eff188c9b36, d63da20816ab, 3143b07db420, 21cde82d8996
+    assert run(set_tmpl(terminationDelay=delay)) == [
+        ("grove.termination-delay", "spec.template.terminationDelay",
+         f'Invalid value: "{printed}": terminationDelay must be greater than 0')]
+
+
+def test_self_dependency_is_found_by_value_not_identity() -> None:
+    """podcliqueset.go: a clique whose startsAfter names itself is refused, whatever string object holds the
+    name (names built at run time, as a loader produces them)."""  # mutant d0c5028f831c
+    name, dep = "".join(["pre", "fill"]), "".join(["pref", "ill"])
+    assert name == dep and name is not dep
+    got = run(explicit(clique(name, startsAfter=[dep]), clique("decode")))
+    assert ("grove.starts-after", f"{C0}.spec.startsAfter",
+            'Invalid value: "prefill": clique dependency cannot refer to itself') in got

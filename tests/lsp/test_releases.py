@@ -89,3 +89,11 @@ def test_fields_of_the_development_line_are_worded_as_unreleased() -> None:
     kv, path = found[0]
     kind, version = kv.split("/")
     assert _schemainfo.release(kind, f"nvidia.com/{version}", path) == f"{dev} (in development; no release serves it yet)"
+
+
+def test_a_field_of_the_oldest_release_folder_is_worded_or_earlier() -> None:
+    """docs/cli.md (Hover): a field the oldest recorded release already served reads "<oldest> or earlier"
+    (the crds-history folders start there, so earlier releases are not known not to have it)."""  # mutant 91750e884b1d
+    oldest = min((d.name for d in HISTORY.iterdir() if d.is_dir()), key=lambda r: tuple(map(int, r.split("."))))
+    assert "v1alpha1" in _served(oldest, "nvidia.com_dynamographdeployments.yaml")
+    assert _schemainfo.release("DynamoGraphDeployment", "nvidia.com/v1alpha1", "spec.services") == f"{oldest} or earlier"

@@ -29,3 +29,12 @@ def test_hover_head_says_required_as_the_crd_does(key: str) -> None:
     head = _schemainfo.hover_markdown(field, "DynamoGraphDeployment", "nvidia.com/v1beta1").splitlines()[0]
     assert head.startswith(f"**{key}** `")
     assert head.endswith(" · required") == (key in _component_required()), head
+
+
+def test_boolean_field_completes_true_and_false() -> None:
+    """docs/cli.md (Completion): a boolean field's values are offered as ``true``/``false``; ``hostNetwork``
+    is ``type: boolean`` in the core PodSpec (Kubernetes API)."""  # mutant 7321b6f34ec8
+    root = _schemainfo.schema_for("nvidia.com/v1beta1", "DynamoGraphDeployment")
+    assert root is not None
+    path = ("spec", "components", 0, "podTemplate", "spec", "hostNetwork")
+    assert [c.label for c in _schemainfo.value_candidates(root, path)] == ["true", "false"]

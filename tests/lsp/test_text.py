@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from dynamo_schema._io._load import load
-from dynamo_schema._lsp._text import context_at, path_at
+from dynamo_schema._lsp._text import Token, context_at, path_at, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -171,3 +172,27 @@ def test_cursor_on_the_line_after_the_final_newline() -> None:
         assert ctx.siblings == {"apiVersion", "kind"}
         assert (ctx.api_version, ctx.kind) == ("nvidia.com/v1beta1", "DynamoGraphDeployment")
         assert path_at(text, line, 0) is None
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("-", [Token(0, "-", end=1)]),  # a dash that ends the line starts an item (YAML 1.2, 8.2.1)
+    ("  -", [Token(2, "-", end=3)]),
+    ("  - name: x", [Token(2, "-", end=3), Token(4, "key", "name", 10, 8)]),
+    ("      -a: b", [Token(6, "key", "-a", 10, 8)]),  # '-' then a non-blank: a plain scalar key, no item
+])
+def test_dashes_and_keys_of_a_line(line: str, want: list[Token]) -> None:
+    """A dash is an item only when a blank or the line's end follows it (YAML 1.2 block sequence entries;
+    ``yaml.safe_load("-a: b")`` is the mapping ``{"-a": "b"}``); its ``end`` is col + 1 (Token's contract)."""
+    # mutants 1abb0ce7ef21, 00a616c9aaee, 8979d6bd3c98
+    assert yaml.safe_load("-a: b") == {"-a": "b"} and yaml.safe_load("-") == [None]
+    assert tokens(line) == want
+
+
+def test_key_completion_on_a_bare_dash_sees_the_item_keys_below() -> None:
+    """Completing the first key of a list item (cursor after ``- ``) excludes the keys the same item already
+    has on the lines below (docs/cli.md: the keys a mapping may still take)."""  # mutant 5af30824fe72
+    text = ("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nspec:\n  components:\n    - \n"
+            "      replicas: 2\n      type: worker\n")
+    ctx = context_at(text, 4, 6)
+    assert ctx is not None and ctx.path == ("spec", "components", 0)
+    assert ctx.siblings == {"replicas", "type"}
