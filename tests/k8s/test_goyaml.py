@@ -150,3 +150,14 @@ def test_key_order_digit_runs(keys: list[str], want: list[str]) -> None:
     for order in (keys, keys[::-1]):
         text = marshal(dict.fromkeys(order, 1))
         assert [line.split(":")[0] for line in text.splitlines()] == want, order
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    # go-yaml v2 yamlprivateh.go is_printable tests UTF-8 bytes: C2 85 (NEL) is below C2 A0 and no four-byte
+    # lead byte (F0..F4) is accepted, so both are "special" (analyze_scalar): double quotes, escaped
+    # (write_double_quoted: \N for NEL, \UXXXXXXXX above U+FFFF)
+    ("a\x85b", '"a\\Nb"'), ("😀", '"\\U0001F600"'), ("x 😀 y", '"x \\U0001F600 y"'), ("\U0010ffff", '"\\U0010FFFF"'),
+])
+def test_nel_and_characters_above_the_bmp_are_escaped(value: str, text: str) -> None:
+    assert marshal({"k": value}) == f"k: {text}\n"
+    assert yaml.safe_load(marshal({"k": value})) == {"k": value}
