@@ -89,9 +89,10 @@ def _resolves_to_non_string(s: str) -> bool:
 
 
 def _printable(c: str) -> bool:
+    """go-yaml v2 ``is_printable`` (yamlprivateh.go), which reads UTF-8 bytes: neither U+0085 nor any
+    character above U+FFFF (a four-byte sequence) is printable, so both are escaped in double quotes."""
     o = ord(c)
-    return (o == 0x0A or 0x20 <= o <= 0x7E or o == 0x85 or 0xA0 <= o <= 0xD7FF
-            or (0xE000 <= o <= 0xFFFD and o != 0xFEFF) or 0x10000 <= o <= 0x10FFFF)
+    return o == 0x0A or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF or (0xE000 <= o <= 0xFFFD and o != 0xFEFF)
 
 
 _BREAKS = "\r\n\x85\u2028\u2029"

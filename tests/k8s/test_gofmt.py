@@ -172,3 +172,28 @@ def test_json_kind_is_encoding_json_unmarshal_type_error(value: Any, kind: str) 
     ``{"a":1}`` into an int print ``json: cannot unmarshal <kind> into Go value of type ...`` with these kinds
     (``null`` decodes into anything without an error)."""
     assert G.json_kind(value) == kind
+
+
+def test_go_json_exponent_keeps_every_mantissa_digit() -> None:  # mutant c092142b1322
+    """encoding/json ``floatEncoder``: ``strconv.AppendFloat(f, 'e', -1, 64)`` below 1e-6 / from 1e21 (the
+    shortest digits, all of them after the point), then ``e-07`` → ``e-7``."""
+    assert G.go_json(1.234e-7) == "1.234e-7"
+    assert G.go_json(-2.5e-10) == "-2.5e-10"
+    assert G.go_json(1.5e21) == "1.5e+21"
+
+
+def test_go_json_replaces_every_surrogate() -> None:  # mutant cfa2da0c6d53
+    """encoding/json coerces strings to valid UTF-8, an invalid code point becoming ``\\ufffd``; the
+    surrogates U+D800..U+DFFF are not valid in UTF-8 (unicode/utf8), U+E000 is."""
+    assert G.go_json("\ud800") == G.go_json("\udbff") == G.go_json("\udfff") == '"\\ufffd"'
+    assert G.go_json("\ue000") == '"\ue000"'
+
+
+def test_fmt_keys_of_mixed_types_keep_their_order() -> None:  # mutant edca004aa105
+    """``_sorted_keys`` (ours by design, its docstring): Go orders keys of different dynamic types by type
+    identity, which is not observable here, so such keys keep their order (bool and int keys alike, although
+    Python could sort them); keys of one type, or ints with floats (JSON numbers), are sorted."""
+    assert G.go_v({2: "a", False: "b"}) == "map[2:a false:b]"
+    assert G.go_v({False: "b", 2: "a"}) == "map[false:b 2:a]"
+    assert G.go_v({2.5: "x", 1: "y"}) == "map[1:y 2.5:x]"
+    assert G.go_sharp_v({"b": 1, "a": 2}) == 'map[string]interface {}{"a":2, "b":1}'

@@ -259,3 +259,25 @@ def test_hub_pod_template_writes_creation_timestamp_null() -> None:
     assert marshal({"frontendSidecar": "s"}, "HubSharedSpec") == '{"name":"","frontendSidecar":"s"}'
     # the renderer's PodTemplateSpec layout is unchanged
     assert marshal({"metadata": {"name": "t"}}, "PodTemplateSpec") == '{"metadata":{"name":"t"},"spec":{"containers":null}}'
+
+
+def test_extra_pod_spec_field_uses_its_marshal_json() -> None:  # mutant 262aa8afc397
+    """A ``*ExtraPodSpec`` field (v1alpha1 shared spec ``extraPodSpec``) is written by ``ExtraPodSpec.MarshalJSON``
+    too (encoding/json calls a pointer field's Marshaler): PodSpec fields, then containers, then mainContainer."""
+    value: dict[str, Any] = {"mainContainer": {"image": "x"}, "containers": [{"name": "c"}], "nodeSelector": {"k": "v"}}
+    want = ('{"nodeSelector":{"k":"v"},"containers":[{"name":"c","resources":{}}],'
+            '"mainContainer":{"name":"","image":"x","resources":{}}}')
+    assert marshal(value, "*AlphaExtraPodSpec") == want
+    assert marshal({"extraPodSpec": value}, "AlphaSharedSpec") == '{"extraPodSpec":' + want + "}"
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # apimachinery resource Quantity.CanonicalizeBytes, decimal SI: M is 10^6, exponent lowered to a multiple of 3
+    ("1M", "1M"), ("3000000", "3M"), ("2500000", "2500k"), ("1.5M", "1500k"),  # mutant 471436a48528
+    # BinarySI from 1024 up: a fraction (AsScale(0) not exact) is shown as DecimalSI
+    ("1.0001Ki", "1024102400u"), ("1.5Ki", "1536"),  # mutant 2bd9d31c479b
+    # negative binary values: removeInt64Factors strips factors of 1024 from the magnitude
+    ("-1Ki", "-1Ki"), ("-2Mi", "-2Mi"), ("-1.5Ki", "-1536"),  # mutant c046eea69191
+])
+def test_canonical_quantity_suffixes(text: str, want: str) -> None:
+    assert canonical_quantity(text) == want

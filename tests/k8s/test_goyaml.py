@@ -108,3 +108,56 @@ def test_digit_runs_sort_as_numbers_whatever_the_input_order() -> None:
     for keys in itertools.permutations(want):
         text = marshal(dict.fromkeys(keys, 1))
         assert [line.split(":")[0] for line in text.splitlines()] == want, keys
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    # time.Parse: 30-day months have no day 31 (not a timestamp: plain), day 30 is one (quoted)
+    ("2001-11-31", "2001-11-31"), ("2001-04-31", "2001-04-31"), ("2001-06-31", "2001-06-31"),
+    ("2001-09-31", "2001-09-31"), ("2001-11-30", '"2001-11-30"'), ("2001-07-31", '"2001-07-31"'),  # mutant a2cfa94a23da
+])
+def test_day_31_is_a_timestamp_only_in_31_day_months(value: str, text: str) -> None:
+    assert marshal({"k": value}) == f"k: {text}\n"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    # go-yaml v2 yamlprivateh.go is_printable (the encoder sets unicode output): U+00A0..U+D7FF and
+    # U+E000..U+FFFD except U+FEFF are written as they are; anything else is escaped in double quotes
+    ("é", "é"), ("\u00a0x", "\u00a0x"), ("\ud7ffx", "\ud7ffx"),  # mutant d0d516dd7db1
+    ("\uff21", "\uff21"), ("\ufffd", "\ufffd"),  # mutants 6aebb179f97a f14afbdf06f7
+    ("\ufeff", '"\\uFEFF"'), ("\ufffe", '"\\uFFFE"'),
+    # emitterc.go write_double_quoted: \xXX up to U+00FF, \uXXXX up to U+FFFF, upper-case hex
+    ("\uffff", '"\\uFFFF"'),  # mutant 38dde9d2bfd6
+])
+def test_printable_characters(value: str, text: str) -> None:
+    assert marshal({"k": value}) == f"k: {text}\n"
+
+
+def test_a_literal_block_is_followed_directly_by_the_next_key() -> None:  # mutant 51ccd0694bb1
+    """emitterc.go yaml_emitter_write_indent breaks the line only when the column is not 0 at the indent: the
+    literal block already ended its line, so no empty line comes before the next key or item."""
+    assert marshal({"a": "x\ny\n", "b": 1}) == "a: |\n  x\n  y\nb: 1\n"
+    assert marshal(["x\n", 1]) == "- |\n  x\n- 1\n"
+
+
+@pytest.mark.parametrize(("keys", "want"), [
+    (["x100", "x99"], ["x99", "x100"]),  # digit runs compare by value in base 10  # mutant b5a3fd9eca14
+    # a leading zero: the values decide first (5 < 7), a tie goes to the shorter run (x7 < x07)
+    (["x7", "x05"], ["x05", "x7"]),  # mutant 389edd708f0a
+    (["x07", "x7"], ["x7", "x07"]),  # mutant e0c936877ac6
+])
+def test_key_order_digit_runs(keys: list[str], want: list[str]) -> None:
+    """go-yaml v2 sorter.go ``keyList.Less`` (an, bn: run values; ai, bi: run ends), whatever the input order."""
+    for order in (keys, keys[::-1]):
+        text = marshal(dict.fromkeys(order, 1))
+        assert [line.split(":")[0] for line in text.splitlines()] == want, order
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    # go-yaml v2 yamlprivateh.go is_printable tests UTF-8 bytes: C2 85 (NEL) is below C2 A0 and no four-byte
+    # lead byte (F0..F4) is accepted, so both are "special" (analyze_scalar): double quotes, escaped
+    # (write_double_quoted: \N for NEL, \UXXXXXXXX above U+FFFF)
+    ("a\x85b", '"a\\Nb"'), ("😀", '"\\U0001F600"'), ("x 😀 y", '"x \\U0001F600 y"'), ("\U0010ffff", '"\\U0010FFFF"'),
+])
+def test_nel_and_characters_above_the_bmp_are_escaped(value: str, text: str) -> None:
+    assert marshal({"k": value}) == f"k: {text}\n"
+    assert yaml.safe_load(marshal({"k": value})) == {"k": value}

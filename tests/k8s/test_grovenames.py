@@ -43,3 +43,16 @@ def test_pcs_name_json_integral_float_is_the_integer() -> None:
     as_int = [{"name": "VeryLongDecodeWorker", "multinode": {"nodeCount": 2}}]
     as_float = [{"name": "VeryLongDecodeWorker", "multinode": {"nodeCount": 2.0}}]
     assert _grovenames.pcs_name_for_dgd(name, as_float) == _grovenames.pcs_name_for_dgd(name, as_int) != name
+
+
+def test_pcs_name_truncated_to_the_budget() -> None:  # mutant 6cdd8f20746d
+    """upstream graph.go PCSNameForDGD: a DGD name longer than the budget (45 minus the longest component
+    budget) keeps its first budget-5 characters, then "-" and 4 hex digits of FNV-1a: budget characters in all."""
+    name = "a" * 50
+    got = _grovenames.pcs_name_for_dgd(name, [{"name": "w"}])  # single node: budget 45 - 1 = 44
+    h = 0x811C9DC5  # FNV-1a 32 (hash/fnv New32a): offset basis, then xor and multiply by the prime per byte
+    for b in name.encode("utf-8"):
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    want_hash = format(h & 0xFFFF, "04x")
+    assert got == "a" * 39 + "-" + want_hash and len(got) == 44
+    assert _grovenames.pcs_name_for_dgd("a" * 44, [{"name": "w"}]) == "a" * 44

@@ -39,3 +39,24 @@ def test_json_numbers_and_trimmed_strings(value: Any, want: bool) -> None:
 def test_not_a_quantity_is_not_zero(value: Any) -> None:
     """The decoder refuses these (``ParseQuantity``: quantities must match the regular expression)."""
     assert quantity_is_zero(value) is False
+
+
+@pytest.mark.parametrize(("text", "power"), [("1Ki", 10), ("1Mi", 20), ("1Gi", 30), ("1Ti", 40), ("3Ti", 40),
+                                             ("1Pi", 50), ("1Ei", 60)])
+def test_binary_suffixes(text: str, power: int) -> None:  # mutant 1484c1295469
+    """apimachinery resource suffix.go: the binary suffixes Ki..Ei are 2^10..2^60."""
+    from decimal import Decimal
+
+    from dynamo_schema._k8s._quantity import parse_quantity
+
+    assert parse_quantity(text) == int(text[0]) * Decimal(2) ** power
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_json_numbers_are_no_quantity(value: float) -> None:  # mutant 12833424ed3e
+    """A JSON number is finite (RFC 8259 has no NaN or infinity, encoding/json refuses them) and ParseQuantity
+    accepts no "NaN"/"Inf" text: a non-finite float is no quantity."""
+    from dynamo_schema._k8s._quantity import parse_quantity
+
+    assert parse_quantity(value) is None
+    assert not quantity_is_zero(value)
