@@ -54,3 +54,47 @@ def test_dcd_empty_hub_name_restored_only_while_the_name_is_the_object_name() ->
     assert to_v1beta1(alpha)["spec"]["name"] == ""
     alpha["spec"]["serviceName"] = "zzz"
     assert to_v1beta1(alpha)["spec"]["name"] == "zzz"
+
+
+def test_strip_typed_profiling_config_drops_a_container_emptied_by_stripping() -> None:
+    """Upstream dynamographdeploymentrequest_conversion_test.go (stripDGDRTypedProfilingConfig, "removes empty
+    containers only when projected leaves were stripped"): an SLA holding only ``ttft`` is stripped away whole,
+    as is a modelCache holding only ``pvcName``; a map empty from the start stays."""
+    # mutant eeebd532ffd6
+    from dynamo_schema._convert._dgdr_fields import strip_typed_profiling_config
+
+    blob = {"sla": {"ttft": 10.0}, "deployment": {"modelCache": {"pvcName": "cache-pvc"}}, "planner": {"enabled": True}}
+    assert strip_typed_profiling_config(blob) == {}
+    assert strip_typed_profiling_config({"sla": {"itl": 5.0}}) == {}
+    assert strip_typed_profiling_config({"sla": {}}) == {"sla": {}}
+
+
+def _hub_dgdr(spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentRequest",
+            "metadata": {"name": "r", "namespace": "default"}, "spec": {"model": "m", **spec}}
+
+
+def test_dgdr_workload_alone_is_written_into_the_profiling_blob() -> None:
+    """Upstream ConvertFrom (dynamographdeploymentrequest_conversion.go): ``if src.SLA != nil || src.Workload !=
+    nil`` projects the workload's isl/osl into ``profilingConfig.config.sla`` even without an SLA."""
+    # mutant e685e07562d5
+    alpha = to_v1alpha1(_hub_dgdr({"workload": {"isl": 1000, "osl": 200}}))
+    assert alpha["spec"]["profilingConfig"]["config"] == {"sla": {"isl": 1000, "osl": 200}}
+
+
+def test_dgdr_sole_profiler_with_only_resources_is_not_saved() -> None:
+    """Upstream dgdrHubOnlyProfilingJob: a sole profiler container whose only field was its (projected)
+    resources is omitted from the hub-only save, so no annotation is written; with a second container the
+    name-only profiler stays in the saved list."""
+    # mutant 609968e05908
+    profiler = {"name": "profiler", "resources": {"limits": {"cpu": "1"}}}
+    one = _hub_dgdr({"overrides": {"profilingJob": {"template": {"spec": {"containers": [profiler]}}}}})
+    alpha = to_v1alpha1(one)
+    assert alpha["spec"]["profilingConfig"] == {"resources": {"limits": {"cpu": "1"}}}
+    assert "annotations" not in alpha["metadata"]
+    assert to_v1beta1(alpha)["spec"]["overrides"] == one["spec"]["overrides"]
+    two = _hub_dgdr({"overrides": {"profilingJob": {"template": {"spec": {
+        "containers": [profiler, {"name": "side", "image": "s:1"}]}}}}})
+    raw = json.loads(to_v1alpha1(two)["metadata"]["annotations"]["nvidia.com/dgdr-spec"])
+    saved = raw["spec"]["overrides"]["profilingJob"]["template"]["spec"]["containers"]
+    assert [c["name"] for c in saved] == ["profiler", "side"] and not saved[0].get("resources")
