@@ -98,3 +98,34 @@ def test_dgdr_sole_profiler_with_only_resources_is_not_saved() -> None:
     raw = json.loads(to_v1alpha1(two)["metadata"]["annotations"]["nvidia.com/dgdr-spec"])
     saved = raw["spec"]["overrides"]["profilingJob"]["template"]["spec"]["containers"]
     assert [c["name"] for c in saved] == ["profiler", "side"] and not saved[0].get("resources")
+
+
+def _hub_main(container: dict[str, Any], **comp: Any) -> dict[str, Any]:
+    return _hub([{"name": "w", "type": "worker", **comp,
+                  "podTemplate": {"spec": {"containers": [{"name": "main", "image": "i", **container}]}}}])
+
+
+def test_hub_only_mount_fields_come_back_on_the_mount_of_the_same_name_and_path() -> None:
+    """Upstream findPreservedVolumeMount (shared_spec_conversion.go): the preserved mount is the one of the same
+    name *and* path, else the only one of that name; hub-only fields (``readOnly``) so return to the right mount
+    when one volume is mounted twice or two volumes share a path (hub -> v1alpha1 -> hub is lossless)."""
+    # mutant 9cd48003ef7e
+    for mounts in ([{"name": "a", "mountPath": "/x"}, {"name": "a", "mountPath": "/y", "readOnly": True}],
+                   [{"name": "a", "mountPath": "/x"}, {"name": "b", "mountPath": "/x", "readOnly": True}]):
+        hub = _hub_main({"volumeMounts": mounts})
+        back = to_v1beta1(to_v1alpha1(hub))
+        assert back["spec"]["components"][0]["podTemplate"]["spec"]["containers"][0]["volumeMounts"] == mounts
+
+
+def test_fill_matches_list_items_by_the_first_key_every_item_has() -> None:
+    """``_fill.fill`` (our restore of this module's own earlier saves, by design: live wins, preserved leaves
+    fill only what is absent) matches list items by the first key tuple that every item carries: ports have
+    no ``name``, so they pair by containerPort/protocol."""
+    # mutant 68c389366e97
+    from dynamo_schema._convert._fill import fill
+
+    live: dict[str, Any] = {"ports": [{"containerPort": 1, "protocol": "TCP"}, {"containerPort": 2, "protocol": "UDP"}]}
+    fill(live, {"ports": [{"containerPort": 2, "protocol": "UDP", "hostPort": 7},
+                          {"containerPort": 1, "protocol": "TCP", "hostPort": 5}]})
+    assert live == {"ports": [{"containerPort": 2, "protocol": "UDP", "hostPort": 7},
+                              {"containerPort": 1, "protocol": "TCP", "hostPort": 5}]}
