@@ -129,3 +129,19 @@ def test_fill_matches_list_items_by_the_first_key_every_item_has() -> None:
                           {"containerPort": 1, "protocol": "TCP", "hostPort": 5}]})
     assert live == {"ports": [{"containerPort": 2, "protocol": "UDP", "hostPort": 7},
                               {"containerPort": 1, "protocol": "TCP", "hostPort": 5}]}
+
+
+def test_legacy_component_save_without_the_no_main_marker_keeps_the_generated_main() -> None:
+    """Upstream buildPodTemplateToHub always emits a ``main`` container (shared_spec_conversion.go, the comment in
+    the podTemplate decomposition); our earlier ``component`` save drops it only under its explicit
+    ``mainContainerAbsent`` marker, so a save without the marker leaves the generated main in place."""
+    # mutant 93ca0bdbe06e
+    from dynamo_schema._convert._v1alpha1 import DCD_SPEC_ANNOTATION
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+             "metadata": {"name": "d", "namespace": "ns",
+                          "annotations": {DCD_SPEC_ANNOTATION: '{"spec":{"component":{"replicas":2}},"version":1}'}},
+             "spec": {"serviceName": "d", "componentType": "frontend", "frontendSidecar": {"image": "fe:1"}}}
+    spec = to_v1beta1(alpha)["spec"]
+    assert spec["replicas"] == 2
+    assert [c["name"] for c in spec["podTemplate"]["spec"]["containers"]] == ["main", "sidecar-frontend"]
