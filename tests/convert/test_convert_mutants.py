@@ -145,3 +145,18 @@ def test_legacy_component_save_without_the_no_main_marker_keeps_the_generated_ma
     spec = to_v1beta1(alpha)["spec"]
     assert spec["replicas"] == 2
     assert [c["name"] for c in spec["podTemplate"]["spec"]["containers"]] == ["main", "sidecar-frontend"]
+
+
+def test_frontend_sidecar_keeps_hub_only_secret_ref_fields_of_the_same_secret() -> None:
+    """Upstream restoreSharedHubOnlyFrontendSidecarEnvFrom (shared_spec_conversion.go): when the live sidecar's
+    envFrom and the saved one are each the single secretRef of ``envFromSecret``, the saved entry (with its
+    hub-only ``optional``) is merged back; hub -> v1alpha1 -> hub is lossless."""
+    # mutants b57ef5adecb0, 101c3ea7a91d
+    alpha = _alpha({"f": {"componentType": "frontend", "frontendSidecar": {"image": "fe:1", "envFromSecret": "s"}}})
+    hub = to_v1beta1(alpha)
+    sidecar = hub["spec"]["components"][0]["podTemplate"]["spec"]["containers"][1]
+    assert sidecar["name"] == "sidecar-frontend"
+    sidecar["envFrom"] = [{"secretRef": {"name": "s", "optional": True}}]
+    spoke = to_v1alpha1(hub)
+    assert spoke["spec"]["services"]["f"]["frontendSidecar"] == {"image": "fe:1", "envFromSecret": "s"}
+    assert to_v1beta1(spoke)["spec"] == hub["spec"]
