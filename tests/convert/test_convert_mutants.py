@@ -160,3 +160,41 @@ def test_frontend_sidecar_keeps_hub_only_secret_ref_fields_of_the_same_secret() 
     spoke = to_v1alpha1(hub)
     assert spoke["spec"]["services"]["f"]["frontendSidecar"] == {"image": "fe:1", "envFromSecret": "s"}
     assert to_v1beta1(spoke)["spec"] == hub["spec"]
+
+
+def test_hub_container_order_survives_the_round_trip() -> None:
+    """Upstream restoreSharedPodTemplateContainerOrder: the saved container names give the order back, each live
+    container placed by its exact name (here a sidecar before ``main``, whose name sorts after it)."""
+    # mutant a01fc8beee1a
+    hub = _hub([{"name": "w", "type": "worker", "podTemplate": {"spec": {"containers": [
+        {"name": "aux", "image": "a:1"}, {"name": "main", "image": "i"}, {"name": "log", "image": "l:1"}]}}}])
+    back = to_v1beta1(to_v1alpha1(hub))
+    assert [c["name"] for c in back["spec"]["components"][0]["podTemplate"]["spec"]["containers"]] == [
+        "aux", "main", "log"]
+    assert back["spec"] == hub["spec"]
+
+
+def _saved_components(spoke: dict[str, Any]) -> list[dict[str, Any]]:
+    return json.loads(spoke["metadata"]["annotations"]["nvidia.com/dgd-spec"])["spec"]["components"]
+
+
+def test_hub_containers_equal_to_their_projection_save_no_pod_template() -> None:
+    """Upstream sharedHubOnlyPodTemplateContainerFieldsNeedSave: with a projection the containers need a save only
+    when they differ from it; a name-only ``main`` plus a sidecar v1alpha1 holds verbatim needs none."""
+    # mutant 2829cfaa9142
+    spoke = to_v1alpha1(_hub([{"name": "w", "type": "worker", "podTemplate": {"spec": {"containers": [
+        {"name": "main"}, {"name": "side", "image": "s:1"}]}}}]))
+    assert _saved_components(spoke) == [{"name": "w"}]
+
+
+def test_order_save_keeps_an_unchanged_sidecar_as_its_name_only() -> None:
+    """Upstream saveSharedHubOnlyContainerFields: a non-main container semantically equal to its projection is
+    saved by name only (here kept for the container order, a sidecar whose name sorts before ``main``)."""
+    # mutant 7fb2e87e74dd
+    hub = _hub([{"name": "w", "type": "worker", "podTemplate": {"spec": {"containers": [
+        {"name": "aux", "image": "s:1", "volumeMounts": [{"name": "v", "mountPath": "/v", "readOnly": True}]},
+        {"name": "main", "image": "i"}]}}}])
+    spoke = to_v1alpha1(hub)
+    saved = _saved_components(spoke)[0]["podTemplate"]["spec"]["containers"]
+    assert [{k: v for k, v in c.items() if k != "resources"} for c in saved] == [{"name": "aux"}, {"name": "main"}]
+    assert to_v1beta1(spoke)["spec"] == hub["spec"]
