@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -198,3 +197,13 @@ def test_order_save_keeps_an_unchanged_sidecar_as_its_name_only() -> None:
     saved = _saved_components(spoke)[0]["podTemplate"]["spec"]["containers"]
     assert [{k: v for k, v in c.items() if k != "resources"} for c in saved] == [{"name": "aux"}, {"name": "main"}]
     assert to_v1beta1(spoke)["spec"] == hub["spec"]
+
+
+def test_saved_disabled_shared_memory_with_go_zero_size_is_not_restored() -> None:
+    """Upstream writes the value-typed SharedMemorySpec.size as ``"0"`` when unset; read back, ``{disabled: true,
+    size: "0"}`` is a disabled spec of zero size, which sharedMemoryNeedsPreservation does not restore (the hub's
+    absent sharedMemorySize stands), rather than an empty spec that would be."""
+    # mutant a6ad24d699a7
+    save = {"version": 1, "spec": {"services": {"w": {"sharedMemory": {"disabled": True, "size": "0"}}}}}
+    hub = _hub([{"name": "w", "type": "worker"}], {DGD_SPEC_ANNOTATION: json.dumps(save)})
+    assert to_v1alpha1(hub)["spec"]["services"]["w"] == {"componentType": "worker"}
