@@ -207,3 +207,13 @@ def test_saved_disabled_shared_memory_with_go_zero_size_is_not_restored() -> Non
     save = {"version": 1, "spec": {"services": {"w": {"sharedMemory": {"disabled": True, "size": "0"}}}}}
     hub = _hub([{"name": "w", "type": "worker"}], {DGD_SPEC_ANNOTATION: json.dumps(save)})
     assert to_v1alpha1(hub)["spec"]["services"]["w"] == {"componentType": "worker"}
+
+
+def test_extra_pod_spec_with_pod_content_is_not_saved_whole() -> None:
+    """Upstream extraPodSpecNeedsPreservation (podSpecIsZero): only a zero extraPodSpec (or one holding just the
+    main container's name) is saved whole in the spoke annotation; one with pod content (``hostNetwork``, a field
+    sorting before ``mainContainer``) goes to the hub podTemplate and needs no save."""
+    # mutant 91da6a6b599c
+    hub = to_v1beta1(_alpha({"w": {"componentType": "worker", "extraPodSpec": {"hostNetwork": True}}}))
+    assert "annotations" not in hub["metadata"]
+    assert hub["spec"]["components"][0]["podTemplate"]["spec"]["hostNetwork"] is True
