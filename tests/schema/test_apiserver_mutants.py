@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 
 import dynamo_schema
+from tests.oracles._operator_cases import CASES_DIR
 
-CASE = Path("/work/shared/reference/dynamo/operator-cases/cases/1093-dcd-grove-dcd-bad-name-denied.yaml")
+CASE = CASES_DIR / "1093-dcd-grove-dcd-bad-name-denied.yaml"
 
 
 @pytest.mark.skipif(not CASE.exists(), reason="operator-verified cases not available")
