@@ -60,3 +60,12 @@ def test_a_document_too_deep_to_build_still_takes_its_index(monkeypatch: pytest.
     assert [d.rule for d in result.errors] == ["load.too-deep"]
     assert (result.errors[0].line, result.errors[0].column) == (1, 1)
     assert [d.index for d in result.documents] == [1, 2]
+
+
+def test_equal_records_built_separately_compare_equal() -> None:
+    """Dataclass value equality, field by field, not identity (docs/decisions.md D32: the written-out
+    records behave as the dataclasses they replaced). Mutant d4aa9344eb2b."""
+    a = Diagnostic("schema.type", ("spec", 0), "bad", file="f.yaml", line=2, column=3)
+    b = Diagnostic("schema.type", ("spec", 0), "bad", file="f.yaml", line=2, column=3)
+    assert a == b and not (a != b)
+    assert load(TEXT).documents[0] == load(TEXT).documents[0]

@@ -335,3 +335,18 @@ def test_alias_limits_same_on_both_paths(parser: str) -> None:
     # a merge-key alias bomb: stopped as quickly, at the alias that crosses the budget
     text = (Path(__file__).resolve().parents[1] / "fuzz" / "corpus" / "merge-key-alias-bomb.bad.yaml").read_text()
     assert errors(text) == [("load.alias-bomb", 24, 5, "document contains excessive aliasing")]
+
+
+@pytest.mark.parametrize(("text", "offset", "message"), [
+    ("{}x", 3, "invalid character 'x' after top-level value"),  # mutant de755f481ec1
+    ("[{}x]", 4, "invalid character 'x' after array element"),  # mutant de755f481ec1
+    ("[1!]", 3, "invalid character '!' after array element"),  # mutant ef2b5a97a05f
+    ('[1 "a"]', 4, "invalid character '\"' after array element"),  # mutant ef2b5a97a05f
+    ("[1)]", 3, "invalid character ')' after array element"),  # mutant ef2b5a97a05f
+])
+def test_end_of_value_errors_worded_as_go(text: str, offset: int, message: str) -> None:
+    """An empty object is consumed whole, and only ',' or ']' continue an array: Go 1.26
+    encoding/json ``Unmarshal`` SyntaxError message and Offset, recorded by running Go on these inputs."""
+    got = syntax_error(text)
+    assert got is not None
+    assert (got[0], got[1] + 1) == (message, offset)
