@@ -69,3 +69,21 @@ def test_equal_records_built_separately_compare_equal() -> None:
     b = Diagnostic("schema.type", ("spec", 0), "bad", file="f.yaml", line=2, column=3)
     assert a == b and not (a != b)
     assert load(TEXT).documents[0] == load(TEXT).documents[0]
+
+
+def test_a_non_mapping_document_takes_its_index() -> None:
+    """The document index is the document's position in the stream (0-based, see the test above): a
+    document that is not a mapping is reported and still counts. Mutant 5a95a1672269."""
+    result = load("- a\n---\n" + TEXT, "m.yaml")
+    assert [d.rule for d in result.errors] == ["load.not-a-mapping"]
+    assert [d.index for d in result.documents] == [1]
+
+
+def test_list_item_problems_go_to_the_item_and_the_rest_stay_with_the_list() -> None:
+    """A ``kind: List`` is one resource per item (docs/cli.md): a problem inside an item is that item's
+    (once), a problem elsewhere in the List is the List's own. Mutant f28f99d123e6."""
+    text = "kind: List\nmetadata:\n  x:\n    ? [b]\n    : 2\nitems:\n- kind: X\n  ? [a]\n  : 1\n"
+    result = load(text, "l.yaml")
+    assert [(d.rule, d.path, d.line) for d in result.errors] == [("load.unsupported-key", ("metadata", "x"), 4)]
+    assert [[(d.rule, d.path, d.line) for d in ds] for ds in result.document_diagnostics] == [
+        [("load.unsupported-key", (), 8)]]
