@@ -452,3 +452,8 @@ def test_syntax_error_names_where_the_structure_began() -> None:
     # the same place: nothing added
     d = only_error("a: b: c\n")
     assert "started at" not in d.message
+    # a context that names a structure, but at the problem's own place: nothing added either (mutant 67bab0bba475)
+    d = only_error("!x!y\n")  # libyaml: "while parsing a node" and "found undefined tag handle", both at 1:1
+    assert (d.rule, d.line, d.column, d.message) == ("load.syntax", 1, 1, "found undefined tag handle")
+    d = only_error("a: [\n")  # "while parsing a flow node", context and problem both at 2:1
+    assert (d.line, d.column, d.message) == (2, 1, "did not find expected node content")
