@@ -67,3 +67,76 @@ def test_same_data_tells_different_data_apart() -> None:
     assert not same_data({"a": 1}, {"a": 2})
     assert not same_data({"a": True}, {"a": 1})
     assert not same_data([{"name": "x"}], [{"name": "x"}, {"name": "y"}])
+
+
+def _convert(text: str, fn: object = to_v1beta1) -> list[str]:
+    docs = load_text(text)
+    new = [fn(d.data) for d in docs]  # type: ignore[operator]
+    out = dump_with_comments(text, docs, new)
+    assert out is not None
+    assert same_data([d.data for d in load_text(out)], new)
+    return out.splitlines()
+
+
+ONE = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: demo
+spec:
+  services:
+    # TODO tune
+    Frontend:
+      componentType: frontend
+      replicas: 1  # one replica
+      envs:
+        - name: A
+          value: "plain"  # quoted
+      extraPodSpec:
+        mainContainer:
+          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0
+          resources:
+            limits:
+              cpu: "2"  # the cpu
+              memory: 1Gi  # the memory
+"""
+
+
+def test_a_blank_line_after_the_header_comment_is_kept() -> None:
+    """Comments and blank lines before the first node are the document's header, written as they were
+    (mutant 9667c9f7b324)."""
+    assert _convert("# header\n\n" + ONE)[:3] == ["# header", "", "apiVersion: nvidia.com/v1beta1"]
+
+
+def test_a_quoted_string_keeps_its_quotes() -> None:
+    """A value written in double quotes that needs none keeps them (mutant 6ddd6dd493d3)."""
+    lines = [line.strip() for line in _convert(ONE)]
+    assert 'value: "plain"  # quoted' in lines
+
+
+def test_content_after_the_document_marker_is_not_copied() -> None:
+    """A ``--- !!map`` marker line: the tag is data (dropped by the round trip), the marker is written as
+    ``---`` and the comments are still kept (mutant 530f82dac512)."""
+    lines = _convert("--- !!map\n" + ONE)
+    assert lines[:2] == ["---", "apiVersion: nvidia.com/v1beta1"]
+    assert "    # TODO tune" in lines
+
+
+def test_back_to_v1alpha1_component_field_comments_stay_on_their_field() -> None:
+    """``replicas`` keeps its end-of-line comment on the way back; it does not move to
+    ``extraPodMetadata``'s place (mutant 61c154e6384d)."""
+    from dynamo_schema._convert._v1alpha1 import to_v1alpha1
+
+    back = [line.strip() for line in _convert("\n".join(_convert(ONE)) + "\n", to_v1alpha1)]
+    assert "replicas: 1  # one replica" in back
+
+
+def test_back_to_v1alpha1_main_container_limit_comments_stay_on_their_key() -> None:
+    """Only the v1alpha1 ``gpu`` limit is renamed (to ``nvidia.com/gpu``); ``cpu`` and ``memory`` of the
+    main container keep their own comments, in their order (mutants 135aa52d9827 a2ef053adde1 32c6ccc2f016)."""
+    from dynamo_schema._convert._v1alpha1 import to_v1alpha1
+
+    back = [line.strip() for line in _convert("\n".join(_convert(ONE)) + "\n", to_v1alpha1)]
+    i = back.index("limits:")
+    assert back[i + 1] == 'cpu: "2"  # the cpu'
+    assert back[i + 2].startswith("memory: 1Gi") and back[i + 2].endswith("# the memory")
