@@ -114,8 +114,12 @@ def _decode(data: bytes, file: str) -> tuple[str | None, Diagnostic | None]:
         try:
             return data.decode("utf-16"), None
         except UnicodeDecodeError as exc:
-            return None, Diagnostic("load.encoding", (), "invalid UTF-16 byte sequence",
-                                    file=file, line=1, column=1 + exc.start // 2)
+            # where the bad code unit is, counted as the UTF-8 case does: characters of its line, the
+            # byte order mark (which only picks the byte order) not one of them
+            good = data[:exc.start].decode("utf-16", "replace")
+            line_start = good.rfind("\n") + 1
+            return None, Diagnostic("load.encoding", (), "invalid UTF-16 byte sequence", file=file,
+                                    line=good.count("\n") + 1, column=len(good) - line_start + 1)
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:

@@ -377,6 +377,19 @@ def test_bom_and_utf16() -> None:
     assert load_text("a: é\n".encode("utf-16"))[0].data == {"a": "é"}
 
 
+@pytest.mark.parametrize(("data", "line", "column"), [
+    (b"\xff\xfe\x00\xd8", 1, 1),  # a lone high surrogate first: the BOM is no character
+    (b"\xff\xfe" + "ab".encode("utf-16-le") + b"\x00\xd8", 1, 3),
+    (b"\xff\xfe" + "a: 1\nb: 2\n".encode("utf-16-le") + b"\x00\xdc" + "x".encode("utf-16-le"), 3, 1),
+    (b"\xfe\xff" + "a: \U0001F600".encode("utf-16-be") + b"\xdc\x00", 1, 5),  # a pair is one character
+])
+def test_invalid_utf16_is_placed_on_its_line_and_column(data: bytes, line: int, column: int) -> None:
+    """The bad code unit's line and character column, counted as for invalid UTF-8 (the byte order mark,
+    which libyaml's reader consumes to pick the encoding, is not a character of the line)."""
+    d = only_error(data)
+    assert (d.rule, d.message, d.line, d.column) == ("load.encoding", "invalid UTF-16 byte sequence", line, column)
+
+
 def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = io.TextIOWrapper(io.BytesIO(b"a: 1\n---\nb: 2\n"))
     monkeypatch.setattr(sys, "stdin", fake)
