@@ -470,3 +470,24 @@ def test_syntax_error_names_where_the_structure_began() -> None:
     assert (d.rule, d.line, d.column, d.message) == ("load.syntax", 1, 1, "found undefined tag handle")
     d = only_error("a: [\n")  # "while parsing a flow node", context and problem both at 2:1
     assert (d.line, d.column, d.message) == (2, 1, "did not find expected node content")
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"a: \xf4\x90\x80\x80\n", "invalid Unicode character"),  # 4 bytes, above U+10FFFF (mutant a79147a45d03)
+    (b"a: \xf0\x80\x80\x80\n", "invalid length of a UTF-8 sequence"),  # overlong 4-byte form
+    (b"a: \xe0\x80\x80\n", "invalid length of a UTF-8 sequence"),  # overlong 3-byte form
+    (b"a: \xed\xa0\x80\n", "invalid Unicode character"),  # an encoded surrogate
+])
+def test_invalid_utf8_worded_as_libyaml(data: bytes, message: str) -> None:
+    """libyaml's reader (yaml_parser_update_buffer) texts; the same words PyYAML's libyaml binding raises
+    (``yaml.load(data, CSafeLoader)`` -> ``ReaderError(..., 'invalid Unicode character')``)."""
+    d = only_error(data)
+    assert (d.rule, d.message, d.line, d.column) == ("load.encoding", message, 1, 4)
+
+
+def test_an_integer_key_beyond_uint64_is_a_float_key() -> None:
+    """Above uint64, go-yaml v2 resolves a plain numeral as a float64 (ParseInt and ParseUint fail), and
+    sigs.k8s.io/yaml writes the key with 32-bit %g: recorded with sigs.k8s.io/yaml v1.4.0 YAMLToJSON,
+    ``{"a":{"1.8446744e+19":1}}`` (mutant 6eaa7468419d)."""
+    (doc,) = load_text("a:\n  18446744073709551617: 1\n")
+    assert doc.data == {"a": {"1.8446744e+19": 1}}
