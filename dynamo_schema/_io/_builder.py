@@ -317,6 +317,15 @@ class _Builder:
                 return k
             if isinstance(k, bool):
                 return "true" if k else "false"
+            if isinstance(k, int) and k >= 1 << 63:  # a uint64: sigs.k8s.io/yaml converts no such key
+                try:
+                    shown = _go_repr(self._peek_value(vnode))
+                except (_Abort, RecursionError):
+                    shown = "..."
+                self.diags.append(self._diag(
+                    "load.unsupported-key", path,
+                    f"unsupported map key of type: uint64, key: {k:#x}, value: {shown}", knode))
+                return None
             if isinstance(k, int):
                 return str(k)
             if isinstance(k, float):

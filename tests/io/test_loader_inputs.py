@@ -491,3 +491,18 @@ def test_an_integer_key_beyond_uint64_is_a_float_key() -> None:
     ``{"a":{"1.8446744e+19":1}}`` (mutant 6eaa7468419d)."""
     (doc,) = load_text("a:\n  18446744073709551617: 1\n")
     assert doc.data == {"a": {"1.8446744e+19": 1}}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("a:\n  18446744073709551615: 1\n", "unsupported map key of type: uint64, key: 0xffffffffffffffff, value: 1"),
+    ("a:\n  9223372036854775808: x\n", 'unsupported map key of type: uint64, key: 0x8000000000000000, value: "x"'),
+    ("a:\n  0x8000000000000000: [1]\n",
+     "unsupported map key of type: uint64, key: 0x8000000000000000, value: []interface {}{1}"),
+])
+def test_a_uint64_key_is_unsupported(text: str, message: str) -> None:
+    """go-yaml v2 resolves a key above int64 as uint64, which sigs.k8s.io/yaml's JSON conversion has no case
+    for: texts recorded with sigs.k8s.io/yaml v1.4.0 YAMLToJSON (int64's largest value is still a key)."""
+    d = only_error(text)
+    assert (d.rule, d.message, d.line, d.column) == ("load.unsupported-key", message, 2, 3)
+    (doc,) = load_text("a:\n  9223372036854775807: 1\n")
+    assert doc.data == {"a": {"9223372036854775807": 1}}
