@@ -77,14 +77,14 @@ def test_covering_tests_falls_back_to_the_folder(tool, tmp_path, case):
 
 
 def test_tests_newer_than_the_map_run_first(tool, tmp_path):
-    """A test written after the map was made (to kill a survivor) is not in the map: it runs first (its own
-    package's folder before others), then the covering tests, each once."""
+    """A test written after the map was made (to kill a survivor) is not in the map: it runs after the
+    covering tests (its own package's folder before others), each once."""
     m = _setup(tool, tmp_path, {"2": [0], "3": [2]})
     m.package = "_merge"  # folder tests/merge
     tool.NEW_TESTS[:] = ["tests/render/test_x.py::t9", "tests/merge/test_new.py::t8[a]"]
     try:
         assert tool.covering_tests(tmp_path, m) == [
-            "tests/merge/test_new.py::t8[a]", "tests/a.py::t1", "tests/c.py::t3", "tests/render/test_x.py::t9"]
+            "tests/a.py::t1", "tests/c.py::t3", "tests/merge/test_new.py::t8[a]", "tests/render/test_x.py::t9"]
         (tmp_path / "b").mkdir()
         # an import-time line still falls back to the folder (which holds the new tests)
         m = _setup(tool, tmp_path / "b", {"2": [0, -1]})

@@ -181,11 +181,11 @@ def covering_tests(tree: Path, m: Mutant) -> list[str] | None:
     covering = [names[i] for i in sorted(picked)]
     if not NEW_TESTS:
         return covering
-    # tests written since the map was made (e.g. to kill this mutant) are not in it: they run first, those
-    # of the mutant's own folders before the others, so -x stops early when one of them kills it
+    # tests written since the map was made (e.g. to kill this mutant) are not in it: they run after the
+    # covering tests (which decide most mutants), those of the mutant's own folders before the others
     own = tuple(t.rstrip("/") for t in tests_for(m))
     mine = [t for t in NEW_TESTS if t.split("::", 1)[0] in own or t.startswith(tuple(f"{o}/" for o in own))]
-    return list(dict.fromkeys([*mine, *covering, *NEW_TESTS]))
+    return list(dict.fromkeys([*covering, *mine, *NEW_TESTS]))
 
 
 NEW_TESTS: list[str] = []  # node ids collected today that the coverage map does not know (new tests)
@@ -201,7 +201,7 @@ def collect_new_tests(tree: Path) -> None:
     ids = [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln and not ln.startswith(" ")]
     NEW_TESTS[:] = [t for t in dict.fromkeys(ids) if t not in known]
     if NEW_TESTS:
-        print(f"coverage map: {len(NEW_TESTS)} tests are newer than the map; they run first", flush=True)
+        print(f"coverage map: {len(NEW_TESTS)} tests are newer than the map; they join every selection", flush=True)
 
 
 @dataclass
