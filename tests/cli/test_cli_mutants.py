@@ -32,3 +32,19 @@ def test_set_value_yaml_error_column_is_one_based() -> None:
     in our messages (file:line:column). # mutant 02ddd5a7cba1"""
     with pytest.raises(UsageError, match=r"\(column 5\)"):
         _set_value("k", "a: b: c")
+
+
+def test_summary_counts_every_kustomize_and_helm_input(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """``Summary: … found in M files`` (docs/cli.md): each --kustomize DIR and each --helm CHART is one
+    input of M, added to the paths and patches. Builds are stubbed out: only the count is checked.
+    # mutant 499bcf38d788"""
+    from dynamo_schema._cli.commands import validate
+
+    seen: list[int] = []
+    monkeypatch.setattr(validate, "_check_helm", lambda ns: None)
+    monkeypatch.setattr(validate, "_run_validate", lambda work, jobs, ns, count, *a: seen.append(count) or 0)
+    (tmp_path / "k").mkdir()
+    (tmp_path / "c").mkdir()
+    assert main(["validate", "--kustomize", str(tmp_path / "k"), "--helm", str(tmp_path / "c")],
+                stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert seen == [2]
