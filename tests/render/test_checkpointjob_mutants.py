@@ -65,3 +65,23 @@ def test_checkpoint_backend_error_is_prefixed() -> None:
     assert str(err.value).startswith("failed to create checkpoint for component VllmDecodeWorker: failed to "
                                      "determine backend framework for component VllmDecodeWorker: backend framework "
                                      "mismatch")
+
+
+@pytest.mark.parametrize("mode", [None, "IntraPod"])
+def test_checkpoint_job_gms_claim_keeps_the_other_claims(mode: str | None) -> None:
+    """upstream ``prepareCheckpointGMSPodTemplate``: mode "" and IntraPod are built (only InterPod is
+    refused); ``ensureCheckpointGMSPodClaim`` adds the shared-GPU claim and leaves the pod's other claims.
+    # mutants e3fec5fb1f24 23109595dabb"""
+    data = case("0298")
+    dgd = copy.deepcopy(data["input"])
+    worker = dgd["spec"]["components"][1]
+    worker["experimental"]["gpuMemoryService"] = {"mode": mode} if mode else {}
+    worker["podTemplate"]["spec"]["containers"][0]["resources"].setdefault("limits", {})["nvidia.com/gpu"] = "1"
+    objs = render_object(dgd, settings=oc.admission_settings({**data["settings"], "dra": True}))
+    ckpts = [o for o in objs if o["kind"] == "DynamoCheckpoint"]
+    assert ckpts
+    for o in ckpts:
+        claims = o["spec"]["job"]["podTemplateSpec"]["spec"]["resourceClaims"]
+        cid = o["metadata"]["name"]
+        assert claims == [{"name": "gpu", "resourceClaimTemplateName": "gpu-template"},
+                          {"name": "intrapod-shared-gpu", "resourceClaimTemplateName": f"{cid}-worker-gpu"}]
