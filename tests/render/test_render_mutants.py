@@ -26,3 +26,64 @@ def test_restore_candidate_drops_user_snapshot_labels() -> None:
     ck.apply_clique_metadata(labels, annotations, info, True)
     assert labels == {"keep": "1"}
     assert annotations[ck.ANN_CHECKPOINT_NAME] == "checkpoint-abc"
+
+
+def test_vllm_failover_nnodes_only_when_multinode() -> None:
+    """upstream failover_vllm.go ``applyVLLMOverrides``: ``NNODES`` only when ``numberOfNodes > 1`` (a
+    node count of 0 is not multinode). # mutant b87102bc420f"""
+    from dynamo_schema._render._failover import _vllm_overrides
+
+    for nodes, expect in ((0, False), (1, False), (2, True)):
+        pod = {"containers": [{"name": "engine-0"}, {"name": "engine-1"}]}
+        _vllm_overrides(pod, nodes)
+        for c in pod["containers"]:
+            assert any(e["name"] == "NNODES" for e in c["env"]) is expect, (nodes, c)
+
+
+def test_gms_server_sidecar_added_next_to_other_init_containers() -> None:
+    """upstream ``EnsureServerSidecar``: the ``gms-server`` init container is appended unless one of that
+    name exists; an unrelated init container does not stop it. # mutant d43eef4a7c47"""
+    from dynamo_schema._render._gms import SERVER_CONTAINER, ensure_server_sidecar
+
+    main = {"name": "main", "image": "img"}
+    pod = {"containers": [main], "initContainers": [{"name": "aaa-init"}]}
+    ensure_server_sidecar(pod, main)
+    assert [c["name"] for c in pod["initContainers"]] == ["aaa-init", SERVER_CONTAINER]
+    ensure_server_sidecar(pod, main)  # once
+    assert [c["name"] for c in pod["initContainers"]] == ["aaa-init", SERVER_CONTAINER]
+
+
+def test_gms_extra_client_error_located_at_the_field() -> None:
+    """upstream ``gmsExtraClientContainersError``: a missing reference is refused; we locate it at
+    ``experimental.gpuMemoryService.extraClientContainers`` of the component (docs/cli.md: diagnostics
+    name their field). # mutant c88da3d03748"""
+    import pytest
+
+    from dynamo_schema._render import RenderError
+    from dynamo_schema._render._gms import check_extra_clients
+
+    comp = {"experimental": {"gpuMemoryService": {"extraClientContainers": ["nope"]}},
+            "podTemplate": {"spec": {"containers": [{"name": "main"}]}}}
+    with pytest.raises(RenderError) as err:
+        check_extra_clients(comp, "W", ("spec", "components", 0))
+    assert [d.path for d in err.value.diagnostics] == [
+        ("spec", "components", 0, "experimental", "gpuMemoryService", "extraClientContainers")]
+
+
+def test_main_container_resources_is_the_main_containers() -> None:
+    """upstream ``GetMainContainerResources``: the container named ``main``, not another one listed
+    before it. # mutant 35904a8dde84"""
+    from dynamo_schema._render._dra import main_container_resources
+
+    comp = {"podTemplate": {"spec": {"containers": [
+        {"name": "sidecar", "resources": {"limits": {"cpu": "1"}}},
+        {"name": "main", "resources": {"limits": {"nvidia.com/gpu": "2"}}}]}}}
+    assert main_container_resources(comp) == {"limits": {"nvidia.com/gpu": "2"}}
+
+
+def test_dyn_deployment_config_without_a_frontend_entry_is_unchanged() -> None:
+    """upstream graph.go ``updateDynDeploymentConfigBytes``: with neither the component's entry nor a
+    ``frontend`` one (EqualFold), the config is marshalled back unchanged. # mutant 6a46b684e84e"""
+    from dynamo_schema._render._depconfig import update_config_bytes
+
+    assert update_config_bytes('{"Backend": {"a": 1}}', "Frontend", 8000) == '{"Backend":{"a":1}}'
