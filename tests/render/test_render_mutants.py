@@ -87,3 +87,20 @@ def test_dyn_deployment_config_without_a_frontend_entry_is_unchanged() -> None:
     from dynamo_schema._render._depconfig import update_config_bytes
 
     assert update_config_bytes('{"Backend": {"a": 1}}', "Frontend", 8000) == '{"Backend":{"a":1}}'
+
+
+def test_gms_gpu_count_errors_carry_the_callers_context() -> None:
+    """upstream graph.go: ``failed to get GPU count for GMS weight server: %w`` and ``failed to build GMS
+    ResourceClaimTemplate configs for component %s: %w`` wrap a fractional GPU quantity's error.
+    # mutants dcdb4104a7f1 3acf143c1e71"""
+    import pytest
+
+    from dynamo_schema._render import RenderError
+    from dynamo_schema._render import _gmsinterpod as g
+
+    comp = {"podTemplate": {"spec": {"containers": [
+        {"name": "main", "resources": {"limits": {"nvidia.com/gpu": "1500m"}}}]}}}
+    with pytest.raises(RenderError, match=r"^failed to get GPU count for GMS weight server: GPU resource "):
+        g.weight_server_gpus(comp, ("spec",))
+    with pytest.raises(RenderError, match=r"^failed to build GMS ResourceClaimTemplate configs for component Svc: "):
+        g.claim_template_configs("Svc", comp, [], ("spec",))
