@@ -104,3 +104,27 @@ def test_gms_gpu_count_errors_carry_the_callers_context() -> None:
         g.weight_server_gpus(comp, ("spec",))
     with pytest.raises(RenderError, match=r"^failed to build GMS ResourceClaimTemplate configs for component Svc: "):
         g.claim_template_configs("Svc", comp, [], ("spec",))
+
+
+def test_kv_topology_volume_replaces_its_name_only() -> None:
+    """upstream graph.go ``appendTopologyLabelVolume``: the volume of the same name is dropped, every other
+    volume kept, the topology volume appended. # mutant 27e07c053664"""
+    from dynamo_schema._render._kvtransfer import TOPOLOGY_VOLUME_NAME, apply_volume
+
+    pod = {"volumes": [{"name": "zzz", "emptyDir": {}}, {"name": TOPOLOGY_VOLUME_NAME, "emptyDir": {}}]}
+    apply_volume(pod, {"labelKey": "rack", "domain": "rack"}, None)
+    assert [v["name"] for v in pod["volumes"]] == ["zzz", TOPOLOGY_VOLUME_NAME]
+    assert "downwardAPI" in pod["volumes"][1]
+
+
+def test_frontend_sidecar_gets_every_missing_parent_mount() -> None:
+    """upstream graph.go ``appendMissingVolumeMounts``: a parent mount whose name the sidecar already has
+    is skipped, the later ones are still appended. # mutant 5a1197d1c82e"""
+    from dynamo_schema._render import RenderOptions
+    from dynamo_schema._render._pod import Ctx, _frontend_sidecar
+
+    ctx = Ctx("ns-dgd", "worker", "dgd", "ns", "kubernetes", "", "", None)
+    pod = {"containers": [{"name": "main"}, {"name": "fe", "volumeMounts": [{"name": "a", "mountPath": "/a"}]}]}
+    _frontend_sidecar(pod, "fe", ctx, RenderOptions(), [{"name": "a", "mountPath": "/pa"},
+                                                         {"name": "b", "mountPath": "/b"}], ())
+    assert pod["containers"][1]["volumeMounts"] == [{"name": "a", "mountPath": "/a"}, {"name": "b", "mountPath": "/b"}]
