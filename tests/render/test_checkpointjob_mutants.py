@@ -85,3 +85,22 @@ def test_checkpoint_job_gms_claim_keeps_the_other_claims(mode: str | None) -> No
         cid = o["metadata"]["name"]
         assert claims == [{"name": "gpu", "resourceClaimTemplateName": "gpu-template"},
                           {"name": "intrapod-shared-gpu", "resourceClaimTemplateName": f"{cid}-worker-gpu"}]
+
+
+def test_checkpoint_job_gms_claim_replaced_in_place() -> None:
+    """upstream ``ensureCheckpointGMSPodClaim``: a pod claim already named ``intrapod-shared-gpu`` is
+    replaced where it stands (its template name changed), not moved after the others."""
+    data = case("0298")
+    dgd = copy.deepcopy(data["input"])
+    worker = dgd["spec"]["components"][1]
+    worker["experimental"]["gpuMemoryService"] = {}
+    spec = worker["podTemplate"]["spec"]
+    spec["resourceClaims"] = [{"name": "intrapod-shared-gpu", "resourceClaimTemplateName": "mine"}, *spec["resourceClaims"]]
+    spec["containers"][0]["resources"].setdefault("limits", {})["nvidia.com/gpu"] = "1"
+    objs = render_object(dgd, settings=oc.admission_settings({**data["settings"], "dra": True}))
+    ckpts = [o for o in objs if o["kind"] == "DynamoCheckpoint"]
+    assert ckpts
+    for o in ckpts:
+        claims = o["spec"]["job"]["podTemplateSpec"]["spec"]["resourceClaims"]
+        assert claims == [{"name": "intrapod-shared-gpu", "resourceClaimTemplateName": f"{o['metadata']['name']}-worker-gpu"},
+                          {"name": "gpu", "resourceClaimTemplateName": "gpu-template"}]
