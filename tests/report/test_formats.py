@@ -200,3 +200,26 @@ def test_cel_not_checked_folds_into_the_first_error_only() -> None:
         ("load.duplicate-key", "warning"), ("schema.enum", "error"), ("schema.type", "error"), ("cel.not-checked", "note")]
     assert got[1].message == f'{first.message} (note: {CEL_NOTE})'
     assert got[2] == second and got[0] == W1
+
+
+def test_junit_failure_message_counts_the_other_errors() -> None:
+    """The junit ``<failure message>`` is the first error's message, with `` (and N more)`` when the resource
+    has N further errors (ours by design: the junit reporter; warnings do not count). # mutants 83ac95fc9fc9
+    170513c81fd7"""
+    e2 = E1._replace(rule="schema.type", message="second", line=13)
+    e3 = E1._replace(rule="schema.type", message="third", line=14)
+    r = ResourceResult("dgd.yaml", "DynamoGraphDeployment", "g", "nvidia.com/v1beta1", "invalid", [W1, E1, e2, e3])
+    failure = ET.fromstring(render_junit([r])).find("testsuite/testcase/failure")
+    assert failure is not None and failure.get("message") == f"{E1.message} (and 2 more)"
+    one = ET.fromstring(render_junit([r._replace(diagnostics=[W1, E1])])).find("testsuite/testcase/failure")
+    assert one is not None and one.get("message") == E1.message
+
+
+def test_sarif_rule_default_level_by_family() -> None:
+    """SARIF ``defaultConfiguration.level``: ``waiver.*`` is a warning (docs/rules.md "waiver", _waivers.py),
+    ``policy.*`` a note (docs/rules.md: skipped kinds are notes), every other family an error.
+    # mutant 5dea648d5552"""
+    from dynamo_schema._report._rules import help_for
+
+    assert [help_for(r).level for r in ("waiver.unused", "policy.skipped-kind", "cel.replicas", "schema.type",
+                                        "load.syntax")] == ["warning", "note", "error", "error", "error"]

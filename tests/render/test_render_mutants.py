@@ -1,0 +1,130 @@
+"""Render details pinned against the upstream operator (reference revision 2a6da14c); written to kill
+surviving mutants (issue 24)."""
+
+from __future__ import annotations
+
+from dynamo_schema._render import _checkpoint as ck
+from dynamo_schema._render._alphacompat import dgd_alpha_component
+
+
+def test_dgd_alpha_component_of_a_v1alpha1_dgd() -> None:
+    """upstream ``getDGDAlphaComponent``: a v1alpha1 DGD's own ``spec.services[name]``, nil when absent.
+    # mutant 0c691fe43a24"""
+    dgd = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+           "spec": {"services": {"Worker": {"replicas": 2}}}}
+    assert dgd_alpha_component(dgd, "Worker") == {"replicas": 2}
+    assert dgd_alpha_component(dgd, "Other") is None
+
+
+def test_restore_candidate_drops_user_snapshot_labels() -> None:
+    """upstream checkpoint/podspec.go ``ApplyRestoreCandidateMetadata``: the checkpoint-id, restore-target
+    and checkpoint-source labels are deleted before the candidate annotations are set. # mutant ccd26ad91a93"""
+    labels = {ck.LABEL_CHECKPOINT_ID: "x", ck.LABEL_RESTORE_TARGET: "true", ck.LABEL_CHECKPOINT_SOURCE: "true",
+              "keep": "1"}
+    annotations: dict[str, str] = {}
+    info = ck.CheckpointInfo(name="checkpoint-abc", checkpoint_id="abc", startup_policy="", targets=(), ready=True)
+    ck.apply_clique_metadata(labels, annotations, info, True)
+    assert labels == {"keep": "1"}
+    assert annotations[ck.ANN_CHECKPOINT_NAME] == "checkpoint-abc"
+
+
+def test_vllm_failover_nnodes_only_when_multinode() -> None:
+    """upstream failover_vllm.go ``applyVLLMOverrides``: ``NNODES`` only when ``numberOfNodes > 1`` (a
+    node count of 0 is not multinode). # mutant b87102bc420f"""
+    from dynamo_schema._render._failover import _vllm_overrides
+
+    for nodes, expect in ((0, False), (1, False), (2, True)):
+        pod = {"containers": [{"name": "engine-0"}, {"name": "engine-1"}]}
+        _vllm_overrides(pod, nodes)
+        for c in pod["containers"]:
+            assert any(e["name"] == "NNODES" for e in c["env"]) is expect, (nodes, c)
+
+
+def test_gms_server_sidecar_added_next_to_other_init_containers() -> None:
+    """upstream ``EnsureServerSidecar``: the ``gms-server`` init container is appended unless one of that
+    name exists; an unrelated init container does not stop it. # mutant d43eef4a7c47"""
+    from dynamo_schema._render._gms import SERVER_CONTAINER, ensure_server_sidecar
+
+    main = {"name": "main", "image": "img"}
+    pod = {"containers": [main], "initContainers": [{"name": "aaa-init"}]}
+    ensure_server_sidecar(pod, main)
+    assert [c["name"] for c in pod["initContainers"]] == ["aaa-init", SERVER_CONTAINER]
+    ensure_server_sidecar(pod, main)  # once
+    assert [c["name"] for c in pod["initContainers"]] == ["aaa-init", SERVER_CONTAINER]
+
+
+def test_gms_extra_client_error_located_at_the_field() -> None:
+    """upstream ``gmsExtraClientContainersError``: a missing reference is refused; we locate it at
+    ``experimental.gpuMemoryService.extraClientContainers`` of the component (docs/cli.md: diagnostics
+    name their field). # mutant c88da3d03748"""
+    import pytest
+
+    from dynamo_schema._render import RenderError
+    from dynamo_schema._render._gms import check_extra_clients
+
+    comp = {"experimental": {"gpuMemoryService": {"extraClientContainers": ["nope"]}},
+            "podTemplate": {"spec": {"containers": [{"name": "main"}]}}}
+    with pytest.raises(RenderError) as err:
+        check_extra_clients(comp, "W", ("spec", "components", 0))
+    assert [d.path for d in err.value.diagnostics] == [
+        ("spec", "components", 0, "experimental", "gpuMemoryService", "extraClientContainers")]
+
+
+def test_main_container_resources_is_the_main_containers() -> None:
+    """upstream ``GetMainContainerResources``: the container named ``main``, not another one listed
+    before it. # mutant 35904a8dde84"""
+    from dynamo_schema._render._dra import main_container_resources
+
+    comp = {"podTemplate": {"spec": {"containers": [
+        {"name": "sidecar", "resources": {"limits": {"cpu": "1"}}},
+        {"name": "main", "resources": {"limits": {"nvidia.com/gpu": "2"}}}]}}}
+    assert main_container_resources(comp) == {"limits": {"nvidia.com/gpu": "2"}}
+
+
+def test_dyn_deployment_config_without_a_frontend_entry_is_unchanged() -> None:
+    """upstream graph.go ``updateDynDeploymentConfigBytes``: with neither the component's entry nor a
+    ``frontend`` one (EqualFold), the config is marshalled back unchanged. # mutant 6a46b684e84e"""
+    from dynamo_schema._render._depconfig import update_config_bytes
+
+    assert update_config_bytes('{"Backend": {"a": 1}}', "Frontend", 8000) == '{"Backend":{"a":1}}'
+
+
+def test_gms_gpu_count_errors_carry_the_callers_context() -> None:
+    """upstream graph.go: ``failed to get GPU count for GMS weight server: %w`` and ``failed to build GMS
+    ResourceClaimTemplate configs for component %s: %w`` wrap a fractional GPU quantity's error.
+    # mutants dcdb4104a7f1 3acf143c1e71"""
+    import pytest
+
+    from dynamo_schema._render import RenderError
+    from dynamo_schema._render import _gmsinterpod as g
+
+    comp = {"podTemplate": {"spec": {"containers": [
+        {"name": "main", "resources": {"limits": {"nvidia.com/gpu": "1500m"}}}]}}}
+    with pytest.raises(RenderError, match=r"^failed to get GPU count for GMS weight server: GPU resource "):
+        g.weight_server_gpus(comp, ("spec",))
+    with pytest.raises(RenderError, match=r"^failed to build GMS ResourceClaimTemplate configs for component Svc: "):
+        g.claim_template_configs("Svc", comp, [], ("spec",))
+
+
+def test_kv_topology_volume_replaces_its_name_only() -> None:
+    """upstream graph.go ``appendTopologyLabelVolume``: the volume of the same name is dropped, every other
+    volume kept, the topology volume appended. # mutant 27e07c053664"""
+    from dynamo_schema._render._kvtransfer import TOPOLOGY_VOLUME_NAME, apply_volume
+
+    pod = {"volumes": [{"name": "zzz", "emptyDir": {}}, {"name": TOPOLOGY_VOLUME_NAME, "emptyDir": {}}]}
+    apply_volume(pod, {"labelKey": "rack", "domain": "rack"}, None)
+    assert [v["name"] for v in pod["volumes"]] == ["zzz", TOPOLOGY_VOLUME_NAME]
+    assert "downwardAPI" in pod["volumes"][1]
+
+
+def test_frontend_sidecar_gets_every_missing_parent_mount() -> None:
+    """upstream graph.go ``appendMissingVolumeMounts``: a parent mount whose name the sidecar already has
+    is skipped, the later ones are still appended. # mutant 5a1197d1c82e"""
+    from dynamo_schema._render import RenderOptions
+    from dynamo_schema._render._pod import Ctx, _frontend_sidecar
+
+    ctx = Ctx("ns-dgd", "worker", "dgd", "ns", "kubernetes", "", "", None)
+    pod = {"containers": [{"name": "main"}, {"name": "fe", "volumeMounts": [{"name": "a", "mountPath": "/a"}]}]}
+    _frontend_sidecar(pod, "fe", ctx, RenderOptions(), [{"name": "a", "mountPath": "/pa"},
+                                                         {"name": "b", "mountPath": "/b"}], ())
+    assert pod["containers"][1]["volumeMounts"] == [{"name": "a", "mountPath": "/a"}, {"name": "b", "mountPath": "/b"}]
