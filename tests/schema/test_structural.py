@@ -601,3 +601,14 @@ def test_generated_schema_shape_refs_anyof_nullable() -> None:
         ("schema.did-you-mean", ("spec", "child", "child", "child", "nmae"), 'did you mean "name"?'),
         ("schema.required", ("spec", "child", "child", "child", "name"), "Required value"),
     ]
+
+
+def test_multiple_of_refuses_an_integer_that_is_not_a_multiple() -> None:
+    """kube-openapi ``validate.MultipleOfInt``: 7 is not a multiple of 3 (``should be a multiple of %v``); 9 is.
+    No Dynamo CRD uses ``multipleOf``, so the schema is synthetic."""
+    # mutant 6cb6e505602d
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 3}}}
+    bad = [d for d in S.validate({"n": 7}, schema) if d.severity == "error"]
+    assert [(d.rule, d.path) for d in bad] == [("schema.multiple-of", ("n",))]
+    assert "n in body should be a multiple of 3" in bad[0].message
+    assert [d for d in S.validate({"n": 9}, schema) if d.severity == "error"] == []
