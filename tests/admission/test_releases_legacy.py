@@ -362,3 +362,33 @@ def test_checkpoint_job_only_in_auto_mode_at_1_2() -> None:
     for ok in ({"enabled": True, "mode": "Auto", "job": {}}, {"enabled": True, "job": {}}):
         assert [d.message for d in validate("DynamoComponentDeployment", dcd(ok), settings, "1.2", None)
                 if d.severity == "error"] == []
+
+
+def _dcd_diags(spec: dict[str, Any], release: str) -> list[Any]:
+    dcd = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "c", "namespace": "default"}, "spec": spec}
+    diags = validate(dcd["kind"], dcd, AdmissionSettings(grove_enabled=True, cluster_topologies=None), release, None)
+    return [d for d in diags if d.severity == "error"]
+
+
+def test_inter_pod_failover_is_refused_at_1_0_on_the_mode_field() -> None:
+    """shared.go validateFailover at 1.0 (6d4d0a61): with GMS enabled and no mode conflict, an interPod
+    failover is refused as not yet supported."""
+    # mutant 336ad0fd06a2
+    spec = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True},
+            "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}
+    hits = [d for d in _dcd_diags(spec, "1.0") if 'mode "interPod" is not yet supported' in d.message]
+    assert [(d.message, d.path) for d in hits] == [
+        ('spec.failover: mode "interPod" is not yet supported', ("spec", "failover", "mode"))]
+
+
+def test_inter_pod_failover_needs_a_shadow_at_1_1() -> None:
+    """shared.go validateFailover at 1.1 (3b8a3845): interPod failover with numShadows < 1 is refused."""
+    # mutant 432468495579
+    spec = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+            "failover": {"enabled": True, "mode": "interPod", "numShadows": 0}}
+    hits = [d for d in _dcd_diags(spec, "1.1") if "numShadows" in d.message]
+    assert [(d.message, d.path) for d in hits] == [
+        ("spec.failover.numShadows must be >= 1", ("spec", "failover", "numShadows"))]
