@@ -48,3 +48,18 @@ def test_summary_counts_every_kustomize_and_helm_input(monkeypatch: pytest.Monke
     assert main(["validate", "--kustomize", str(tmp_path / "k"), "--helm", str(tmp_path / "c")],
                 stdout=io.StringIO(), stderr=io.StringIO()) == 0
     assert seen == [2]
+
+
+def test_load_documents_passes_no_strict_through(tmp_path) -> None:
+    """docs/cli.md ``--no-strict``: duplicate keys are warnings (last value wins), not load errors; under
+    ``--strict`` (the default) they are errors. ``load_documents`` must hand ``strict=False`` on."""
+    # mutant 956491cc4a1e
+    from dynamo_schema._cli._common import load_documents
+    from dynamo_schema._io._load import LoadError
+
+    f = tmp_path / "dup.yaml"
+    f.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n")
+    [doc] = load_documents(str(f), strict=False)
+    assert doc.data["metadata"]["name"] == "b"
+    with pytest.raises(LoadError):
+        load_documents(str(f))
