@@ -217,3 +217,19 @@ def test_extra_pod_spec_with_pod_content_is_not_saved_whole() -> None:
     hub = to_v1beta1(_alpha({"w": {"componentType": "worker", "extraPodSpec": {"hostNetwork": True}}}))
     assert "annotations" not in hub["metadata"]
     assert hub["spec"]["components"][0]["podTemplate"]["spec"]["hostNetwork"] is True
+
+
+def test_typed_dcd_spoke_save_restores_the_main_container_name_beside_other_pod_fields() -> None:
+    """Upstream shared_spec_conversion.go (2a6da14c): after restoring field origins, an unnamed live
+    ``extraPodSpec.mainContainer`` takes the preserved main container's name; the typed spoke save here
+    (``nvidia.com/dcd-spec``, the envelope the operator writes) also holds another extraPodSpec field."""
+    # mutant 957681414916
+    save = {"version": 1, "spec": {"extraPodSpec": {"mainContainer": {"name": "custom", "resources": {}},
+                                                     "terminationGracePeriodSeconds": 30}}}
+    hub = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "w", "annotations": {"nvidia.com/dcd-spec": json.dumps(save)}},
+           "spec": {"type": "worker", "podTemplate": {"spec": {"terminationGracePeriodSeconds": 30,
+                                                               "containers": [{"name": "main", "image": "img:1"}]}}}}
+    eps = to_v1alpha1(hub)["spec"]["extraPodSpec"]
+    assert eps["mainContainer"] == {"name": "custom", "image": "img:1"}
+    assert eps["terminationGracePeriodSeconds"] == 30
