@@ -413,8 +413,26 @@ def _sequence(w: _Writer, items: list[Any], indent: int) -> None:
             _value(w, item, indent + _INDENT)
 
 
+def _json_reparsed(value: Any) -> Any:
+    """``value`` as go-yaml reads it back from the JSON ``sigs.k8s.io/yaml.Marshal`` makes first: Go's
+    ``encoding/json`` escapes every line break but U+0085 (NEL), which YAML reads as a line break inside the
+    double-quoted JSON string and folds (spaces around the breaks dropped; one break is a space, n breaks
+    n - 1 newlines), as real ``sigs.k8s.io/yaml`` v1.4.0 does (``"a\u0085b"`` is written ``a b``)."""
+    if isinstance(value, str):
+        if "\x85" not in value:
+            return value
+        return re.sub("[ \x85]*\x85[ \x85]*",
+                      lambda m: " " if m.group().count("\x85") == 1 else "\n" * (m.group().count("\x85") - 1), value)
+    if isinstance(value, dict):
+        return {k: _json_reparsed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_reparsed(v) for v in value]
+    return value
+
+
 def marshal(value: Any) -> str:
     """The text ``sigs.k8s.io/yaml.Marshal`` writes for ``value`` (plain JSON-like data)."""
+    value = _json_reparsed(value)
     w = _Writer()
     if isinstance(value, dict) and value:
         _mapping(w, value, 0)
