@@ -303,6 +303,16 @@ class _Builder:
             return v
         return j
 
+
+    def _unsupported_key(self, knode: Any, vnode: Any, path: Path, what: str) -> None:
+        """sigs.k8s.io/yaml's refusal of a key JSON cannot hold (``what``: its Go type and value)."""
+        try:
+            shown = _go_repr(self._peek_value(vnode))
+        except (_Abort, RecursionError):
+            shown = "..."
+        self.diags.append(self._diag("load.unsupported-key", path,
+                                     f"unsupported map key of type: {what}, value: {shown}", knode))
+
     def _key(self, knode: Any, vnode: Any, path: Path) -> str | None:
         """The JSON key sigs.k8s.io/yaml makes of a key node, or None (diagnostic recorded)."""
         if type(knode) is self._scalar_cls:
@@ -318,26 +328,13 @@ class _Builder:
             if isinstance(k, bool):
                 return "true" if k else "false"
             if isinstance(k, int) and k >= 1 << 63:  # a uint64: sigs.k8s.io/yaml converts no such key
-                try:
-                    shown = _go_repr(self._peek_value(vnode))
-                except (_Abort, RecursionError):
-                    shown = "..."
-                self.diags.append(self._diag(
-                    "load.unsupported-key", path,
-                    f"unsupported map key of type: uint64, key: {k:#x}, value: {shown}", knode))
+                self._unsupported_key(knode, vnode, path, f"uint64, key: {k:#x}")
                 return None
             if isinstance(k, int):
                 return str(k)
             if isinstance(k, float):
                 return _go_float_key(k)
-            # None
-            try:
-                shown = _go_repr(self._peek_value(vnode))
-            except (_Abort, RecursionError):
-                shown = "..."
-            self.diags.append(self._diag(
-                "load.unsupported-key", path,
-                f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {shown}", knode))
+            self._unsupported_key(knode, vnode, path, "%!s(<nil>), key: <nil>")  # None
             return None
         try:
             shown = _go_repr(_Builder(self.file, self.text, self.json_mode, False, 10_000, self.v3)

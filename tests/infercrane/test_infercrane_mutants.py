@@ -31,25 +31,8 @@ from dynamo_schema._infercrane._settings import valid_aws_snapshot_id, valid_dyn
 
 from .conftest import REFERENCE
 
-REV = "0123456789abcdef0123456789abcdef01234567"
-INVALID = "invalid provider replica specification: "
-WORKLOAD: dict[str, Any] = {
-    "image": "registry.example/runtime@sha256:" + "a" * 64, "command": ["serve", "--model", "${MODEL}"],
-    "protocol": "openai", "port": 8000, "readiness_path": "/health", "models_path": "/v1/models",
-    "metrics_path": "/metrics", "cancellation": "http-disconnect", "drain": "connection", "shutdown_grace_seconds": 30,
-}
-BASE: dict[str, Any] = {
-    "apiVersion": "infercrane.dev/v1", "kind": "Deployment", "name": "qwen",
-    "model": {"id": "Qwen/Qwen3-8B", "revision": REV}, "runtime": {"engine": "vllm"},
-    "compute": {"mode": "elastic"}, "resources": {"gpu": "L40S"},
-    "provider": {"cloud": "aws", "region": "eu-central-1"},
-    "scaling": {"min_replicas": 1, "max_replicas": 1}, "routing": {"strategy": "round-robin"},
-}
-DYNAMO: dict[str, Any] = dict(
-    copy.deepcopy(BASE),
-    provider={"cloud": "kubernetes", "adapter": "kubernetes-dynamo"},
-    serving={"backend": "dynamo", "mode": "aggregated", "worker": {"replicas": 1, "tensor_parallelism": 1}},
-)
+# the specs of the rule-message tests (their WORKLOAD, BASE and DYNAMO)
+from .test_rule_messages import BASE, DYNAMO, INVALID, REV, WORKLOAD
 
 
 def _case(name: str) -> dict[str, Any]:
