@@ -179,15 +179,7 @@ def _gms_job(template: dict[str, Any], target: str, checkpoint_id: str, gms: Map
     rct = _dra.resource_claim_template(name, ns, count, str(gms.get("deviceClassName") or _dra.DEFAULT_DEVICE_CLASS),
                                        options, path)
     _dra.add_gpu_toleration(pod)
-    # ``ensureCheckpointGMSPodClaim``: the claim of that name replaced in place, else appended
-    claim = {"name": _dra.CLAIM_NAME, "resourceClaimTemplateName": name}
-    claims = list(pod.get("resourceClaims") or [])
-    at = next((i for i, c in enumerate(claims) if isinstance(c, Mapping) and c.get("name") == _dra.CLAIM_NAME), None)
-    if at is None:
-        claims.append(claim)
-    else:
-        claims[at] = claim
-    pod["resourceClaims"] = claims
+    _dra.set_pod_claim(pod, name)  # ensureCheckpointGMSPodClaim
     ensure_server_sidecar(pod, container)
     ensure_client(pod, container)
     for client in gms.get("extraClientContainers") or []:

@@ -159,6 +159,12 @@ def apply_claim(pod: dict[str, Any], claim_template_name: str, path: tuple[str |
     strip_container_gpus(first)
     add_container_claim(first)
     add_gpu_toleration(pod)
+    set_pod_claim(pod, claim_template_name)
+
+
+def set_pod_claim(pod: dict[str, Any], claim_template_name: str) -> None:
+    """The pod's shared-GPU ``resourceClaims`` entry: one of that name replaced where it stands, else appended
+    (``ApplyClaim``, ``ensureCheckpointGMSPodClaim``)."""
     claim = {"name": CLAIM_NAME, "resourceClaimTemplateName": claim_template_name}
     claims = pod.setdefault("resourceClaims", [])
     for i, c in enumerate(claims):
