@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -110,3 +111,24 @@ def test_the_committed_sample_is_the_drawn_sample():
     assert len(rows) == 1501
     assert len({r[0] for r in rows}) == 1501
     assert all(len(r) == 5 and r[1].startswith("dynamo_schema/") for r in rows)
+
+
+def test_the_mutation_extra_installs_what_the_tool_needs():
+    """``nox -s mutants`` installs ``.[mutation]`` only: the tool's own imports (cosmic-ray's operators, coverage's
+    data API) and the pytest plugin its coverage map runs under (``--cov``: pytest-cov) must all be declared there
+    (a fresh machine without pytest-cov could not build the map)."""
+    import ast
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    declared = {re.split(r"[<>=!~;\[ ]", req, maxsplit=1)[0].lower() for req in extras["mutation"]}
+    tree = ast.parse((ROOT / "tools" / "mutants.py").read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    third_party = imported - set(sys.stdlib_module_names) - {"__future__"}
+    assert third_party == {"cosmic_ray", "coverage"}
+    assert "cosmic-ray" in declared
+    assert "pytest-cov" in declared  # brings coverage with it
+    assert "--cov-context=test" in (ROOT / "tools" / "mutants.py").read_text()
