@@ -15,19 +15,23 @@ if TYPE_CHECKING:  # pragma: no cover
     from .._infercrane._common import RenderedArtifact
 
 
-def default(obj: Manifest, settings: AdmissionSettings | None = None) -> dict[str, Any]:
+def default(obj: Manifest, settings: AdmissionSettings | None = None, *, namespace: str = "default") -> dict[str, Any]:
     """The object as admission would store it (schema defaults, then the mutating webhooks). It is not
-    checked: ``validate`` says whether admission would accept it."""
+    checked: ``validate`` says whether admission would accept it. A Dynamo object (``nvidia.com``) without
+    ``metadata.namespace`` is stored in ``namespace``, as ``kubectl apply -n`` sends it."""
     from .._admission import AdmissionSettings
     from .._admission import default as _default
     from .._core._kinds import EXTRA_KINDS, served
+    from .._pipeline._validate import in_namespace
 
+    data = plain(obj)
+    api, kind = (data.get("apiVersion"), data.get("kind")) if isinstance(data, dict) else (None, None)
+    if isinstance(api, str) and api.rpartition("/")[0] == "nvidia.com":
+        data = in_namespace(data, namespace)
     if settings is not None and settings.operator_release:  # an earlier release's defaults (docs/releases.md)
         from .._pipeline._releases import default_release
 
-        return default_release(plain(obj), settings, settings.operator_release)
-    data = plain(obj)
-    api, kind = (data.get("apiVersion"), data.get("kind")) if isinstance(data, dict) else (None, None)
+        return default_release(data, settings, settings.operator_release)
     if isinstance(api, str) and isinstance(kind, str) and kind in EXTRA_KINDS and served(api, kind):
         from .._pipeline._default import extra_defaults  # the rest of the CRD bundle: its CRD's defaults
 

@@ -101,6 +101,9 @@ def build_parser(only: str | None = None, parser_class: type[argparse.ArgumentPa
     p = sub.add_parser("default", help="print the object as admission would store it")
     add_operator_version(p, "whose CRD defaults, mutating webhooks and storage version apply")
     add_settings_options(p)
+    p.add_argument("--namespace", default="default", metavar="NS",
+                   help="namespace a Dynamo object without metadata.namespace is stored in, as kubectl apply -n NS "
+                        "(default default; the manifest's namespace wins)")
     p.add_argument("path", metavar="PATH", help="manifest file or - for standard input")
 
     p = sub.add_parser("convert", help="convert nvidia.com/v1alpha1 <-> v1beta1")

@@ -26,11 +26,14 @@ from ._validate import ValidateOptions
 def stored_object(doc: Document, options: ValidateOptions) -> tuple[list[Diagnostic], Any, bool]:
     """(diagnostics, the stored object, admitted). ``admitted`` is False when admission refuses it."""
     from .._core._kinds import ADMITTED_KINDS, EXTRA_KINDS, served
-    from ._validate import check_nvidia, validate_document
+    from ._validate import check_nvidia, in_namespace, validate_document
 
     data = doc.data
     api = data.get("apiVersion") if isinstance(data, dict) else None
     kind = data.get("kind") if isinstance(data, dict) else None
+    if isinstance(api, str) and api.rpartition("/")[0] == "nvidia.com":
+        # stored in the namespace it is applied to, as the API server fills it in before admission
+        data = in_namespace(data, options.namespace)
     if isinstance(api, str) and isinstance(kind, str) and kind in ADMITTED_KINDS and served(api, kind) \
             and isinstance(data, dict):
         diags, stored = check_nvidia(data, options)
@@ -41,7 +44,7 @@ def stored_object(doc: Document, options: ValidateOptions) -> tuple[list[Diagnos
     if outcome.status in ("invalid", "error"):
         return diags, None, False
     if outcome.status == "skipped" or not isinstance(data, dict) or not isinstance(api, str):
-        return diags, data, True
+        return diags, doc.data, True
     group = api.rpartition("/")[0]
     if group == "nvidia.com" and isinstance(kind, str) and kind in EXTRA_KINDS:
         return diags, extra_defaults(data), True

@@ -264,8 +264,11 @@ def diff_documents(old: dict[str, Any] | None, new: dict[str, Any] | None, *, ta
                                       "", context)
         return report
 
-    old_d = old if dynamo(old) else None
-    new_d = new if dynamo(new) else None
+    from ._validate import in_namespace
+
+    # both admitted in the namespace they are applied to (the manifest's own namespace wins)
+    old_d = in_namespace(old, namespace) if dynamo(old) else None
+    new_d = in_namespace(new, namespace) if dynamo(new) else None
     old_stored = new_stored = None
     if old_d is not None:
         diags, old_stored = _admit(old_d, settings, None)
@@ -279,7 +282,7 @@ def diff_documents(old: dict[str, Any] | None, new: dict[str, Any] | None, *, ta
         if old_d is not None and old_stored is not None and old_d.get("kind") == new_d.get("kind"):
             from ._validate import ValidateOptions, check_update
 
-            diags, new_stored, _ = check_update(new_d, old_d, ValidateOptions(settings=settings))
+            diags, new_stored, _ = check_update(new_d, old_d, ValidateOptions(settings=settings, namespace=namespace))
         else:
             diags, new_stored = _admit(new_d, settings, None)
         report.admission = diags

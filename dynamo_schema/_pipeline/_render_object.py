@@ -54,10 +54,11 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
     return RenderOptions(**kwargs)
 
 
-def _admit(obj: dict[str, Any], settings: Any) -> dict[str, Any]:
-    from ._validate import ValidateOptions, check_nvidia
+def _admit(obj: dict[str, Any], settings: Any, namespace: str) -> dict[str, Any]:
+    from ._validate import ValidateOptions, check_nvidia, in_namespace
 
-    diags, stored = check_nvidia(obj, ValidateOptions(settings=settings))
+    # created in the namespace rendered into (the manifest's own namespace wins), as the API server admits it
+    diags, stored = check_nvidia(in_namespace(obj, namespace), ValidateOptions(settings=settings, namespace=namespace))
     if stored is None or any(d.severity == "error" for d in diags):
         raise RenderError("the object would not be admitted", [d for d in diags if d.severity == "error"])
     return stored
@@ -139,7 +140,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         # the v1alpha1 schema (and the rest of admission) first: the converter expects a valid object.
         # As the API server does, the converted object is not checked against the v1beta1 schema again
         # (a legacy ``componentType: main`` is copied verbatim and rendered with base defaults).
-        admitted = _admit(obj, settings)
+        admitted = _admit(obj, settings, namespace)
         from .._convert._v1alpha1 import to_v1beta1
 
         if kind == "DynamoGraphDeploymentRequest":
@@ -153,7 +154,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
     prefix: list[dict[str, Any]] = []
     from_dgdr = kind == "DynamoGraphDeploymentRequest"
     if from_dgdr:
-        _admit(obj, settings)
+        _admit(obj, settings, namespace)
         from .._dgdr import materialize
 
         # a DGDR without a namespace is created in the namespace rendered into
@@ -167,7 +168,7 @@ def render_object(obj: dict[str, Any], *, target: str | None = None, namespace: 
         obj = dgd
         kind = "DynamoGraphDeployment"
     if stored is None:
-        stored = _admit(obj, settings)
+        stored = _admit(obj, settings, namespace)
     if from_dgdr:
         prefix.append(stored)
     check_render_bounds(stored)

@@ -206,6 +206,39 @@ def test_validate_namespace_names_the_dynamo_namespace(tmp_path: Path) -> None:
     assert '"default-g"' in d.message
 
 
+def test_default_and_diff_store_in_the_namespace_applied_to(tmp_path: Path) -> None:
+    """`default`, `diff` and the library's `default`/`diff` admit as `validate` does: the API server fills the
+    namespace in before the webhooks run and stores it (the operator-verified cases' stored objects carry
+    `metadata.namespace: default`), so the warning reads `default-g`, not `-g`."""
+    import dynamo_schema
+
+    path = tmp_path / "alpha.yaml"
+    path.write_text(ALPHA_DNS)
+    warning = ('spec.services[Frontend].dynamoNamespace is deprecated and ignored. Value "custom" will be replaced '
+               'with "{}". Remove this field from your configuration')
+    line = (f"{path}:9:7: DynamoGraphDeployment/g: spec.services.Frontend.dynamoNamespace: warning: "
+            + warning + " [dgd.v1alpha1-dynamo-namespace-deprecated]\n")
+    rc, out, err = run("default", str(path))
+    assert (rc, err) == (0, line.format("default-g"))
+    assert yaml.safe_load(out)["metadata"]["namespace"] == "default"
+    rc, out, err = run("default", "--namespace", "prod", str(path))
+    assert (rc, err) == (0, line.format("prod-g"))
+    assert yaml.safe_load(out)["metadata"]["namespace"] == "prod"
+    assert run("default", "--namespace", "Bad_NS", str(path))[0] == 2
+    data = yaml.safe_load(ALPHA_DNS)
+    assert dynamo_schema.default(data)["metadata"]["namespace"] == "default"
+    assert dynamo_schema.default(data, namespace="prod")["metadata"]["namespace"] == "prod"
+    team = {**data, "metadata": {"name": "g", "namespace": "team"}}
+    assert dynamo_schema.default(team, namespace="prod")["metadata"]["namespace"] == "team"  # the manifest's wins
+    assert "namespace" not in data["metadata"]  # the input is not mutated
+    # a ConfigMap is not admitted by Dynamo's webhooks: left as written
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}
+    assert dynamo_schema.default(cm) == cm
+    for report, ns in ((dynamo_schema.diff(None, data), "default"), (dynamo_schema.diff(None, data, namespace="prod"),
+                                                                      "prod")):
+        assert [d.message for d in report.admission] == [warning.format(f"{ns}-g")]
+
+
 def test_runtime_version_override_required_names_the_image_at_its_line(tmp_path: Path) -> None:
     """Upstream's field (`runtimeVersionOverride`, which the manifest lacks) and message are kept; the line is
     the main container's `image:` (before: the component's `- name:` line) and names the image. The library

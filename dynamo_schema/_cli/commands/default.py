@@ -6,7 +6,7 @@ import argparse
 from typing import TextIO
 
 from .._common import load_documents, report_lines
-from .._options import admission_settings
+from .._options import admission_settings, check_namespace
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -16,8 +16,9 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..._pipeline._default import stored_object
     from ..._pipeline._validate import ValidateOptions
 
+    check_namespace(ns)
     settings = admission_settings(ns)
-    opts = ValidateOptions(settings=settings)
+    opts = ValidateOptions(settings=settings, namespace=ns.namespace)
     out = []
     status = 0
     for doc in load_documents(ns.path):
