@@ -103,6 +103,25 @@ def test_frozen_sample_file_reads_back(tool, tmp_path):
         "abc123", "_merge", "dynamo_schema/_merge/_engine.py", 12, "core/NumberReplacer", 3)
 
 
+def test_two_frozen_files_run_each_mutant_once(tool, tmp_path):
+    """``--ids A --ids B``: a sample topped up by a second draw; a mutant frozen in both is run once, in A's order."""
+    row = "{}\tdynamo_schema/_merge/_engine.py\t{}\tcore/NumberReplacer\t{}\n"
+    first, second = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    first.write_text(f"{tool.FROZEN_HEADER}\n" + row.format("aaa", 1, 0) + row.format("bbb", 2, 0), encoding="utf-8")
+    second.write_text(f"{tool.FROZEN_HEADER}\n" + row.format("bbb", 9, 9) + row.format("ccc", 3, 0), encoding="utf-8")
+    got = tool.read_frozen_all([first, second])
+    assert [(m.id, m.line) for m in got] == [("aaa", 1), ("bbb", 2), ("ccc", 3)]
+    help_text = subprocess_help()
+    assert "--ids FILE" in help_text and "repeatable" in help_text
+
+
+def subprocess_help() -> str:
+    import subprocess
+
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "mutants.py"), "--help"], capture_output=True,
+                          text=True, check=True).stdout
+
+
 def test_the_committed_sample_is_the_drawn_sample():
     """docs/mutation/sample.tsv: the seeded sample issue 24's figures are measured on (`--sample 1500` draws
     1,501: each package's share is rounded), distinct ids."""
@@ -111,6 +130,18 @@ def test_the_committed_sample_is_the_drawn_sample():
     assert len(rows) == 1501
     assert len({r[0] for r in rows}) == 1501
     assert all(len(r) == 5 and r[1].startswith("dynamo_schema/") for r in rows)
+
+
+def test_the_committed_top_up_draw():
+    """docs/mutation/sample-extra.tsv: a second seeded draw (`--sample 20 --seed 2`, 25 rows) that tops the sample
+    up after 7 of its mutants were gone (their lines changed); 2 of its ids are in the first draw already."""
+    def ids(name: str) -> list[str]:
+        return [r.split("\t")[0] for r in (ROOT / "docs" / "mutation" / name).read_text().splitlines()
+                if r and not r.startswith("#")]
+
+    extra = ids("sample-extra.tsv")
+    assert len(extra) == len(set(extra)) == 25
+    assert len(set(extra) & set(ids("sample.tsv"))) == 2
 
 
 def test_the_mutation_extra_installs_what_the_tool_needs():

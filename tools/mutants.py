@@ -538,8 +538,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once, each in its own copy")
     ap.add_argument("--freeze", type=Path, metavar="FILE",
                     help="write the chosen mutants (id, place, operator, occurrence) to FILE and stop")
-    ap.add_argument("--ids", type=Path, metavar="FILE",
-                    help="run the mutants frozen in FILE (found in today's code by id; a changed one is gone)")
+    ap.add_argument("--ids", type=Path, metavar="FILE", action="append",
+                    help="run the mutants frozen in FILE (found in today's code by id; a changed one is gone); "
+                         "repeatable: a sample topped up by a second frozen draw (a mutant in both runs once)")
     args = ap.parse_args(argv)
     TREE[0] = args.tree
     SELECT[0] = args.select
@@ -553,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.ids:
         RELOCATE.append(True)
-        return run(read_frozen(args.ids), args, argv)
+        return run(read_frozen_all(args.ids), args, argv)
     mutants = enumerate_mutants(modules())
     if args.package:
         mutants = [m for m in mutants if m.package in args.package]
@@ -607,6 +608,18 @@ def read_frozen(path: Path) -> list[Mutant]:
             ident, rel, line, operator, occurrence = raw.split("\t")
             out.append(Mutant(id=ident, package=package_of(rel), path=rel, line=int(line), operator=operator,
                               occurrence=int(occurrence)))
+    return out
+
+
+def read_frozen_all(paths: list[Path]) -> list[Mutant]:
+    """The mutants frozen in ``paths``, in file order, each id once (the first file's row wins)."""
+    seen: set[str] = set()
+    out = []
+    for path in paths:
+        for m in read_frozen(path):
+            if m.id not in seen:
+                seen.add(m.id)
+                out.append(m)
     return out
 
 
