@@ -129,9 +129,8 @@ def _type_name(node: dict[str, Any]) -> str:
         return "Object"
     if "anyOf" in node:
         return " | ".join(_type_name(a) for a in node["anyOf"])
+    # one type per node: the schemas are structural (a nullable field is an ``anyOf`` with a null branch)
     t = node.get("type", "Object" if "properties" in node else "any")
-    if isinstance(t, list):
-        t = next((x for x in t if x != "null"), "any")
     if t == "array":
         return "[]" + _type_name(node.get("items", {}))
     if t == "object":

@@ -194,3 +194,32 @@ def test_descriptions_are_our_own_words() -> None:
             if upstream and difflib.SequenceMatcher(None, text.lower(), upstream.lower()).ratio() > 0.8:
                 close.append((key, path))
     assert close == []
+
+
+def test_every_explained_schema_has_one_type_per_node() -> None:
+    """explain names a node's type from its ``type`` string (a nullable field is an ``anyOf`` with a null
+    branch, marked ``x-dynamo-schema-null``): no schema explain walks, ours or an earlier release's, has a
+    ``type`` list (only ``$defs/PrunedNull``'s ``not``, which explain never reaches). A type list would print
+    as ``<['string', 'null']>``."""
+    from dynamo_schema._schema import _releases
+
+    def lists(node: Any, path: str, out: list[str]) -> list[str]:
+        if isinstance(node, dict):
+            if isinstance(node.get("type"), list) and not path.endswith("$defs/PrunedNull/not"):
+                out.append(path)
+            for key, value in node.items():
+                lists(value, f"{path}/{key}", out)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                lists(value, f"{path}/{i}", out)
+        return out
+
+    files = sorted((ROOT / "schemas").rglob("*.json"))
+    assert len(files) == 14  # the generated set (tests/models/test_models.py keeps it current)
+    found = [p for f in files for p in lists(json.loads(f.read_text()), f.name, [])]
+    for release in _releases.RELEASES:
+        for kind in _releases.kinds(release):
+            for version in _releases.served_versions(release, kind):
+                found += lists(_releases.schema(release, f"nvidia.com/{version}", kind), f"{release}/{kind}", [])
+    assert found == []
+    assert lists({"a": {"type": ["string", "null"]}}, "x", []) == ["x/a"]  # the walk finds one
