@@ -15,7 +15,7 @@ from .._k8s._container import has_arg
 from ._errors import RenderError
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._podrequest import PodRequest, gpu_count, pod_template_annotations
-from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, parse_semver
+from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, at_least
 
 VLLM_RAY_PORT = "6379"
 VLLM_DP_RPC_PORT = "13445"
@@ -156,8 +156,7 @@ def use_vllm_mp(annotations: Mapping[str, str]) -> bool:
             return True
         if override.lower() == "ray":
             return False
-    origin = parse_semver(annotations.get(ANN_ORIGIN_VERSION))
-    return origin is not None and origin >= VLLM_MULTIPROCESSING_ORIGIN
+    return at_least(annotations.get(ANN_ORIGIN_VERSION), VLLM_MULTIPROCESSING_ORIGIN)
 
 
 def _field_env(name: str, path: str) -> dict[str, Any]:
