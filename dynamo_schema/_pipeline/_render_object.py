@@ -46,6 +46,11 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
         "admitted": admitted,
     }
     if worker_hash_algorithm:
+        from .._render._workerhash import ALGORITHMS
+
+        if worker_hash_algorithm not in ALGORITHMS:  # the reconcile check's shape-only hash is not offered
+            raise RenderError.at(f"unknown worker hash algorithm {worker_hash_algorithm!r}; known: "
+                                 f"{', '.join(ALGORITHMS)}", rule="render.worker-hash")
         kwargs["worker_hash_algorithm"] = worker_hash_algorithm
     for key, value in (extra or {}).items():
         if key in kwargs:

@@ -509,3 +509,26 @@ def test_shape_only_render_is_the_real_render_with_a_zero_hash() -> None:
     hashed = hashes.pop()
     assert re.fullmatch("[0-9a-f]{8}", hashed) and hashed != "00000000"
     assert json.dumps(shaped, sort_keys=True) == json.dumps(real, sort_keys=True).replace(hashed, "00000000")
+
+
+def test_the_shape_only_hash_is_not_offered() -> None:
+    """``render --worker-hash`` and ``dynamo_schema.render(worker_hash_algorithm=…)`` take the operator's algorithms
+    only: the reconcile check's shape-only value (zeros for the hash) is refused as any unknown name is, so no
+    rendered object shown to a user carries a hash the operator never computes."""
+    from pathlib import Path
+
+    import yaml
+
+    import dynamo_schema
+    from dynamo_schema._render._workerhash import ALGORITHMS
+    from dynamo_schema._render.targets._common import SHAPE_ONLY_HASH
+
+    doc = yaml.safe_load((Path(__file__).resolve().parents[2] / "examples" / "vllm-disagg.yaml").read_text())
+    known = "dcd-runtime-version, dcd, legacy-v1, rollout-v2"
+    assert ", ".join(ALGORITHMS) == known
+    for name in (SHAPE_ONLY_HASH, "".join(["-shape", "-only-"]), "bogus"):
+        with pytest.raises(dynamo_schema.RenderError) as err:
+            dynamo_schema.render(doc, worker_hash_algorithm=name)
+        assert str(err.value) == f"unknown worker hash algorithm {name!r}; known: {known}"
+        assert [d.rule for d in err.value.diagnostics] == ["render.worker-hash"]
+    assert dynamo_schema.render(doc, worker_hash_algorithm="rollout-v2")  # a known one renders
