@@ -40,6 +40,7 @@ class _Comments:
 
     def __init__(self) -> None:
         self.before: dict[_Anchor, list[str]] = {}
+        #: end-of-line comments: the source's spaces before the ``#``, then the comment text
         self.eol: dict[_Anchor, str] = {}
         self.footer: list[str] = []
 
@@ -107,8 +108,10 @@ def _collect(doc: Any, lines: list[str], head: int) -> _Comments:
         if segs and segs[0].strip().startswith("#"):
             ln = tok.start_mark.line
             text = segs[0].strip()
-            if head <= ln < len(lines) and not lines[ln].lstrip().startswith("#") and lines[ln].rstrip().endswith(text):
-                eol[ln] = text
+            line = lines[ln].rstrip() if head <= ln < len(lines) else ""
+            if line and not line.lstrip().startswith("#") and line.endswith(text):
+                body = line[:-len(text)]
+                eol[ln] = body[len(body.rstrip()):] + text  # the gap before the comment is kept
     hi = len(lines)
     lo = min((n[0] for n in nodes), default=hi)
     node_lines = {n[0] for n in nodes}
@@ -234,7 +237,7 @@ class _Builder:
             eol = self.c.eol.pop(extra, None)
             if eol:
                 if anchors[0] in self.c.eol:
-                    self.c.before.setdefault(anchors[0], []).append(eol)
+                    self.c.before.setdefault(anchors[0], []).append(eol.lstrip())
                 else:
                     self.c.eol[anchors[0]] = eol
 
@@ -284,7 +287,9 @@ class _Builder:
             if self.beta:  # native list <- the alpha item (gpu, custom.*)
                 cands: _Src = []
                 for cont, _r in src:
-                    cands.append((cont, {"nvidia.com/gpu": "gpu"}))
+                    # a dedicated alpha resources field spells the GPU ``gpu``; a native one
+                    # (extraPodSpec.mainContainer.resources) keeps ``nvidia.com/gpu``
+                    cands.append((cont, {"nvidia.com/gpu": "gpu"} if _is_map(cont) and "gpu" in cont else {}))
                     if _is_map(_get(cont, "custom")):
                         cands.append((cont["custom"], {}))
                 return _child_src(key, cands)
@@ -399,7 +404,7 @@ class _Builder:
             slot = out.ca.items.setdefault(key, [None, None, None, None])
             slot[1] = [CommentToken((t or "") + "\n", CommentMark(indent if t else 0)) for t in before]
         if eol:
-            out.yaml_add_eol_comment(eol, key, column=None)
+            _add_eol(out, key, eol)
 
     def _attach_item(self, out: Any, i: int, anchor: _Anchor, indent: int, compound: bool) -> None:
         from ruamel.yaml.error import CommentMark
@@ -409,7 +414,7 @@ class _Builder:
         eol = self.c.eol.pop(anchor, None)
         item = out[i]
         if compound and eol:  # e.g. "Frontend:  # note" -> a line above the component
-            before.append(eol)
+            before.append(eol.lstrip())
             eol = None
         if isinstance(item, dict) and item and hasattr(item, "ca"):  # comments of the first key go above the "- " line
             first = next(iter(item))
@@ -421,7 +426,19 @@ class _Builder:
             slot = out.ca.items.setdefault(i, [None, None, None, None])
             slot[1] = [CommentToken((t or "") + "\n", CommentMark(indent if t else 0)) for t in before]
         if eol:
-            out.yaml_add_eol_comment(eol, i, column=None)
+            _add_eol(out, i, eol)
+
+
+def _add_eol(out: Any, key: Any, eol: str) -> None:
+    """An end-of-line comment after ``out[key]`` with the source's gap before its ``#``: ruamel's
+    ``yaml_add_eol_comment`` aligns a comment on its sibling's column instead, which turns the second of two
+    commented lines ``a: 1  # x`` into ``a: 1 # x``. The emitter writes one space before a column-0 comment."""
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    text = eol.lstrip()
+    gap = max(len(eol) - len(text), 1)
+    out._yaml_add_eol_comment([CommentToken(" " * (gap - 1) + text, CommentMark(0)), None], key)
 
 
 def _order(keys: list[Any], anchors: dict[Any, _Anchor | None], src: _Src) -> list[Any]:

@@ -175,6 +175,45 @@ def test_back_to_v1alpha1_keeps_the_comments(beta_out: str, tmp_path: Path) -> N
     assert "  name: demo  # the name" in lines
 
 
+NATIVE_LIMITS = f"""\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  services:
+    W:
+      componentType: worker  # the type
+      replicas: 1   # three spaces
+      extraPodSpec:
+        mainContainer:
+          image: {IMAGE}
+          resources:
+            limits:
+              "nvidia.com/gpu": "1"  # one gpu
+              memory: 1Gi  # memory
+"""
+
+
+def test_native_gpu_limits_and_consecutive_comments_keep_their_place_and_gap(tmp_path: Path) -> None:
+    """A native ``extraPodSpec.mainContainer.resources`` spells the GPU ``nvidia.com/gpu`` (only the dedicated
+    alpha ``resources`` field says ``gpu``): its comment follows it into the main container, both ways. Each
+    end-of-line comment keeps the spaces it had before its ``#`` (ruamel's alignment on the sibling's column
+    made the second of two commented lines ``replicas: 1 # …``)."""
+    rc, beta, err = run("convert", write(tmp_path, "alpha.yaml", NATIVE_LIMITS))
+    assert rc == 0, err
+    assert data(beta) == converted(NATIVE_LIMITS)
+    lines = beta.splitlines()
+    for line in ("type: worker  # the type", "replicas: 1   # three spaces", 'nvidia.com/gpu: "1"  # one gpu',
+                 "memory: 1Gi  # memory"):
+        assert sum(ln.strip() == line for ln in lines) == 1, (line, beta)
+    rc, alpha, err = run("convert", "--to", "v1alpha1", write(tmp_path, "beta.yaml", beta))
+    assert rc == 0, err
+    assert data(alpha) == converted(beta, to_v1alpha1)
+    # back where it came from: the v1beta1 annotation aside, the input's lines (the key's quotes are not needed)
+    assert alpha == NATIVE_LIMITS.replace('"nvidia.com/gpu"', "nvidia.com/gpu")
+
+
 def test_other_documents_keep_their_comments(tmp_path: Path) -> None:
     cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg  # config\ndata:\n  # the key\n  k: 'on'\n"
     text = cm + "---\n" + ALPHA
