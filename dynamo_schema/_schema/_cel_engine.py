@@ -280,16 +280,31 @@ def _char_at(s: str, i: int) -> str:
 
 
 def _index_of(s: str, sub: str, start: int = 0) -> int:
-    if start < 0 or start > len(s):
+    """cel-go v0.22.0 (Kubernetes 1.32) ``indexOfOffset``: an empty ``sub`` is found at ``start`` (unchecked); a
+    negative start is an error, one at or past the end finds nothing."""
+    if sub == "":
+        return start
+    if start < 0:
         raise CelRuntimeError(f"index out of range: {start}")
+    if start >= len(s):
+        return -1
     return s.find(sub, start)
 
 
 def _last_index_of(s: str, sub: str, end: int | None = None) -> int:
+    """cel-go v0.22.0 ``lastIndexOf`` / ``lastIndexOfOffset``: without an offset the search starts at the last
+    character (so ``''.lastIndexOf('a')`` is an error: offset -1); an empty ``sub`` is found at the offset; a
+    negative offset is an error, one at or past the end finds nothing."""
     if end is None:
-        return s.rfind(sub)
-    if end < 0 or end >= len(s) and s:
+        if sub == "":
+            return len(s)
+        end = len(s) - 1
+    if sub == "":
+        return end
+    if end < 0:
         raise CelRuntimeError(f"index out of range: {end}")
+    if end >= len(s):
+        return -1
     return s.rfind(sub, 0, end + len(sub))
 
 

@@ -158,6 +158,47 @@ def test_kubernetes_library(rule: str, expected: Any) -> None:
     assert ev(rule) == expected
 
 
+# cel-go v0.22.0 (the CEL of Kubernetes 1.32, the default --kubernetes-version) ext/strings_test.go rows
+CEL_GO_STRINGS = [
+    "'tacocat'.indexOf('') == 0", "'tacocat'.indexOf('ac') == 1", "'tacocat'.indexOf('none') == -1",
+    "'tacocat'.indexOf('', 3) == 3", "'tacocat'.indexOf('a', 3) == 5", "'tacocat'.indexOf('at', 3) == 5",
+    "'ta©o©αT'.indexOf('©') == 2", "'ta©o©αT'.indexOf('©', 3) == 4", "'ta©o©αT'.indexOf('©αT', 3) == 4",
+    "'ta©o©αT'.indexOf('©α', 5) == -1", "'ijk'.indexOf('k') == 2", "'hello wello'.indexOf('hello wello') == 0",
+    "'hello wello'.indexOf('ello', 6) == 7", "'hello wello'.indexOf('elbo room!!') == -1",
+    "'hello wello'.indexOf('elbo room!!!') == -1", "'tacocat'.lastIndexOf('') == 7",
+    "'tacocat'.lastIndexOf('at') == 5", "'tacocat'.lastIndexOf('none') == -1", "'tacocat'.lastIndexOf('', 3) == 3",
+    "'tacocat'.lastIndexOf('a', 3) == 1", "'ta©o©αT'.lastIndexOf('©') == 4", "'ta©o©αT'.lastIndexOf('©', 3) == 2",
+    "'ta©o©αT'.lastIndexOf('©α', 4) == 4", "'hello wello'.lastIndexOf('ello', 6) == 1",
+    "'hello wello'.lastIndexOf('low') == -1", "'hello wello'.lastIndexOf('elbo room!!') == -1",
+    "'hello wello'.lastIndexOf('elbo room!!!') == -1", "'hello wello'.lastIndexOf('hello wello') == 0",
+    "'bananananana'.lastIndexOf('nana', 7) == 6",
+    "'tacocat'.indexOf('a', 30) == -1", "'tacocat'.lastIndexOf('a', 30) == -1",  # past the end: not found
+]
+
+
+@pytest.mark.parametrize("rule", CEL_GO_STRINGS)
+def test_cel_go_string_index_rows(rule: str) -> None:
+    assert ev(rule) is True
+
+
+@pytest.mark.parametrize(("rule", "expected"), [
+    ("'tacocat'.lastIndexOf('a', -1) == -1", "error: index out of range: -1"),  # cel-go's error row
+    # read off indexOfOffset / lastIndexOfOffset (v0.22.0): the empty needle returns the offset unchecked, the
+    # search without an offset starts at the last character (offset -1 for the empty string)
+    ("'abc'.indexOf('', 9)", 9),
+    ("'abc'.indexOf('', -2)", -2),
+    ("'abc'.indexOf('a', -1)", "error: index out of range: -1"),
+    ("'abc'.indexOf('c', 3)", -1),
+    ("''.indexOf('a')", -1),
+    ("''.lastIndexOf('a')", "error: index out of range: -1"),
+    ("''.lastIndexOf('')", 0),
+    ("'abc'.lastIndexOf('', 9)", 9),
+    ("'ab'.lastIndexOf('abc', 1)", -1),
+])
+def test_cel_go_string_index_edges(rule: str, expected: Any) -> None:
+    assert ev(rule) == expected
+
+
 # --- every rule of the CRDs ------------------------------------------------------------------------
 
 
