@@ -100,8 +100,8 @@ def _client_owns_socket_fields(row: dict[str, Any], mp: pytest.MonkeyPatch) -> N
 def _intra_pod_gms(extra_clients: list[str], sidecars: list[dict[str, Any]] | None) -> dict[str, Any]:
     """An intra-pod GMS v1alpha1 worker with one GPU on main, naming ``extra_clients``."""
     extra: dict[str, Any] = {"mainContainer": {"resources": {"limits": {"nvidia.com/gpu": "1"}}}}
-    if sidecars is not None:
-        extra["podSpec"] = {"containers": sidecars}
+    if sidecars is not None:  # v1alpha1 ExtraPodSpec embeds the PodSpec inline (`json:",inline"`)
+        extra["containers"] = sidecars
     return {"componentType": "worker", "extraPodSpec": extra,
             "gpuMemoryService": {"enabled": True, "mode": "intraPod", "extraClientContainers": extra_clients}}
 

@@ -72,8 +72,6 @@ OUT_OF_SCOPE: dict[str, str] = {
 
 # ---------------------------------------------------------------- expected failures
 
-_GMS_SIDECAR = ("the GPU memory service wiring (gms.EnsureServerSidecar / EnsureClient: the gms-server init container, "
-                "the shared socket volume and GMS_SOCKET_DIR, the DRA claim on every client) is not rendered")
 _DRA_GPUS = ("DRA: the container GPU count comes from the claimed ResourceClaimTemplate's device requests "
              "(ResolveContainerGPUs reads the template and its DeviceClass from the cluster); render counts only "
              "nvidia.com/gpu resources, so a DRA-only container has 0 GPUs")
@@ -89,8 +87,6 @@ _ROLLING_TARGETS = ("during a rolling update the new worker DCD's replicas come 
                     "no rolling-update state")
 
 XFAIL: dict[str, str] = {
-    # intra-pod GPU memory service wiring
-    "TestGenerateBasePodSpec_GPUMemoryServiceExtraClientContainers/": _GMS_SIDECAR,
     # DRA: GPUs counted from ResourceClaimTemplates
     "TestGenerateGrovePodCliqueSet_VLLMMultinodeDRA/": _DRA_GPUS,
     "TestGenerateGrovePodCliqueSet_TRTLLMMultinodeDRA/": _DRA_GPUS,
