@@ -107,6 +107,10 @@ def test_optional_old_self() -> None:
         # quantity (k8s.io/apiserver/pkg/cel/library/quantity.go)
         ("quantity('1Gi').isGreaterThan(quantity('1G'))", True),
         ("quantity('500m').isLessThan(quantity('1'))", True),
+        # strict comparisons: equal quantities (any spelling) are neither less nor greater
+        ("quantity('1').isLessThan(quantity('1000m'))", False),
+        ("quantity('1Ki').isGreaterThan(quantity('1024'))", False),
+        ("quantity('2').isLessThan(quantity('1'))", False),
         ("quantity('1') == quantity('1000m')", True),
         ("quantity('1.5').compareTo(quantity('1500m')) == 0", True),
         ("quantity('2Ki').compareTo(quantity('2k'))", 1),
@@ -147,6 +151,11 @@ def test_optional_old_self() -> None:
         ("'a/b/c'.split('/', 2)", ["a", "b/c"]),
         ("'hello'.substring(1, 3) + 'hello'.substring(3)", "ello"),
         ("'hello'.charAt(1)", "e"),
+        # cel-go v0.22.0 ext/strings_test.go rows
+        ("'tacocat'.charAt(3) == 'o'", True),
+        ("'tacocat'.charAt(7) == ''", True),
+        ("'©αT'.charAt(0) == '©' && '©αT'.charAt(1) == 'α' && '©αT'.charAt(2) == 'T'", True),
+        ("''.charAt(0) == ''", True),
         ("'hello'.charAt(9)", "error: index out of range: 9"),
         ("'a-b-c'.replace('-', '+', 1)", "a+b-c"),
         ("' \\t x \\n'.trim()", "x"),
