@@ -528,3 +528,23 @@ def test_sidecar_image_rule_absorbs_the_missing_name_error() -> None:
     assert [d.message for d in C.validate_cel(doc, schema, check_blocking=False)] == [
         'Invalid value: no such key: name evaluating rule: sidecar containers must specify a non-empty image'
     ]
+
+
+def test_message_expression_up_to_5_kib() -> None:
+    """apiextensions-apiserver: a messageExpression result longer than
+    ``celconfig.MaxEvaluatedMessageExpressionSizeBytes`` (5 * 1024 bytes) is not used; the rule's ``message``
+    is reported instead. 5,120 bytes are still the message; 5,121 are not (counted in bytes: ``é`` is 2)."""
+    schema = {"type": "object", "properties": {"spec": {
+        "type": "object", "properties": {"msg": {"type": "string"}, "n": {"type": "integer"}},
+        "x-kubernetes-validations": [{"rule": "self.n <= 8", "message": "fallback", "messageExpression": "self.msg"}],
+    }}}
+
+    def message(msg: str) -> str:
+        (d,) = C.validate_cel({"spec": {"msg": msg, "n": 9}}, schema)
+        return d.message
+
+    assert message("x" * 5120) == "Invalid value: " + "x" * 5120
+    assert message("x" * 5121) == "Invalid value: fallback"
+    assert message("é" * 2560) == "Invalid value: " + "é" * 2560
+    assert message("é" * 2560 + "x") == "Invalid value: fallback"
+    assert message("x" * 2000) == "Invalid value: " + "x" * 2000
