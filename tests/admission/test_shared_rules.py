@@ -334,6 +334,18 @@ def test_main_container_with_multiple_gpu_resources_uses_first_sorted_name() -> 
     )
 
 
+def test_gpu_resource_names_are_the_operators() -> None:
+    """``dra.isGPUResourceName`` (lower-cased): ``nvidia.com/gpu``, ``gpu``, a ``/gpu`` suffix, a ``/mig-`` shape or a
+    ``gpu.`` prefix; any other extended resource is not a GPU, however it sorts."""
+    from dynamo_schema._admission.rules._shared import gpu_count
+
+    for name in ("nvidia.com/gpu", "NVIDIA.com/GPU", "gpu", "amd.com/gpu", "nvidia.com/mig-3g.20gb", "gpu.example/x"):
+        assert gpu_count({"limits": {name: "2"}}) == (2, None), name
+    for name in ("smarter-devices/fuse", "vendor.io/tpu", "openai.com/npu", "nvidia.com/hostdev", "zz/gpux", "memory"):
+        assert gpu_count({"limits": {name: "2"}}) == (0, None), name
+        assert gpu_count({"limits": {name: "2"}, "requests": {"nvidia.com/gpu": "3"}}) == (3, None), name
+
+
 def test_frontend_component_type_in_helpers() -> None:
     assert frontend(beta_dgd())["type"] == "frontend"
     assert main_container()["name"] == "main"
