@@ -392,3 +392,19 @@ def test_inter_pod_failover_needs_a_shadow_at_1_1() -> None:
     hits = [d for d in _dcd_diags(spec, "1.1") if "numShadows" in d.message]
     assert [(d.message, d.path) for d in hits] == [
         ("spec.failover.numShadows must be >= 1", ("spec", "failover", "numShadows"))]
+
+
+def test_gms_with_a_checkpoint_is_refused_at_1_2() -> None:
+    """1.2 (788d3ccd) shared.go validateSnapshotWithGPUMemoryService -> checkpoint.ValidateGMSSnapshotGate: checkpoint
+    enabled with an enabled GMS is refused at ``<fieldPath>.checkpoint`` ("GMS + Snapshot is temporarily disabled;
+    …"); not before 1.2, and not with GMS off."""
+    # mutant ffab0ed2dd84
+    spec = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True}, "checkpoint": {"enabled": True}}
+    message = ("spec.checkpoint: GMS + Snapshot is temporarily disabled; disable gpuMemoryService or enable the "
+               "internal GMS + Snapshot gate")
+    hits = [(d.rule, d.path, d.message) for d in _dcd_diags(spec, "1.2") if "GMS + Snapshot" in d.message]
+    assert hits == [("dcd.checkpoint-compatibility", ("spec", "checkpoint"), message)]
+    assert not [d for d in _dcd_diags(spec, "1.1") if "GMS + Snapshot" in d.message]
+    off = {**spec, "gpuMemoryService": {"enabled": False}}
+    assert not [d for d in _dcd_diags(off, "1.2") if "GMS + Snapshot" in d.message]
