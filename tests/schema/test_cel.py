@@ -477,3 +477,18 @@ def test_type_immutable_translation() -> None:
     assert C.validate_cel({"type": "worker"}, schema, old={}) == []
     got = [(d.rule, d.path, d.message) for d in C.validate_cel({}, schema, old={"type": "worker"})]
     assert got == [("cel.type-immutable", (), 'Invalid value: type is immutable after it is set')]
+
+
+def test_newer_type_rule_is_on_dgd_components_and_the_dcd_spec_only() -> None:
+    """The transition rule newer CRDs carry (``type is immutable after it is set``) sits on DGD components and the
+    DCD spec: an update of any other kind gets nothing from it, even one that has a ``components`` list (a DGDR,
+    a DynamoModel, a DynamoCheckpoint: its schema refuses the field on its own)."""
+    comps_old = {"components": [{"name": "w", "type": "worker"}]}
+    comps_new = {"components": [{"name": "w", "type": "decode"}]}
+    beta = "nvidia.com/v1beta1"
+    for kind in ("DynamoGraphDeploymentRequest", "DynamoModel", "DynamoCheckpoint", "DynamoWorkerMetadata"):
+        new = {"apiVersion": beta, "kind": kind, "spec": comps_new}
+        assert C.newer_transition_rules(new, {**new, "spec": comps_old}, []) == [], kind
+    new = {"apiVersion": beta, "kind": "DynamoGraphDeployment", "spec": comps_new}
+    assert [(d.rule, d.path) for d in C.newer_transition_rules(new, {**new, "spec": comps_old}, [])] == [
+        ("cel.type-immutable", ("spec", "components", 0))]
