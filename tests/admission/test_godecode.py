@@ -180,3 +180,20 @@ def test_epp_plugin_weight_decodes_into_a_go_int() -> None:
     assert got is not None and got.path[-1] == "weight"
     assert got.message.startswith("json: cannot unmarshal number 9223372036854775808 into Go struct field ")
     assert got.message.endswith(" of type int")
+
+
+def test_an_int_or_string_written_without_omitempty_gets_its_go_zero() -> None:
+    """``HTTPGetAction.Port`` and ``TCPSocketAction.Port`` are ``intstr.IntOrString`` fields tagged ``json:"port"``
+    (no ``omitempty``): the mutating webhook's Go round trip writes the zero value, which ``IntOrString.MarshalJSON``
+    spells as the integer ``0`` (its zero ``Type`` is ``Int``), so the probe is stored with ``port: 0``."""
+    main = {"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0",
+            "livenessProbe": {"httpGet": {"path": "/health"}}, "readinessProbe": {"tcpSocket": {}},
+            "startupProbe": {"httpGet": {"path": "/s", "port": "http"}}}
+    dgd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+           "spec": {"components": [{"name": "Frontend", "type": "frontend", "podTemplate": {"spec": {
+               "containers": [main]}}}]}}
+    stored = dynamo_schema.default(copy.deepcopy(dgd), AdmissionSettings())
+    (container,) = stored["spec"]["components"][0]["podTemplate"]["spec"]["containers"]
+    assert container["livenessProbe"]["httpGet"] == {"path": "/health", "port": 0}
+    assert container["readinessProbe"]["tcpSocket"] == {"port": 0}
+    assert container["startupProbe"]["httpGet"] == {"path": "/s", "port": "http"}  # a value is kept
