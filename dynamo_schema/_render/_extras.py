@@ -113,10 +113,11 @@ def dcd_model_service(dcd: Mapping[str, Any], namespace: str) -> list[dict[str, 
     return [model_service(str(model), namespace, {})] if model else []
 
 
-def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
+def epp_objects(dgd: Mapping[str, Any], namespace: str,
+                service_mesh: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """``dgd_epp_reconciler.go``: for the DGD's EPP component (``GetEPPComponent``: the first one), the
     EPP ConfigMap unless the user references one (``epp/config.go`` ``GenerateConfigMap``), then the
-    InferencePool (``epp/inference_pool.go``)."""
+    InferencePool (``epp/inference_pool.go``), then, with the Istio gate on, the EPP DestinationRule."""
     from ._eppconfig import config_map_text
 
     meta = dgd.get("metadata") or {}
@@ -150,7 +151,45 @@ def epp_objects(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:
             "endpointPickerRef": {"kind": "Service", "name": normalize_kube_name(dcd_name(dgd_name, name, None, "")), "port": {"number": 9002}},
         },
     })
+    if mesh_enabled(service_mesh):
+        out.append(epp_destination_rule(dcd_name(dgd_name, name, None, ""), namespace, service_mesh or {}))
     return out
+
+
+def mesh_enabled(mesh: Mapping[str, Any] | None) -> bool:
+    """``features.Istio``: ``ServiceMeshConfiguration.IsEnabled`` (provider ``istio``, ``enabled`` not false);
+    render has no cluster to detect the DestinationRule API in, so a configured mesh is taken to have it."""
+    if not isinstance(mesh, Mapping) or mesh.get("enabled") is False:
+        return False
+    return mesh.get("provider") == "istio"
+
+
+#: istio.io/api ``ClientTLSSettings.TLSmode``: the operator's ``tlsMode`` values (anything else is SIMPLE); DISABLE
+#: is the enum's zero, which jsonpb (EmitDefaults off) leaves out
+_TLS_MODES = {"DISABLE": None, "SIMPLE": "SIMPLE", "ISTIO_MUTUAL": "ISTIO_MUTUAL", "MUTUAL": "MUTUAL"}
+
+
+def epp_destination_rule(service_name: str, namespace: str, mesh: Mapping[str, Any]) -> dict[str, Any]:
+    """``graph.go`` ``GenerateEPPDestinationRule``: the EPP Service's DestinationRule (name and host from the
+    normalized Service name), its client TLS from the operator's Istio settings (``tlsMode`` default SIMPLE,
+    ``insecureSkipVerify`` default true, the certificate paths only in MUTUAL mode), as the operator's client
+    writes it (istio.io/api's jsonpb: camelCase names, zero values left out, the skip-verify wrapper kept)."""
+    name = normalize_kube_name(service_name)
+    rule: dict[str, Any] = {"apiVersion": "networking.istio.io/v1beta1", "kind": "DestinationRule",
+                            "metadata": {"name": name, "namespace": namespace}, "spec": {}}
+    istio = mesh.get("istio")
+    if mesh.get("provider") != "istio" or not isinstance(istio, Mapping):
+        return rule
+    mode = _TLS_MODES.get(str(istio.get("tlsMode") or ""), "SIMPLE")
+    skip = istio.get("insecureSkipVerify")
+    tls: dict[str, Any] = {} if mode is None else {"mode": mode}
+    if mode == "MUTUAL":
+        for key in ("clientCertificate", "privateKey", "caCertificates"):
+            if istio.get(key):
+                tls[key] = str(istio[key])
+    tls["insecureSkipVerify"] = True if skip is None else bool(skip)
+    rule["spec"] = {"host": f"{name}.{namespace}.svc.cluster.local", "trafficPolicy": {"tls": tls}}
+    return rule
 
 
 def scaling_adapters(dgd: Mapping[str, Any], namespace: str) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from .._core._record import FrozenRecord
 
@@ -21,7 +22,8 @@ class RenderOptions(FrozenRecord):
                                             "ingress_host_suffix", "virtual_service_gateway", "kai_scheduler_enabled",
                                             "volcano_scheduler_enabled", "apiserver_defaults", "worker_hash_algorithm",
                                             "cluster_topology_domains",
-                                            "dra_enabled", "dra_device_classes", "checkpoint_enabled", "admitted")
+                                            "dra_enabled", "dra_device_classes", "checkpoint_enabled", "admitted",
+                                            "service_mesh")
     namespace: str
     operator_version: str | None
     discovery_backend: str
@@ -65,6 +67,10 @@ class RenderOptions(FrozenRecord):
     # reconcile check admit it once, ``_pipeline``): the target renders it as it is. False (library callers
     # of ``_render.render`` with a manifest as written): the target applies the admission defaults itself.
     admitted: bool
+    # The operator's ``serviceMesh`` configuration as written in its config file (``enabled``, ``provider``,
+    # ``istio``: ``tlsMode``, ``insecureSkipVerify``, ``clientCertificate``, ``privateKey``, ``caCertificates``);
+    # with provider ``istio`` (and ``enabled`` not false) the EPP gets an Istio DestinationRule. None: no mesh.
+    service_mesh: Mapping[str, Any] | None
 
     def __init__(self, namespace: str = "default", operator_version: str | None = None,
                  discovery_backend: str = "kubernetes", grove_enabled: bool = True, lws_enabled: bool = True,
@@ -76,7 +82,8 @@ class RenderOptions(FrozenRecord):
                  apiserver_defaults: bool = False, worker_hash_algorithm: str | None = None,
                  cluster_topology_domains: Mapping[str, tuple[str, ...]] | None = None,
                  dra_enabled: bool = False, dra_device_classes: tuple[str, ...] = ("gpu.nvidia.com",),
-                 checkpoint_enabled: bool = False, admitted: bool = False) -> None:
+                 checkpoint_enabled: bool = False, admitted: bool = False,
+                 service_mesh: Mapping[str, Any] | None = None) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "namespace", namespace)
         setattr_(self, "operator_version", operator_version)
@@ -102,3 +109,4 @@ class RenderOptions(FrozenRecord):
         setattr_(self, "dra_device_classes", tuple(dra_device_classes))
         setattr_(self, "checkpoint_enabled", checkpoint_enabled)
         setattr_(self, "admitted", admitted)
+        setattr_(self, "service_mesh", service_mesh)

@@ -43,3 +43,48 @@ def test_epp_contract_for_every_runtime(image: str) -> None:
     assert "HOME" not in {e["name"] for e in main["env"]}
     assert {"name": "epp-config", "mountPath": "/etc/epp", "readOnly": True} in main["volumeMounts"]
     assert any(o["kind"] == "ConfigMap" and o["metadata"]["name"] == "test-deploy-epp-config" for o in objs)
+
+
+# ---------------------------------------------------------------- the Istio DestinationRule of the EPP
+# dgd_epp_reconciler.go: with features.Istio on (ServiceMeshConfiguration.IsEnabled: provider istio, enabled not
+# false), after the InferencePool, graph.go GenerateEPPDestinationRule(eppServiceName, dgd.Namespace, mesh).
+
+MUTUAL = {"provider": "istio", "istio": {"tlsMode": "MUTUAL", "clientCertificate": "/c.pem", "privateKey": "/k.pem",
+                                         "caCertificates": "/ca.pem", "insecureSkipVerify": False}}
+
+
+@pytest.mark.parametrize("target", ["kubernetes", "grove"])
+def test_istio_mesh_adds_the_epp_destination_rule(target: str) -> None:
+    dgd = _epp_dgd("nvcr.io/nvidia/ai-dynamo/dynamo-epp:1.5.0", {"config": {"plugins": [{"type": "dyn-kv"}]}})
+    objs = render(dgd, target, RenderOptions(namespace="ns1", service_mesh=MUTUAL))
+    kinds = [o["kind"] for o in objs]
+    (rule,) = [o for o in objs if o["kind"] == "DestinationRule"]
+    assert kinds.index("DestinationRule") == kinds.index("InferencePool") + 1
+    pool = next(o for o in objs if o["kind"] == "InferencePool")
+    service, ns = pool["spec"]["endpointPickerRef"]["name"], pool["metadata"]["namespace"]
+    assert (service, ns) == ("test-deploy-epp", "default")  # the DGD's own namespace wins over the option
+    assert rule == {
+        "apiVersion": "networking.istio.io/v1beta1", "kind": "DestinationRule",
+        "metadata": {"name": service, "namespace": ns},
+        "spec": {"host": f"{service}.{ns}.svc.cluster.local", "trafficPolicy": {"tls": {
+            "mode": "MUTUAL", "clientCertificate": "/c.pem", "privateKey": "/k.pem", "caCertificates": "/ca.pem",
+            "insecureSkipVerify": False}}}}
+    for mesh in (None, {"provider": ""}, {**MUTUAL, "enabled": False}, {"provider": "linkerd"}):
+        assert "DestinationRule" not in [o["kind"] for o in render(dgd, target, RenderOptions(service_mesh=mesh))]
+
+
+@pytest.mark.parametrize(("istio", "tls"), [
+    ({}, {"mode": "SIMPLE", "insecureSkipVerify": True}),                       # the defaults
+    ({"tlsMode": "SIMPLE", "clientCertificate": "/c.pem"}, {"mode": "SIMPLE", "insecureSkipVerify": True}),
+    ({"tlsMode": "ISTIO_MUTUAL"}, {"mode": "ISTIO_MUTUAL", "insecureSkipVerify": True}),
+    ({"tlsMode": "DISABLE", "insecureSkipVerify": False}, {"insecureSkipVerify": False}),  # the enum's zero
+    ({"tlsMode": "bogus"}, {"mode": "SIMPLE", "insecureSkipVerify": True}),   # anything else: SIMPLE
+])
+def test_destination_rule_tls(istio: dict[str, Any], tls: dict[str, Any]) -> None:
+    from dynamo_schema._render._extras import epp_destination_rule
+
+    rule = epp_destination_rule("Qwen.EPP", "ns", {"provider": "istio", "istio": istio})
+    assert rule["metadata"] == {"name": "qwen-epp", "namespace": "ns"}
+    assert rule["spec"] == {"host": "qwen-epp.ns.svc.cluster.local", "trafficPolicy": {"tls": tls}}
+    # an istio provider without Istio settings: the rule with its name only
+    assert epp_destination_rule("q-epp", "ns", {"provider": "istio"})["spec"] == {}

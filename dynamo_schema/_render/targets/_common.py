@@ -117,7 +117,7 @@ def dgd_common(dgd: dict[str, Any], ns: str, options: RenderOptions) -> list[dic
     if is_k8s_discovery(options.discovery_backend, (dgd.get("metadata") or {}).get("annotations") or {}):
         out += discovery_rbac(name, ns)
     out += dgd_claim_templates(dgd, ns, options)  # the DRA gate (dgdGMSResourceClaimsReconciler)
-    out += epp_objects(dgd, ns)
+    out += epp_objects(dgd, ns, options.service_mesh)
     if has_multinode(dgd):
         out.append(wait_leader_configmap(name, ns))
     out += scaling_adapters(dgd, ns)

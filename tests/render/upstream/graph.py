@@ -510,19 +510,15 @@ def _ingress_normalized_names(row: dict[str, Any], mp: pytest.MonkeyPatch) -> No
 
 @hand_ported("TestGenerateEPPDestinationRule_MUTUALPropagatesCerts")
 def _epp_destination_rule(row: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    """An Istio service mesh in MUTUAL TLS mode with client certificate, key and CA paths: the EPP
-    Service ``qwen-epp``'s DestinationRule carries them. Rendered from a DGD ``qwen`` (namespace
-    dynamo-cloud) with an EPP component; the mesh is operator configuration."""
-    from dynamo_schema._render import render
+    """An Istio service mesh in MUTUAL TLS mode with client certificate, key and CA paths: the DestinationRule of
+    the EPP Service ``qwen-epp`` (namespace dynamo-cloud) carries them."""
+    from dynamo_schema._render._extras import epp_destination_rule
 
     mesh = {"provider": "istio", "istio": {"tlsMode": "MUTUAL", "clientCertificate": "/etc/certs/client.pem",
                                            "privateKey": "/etc/certs/client.key", "caCertificates": "/etc/certs/ca.pem"}}
-    options = RenderOptions(**{"service_mesh": mesh})  # no such setting yet (state.XFAIL)
-    dgd = beta_dgd_of("qwen", "dynamo-cloud", [{"name": "epp", "type": "epp"}, {"name": "worker", "type": "worker"}])
-    rules = [o for o in render(dgd, "kubernetes", options) if o["kind"] == "DestinationRule"]
-    assert [r["metadata"]["name"] for r in rules] == ["qwen-epp"]
-    tls = (rules[0]["spec"].get("trafficPolicy") or {}).get("tls") or {}
-    assert tls.get("mode") == "MUTUAL"
-    assert tls.get("clientCertificate") == "/etc/certs/client.pem"
-    assert tls.get("privateKey") == "/etc/certs/client.key"
-    assert tls.get("caCertificates") == "/etc/certs/ca.pem"
+    rule = epp_destination_rule("qwen-epp", "dynamo-cloud", mesh)
+    tls = rule["spec"]["trafficPolicy"]["tls"]
+    assert tls["mode"] == "MUTUAL"
+    assert tls["clientCertificate"] == "/etc/certs/client.pem"
+    assert tls["privateKey"] == "/etc/certs/client.key"
+    assert tls["caCertificates"] == "/etc/certs/ca.pem"

@@ -80,8 +80,6 @@ _LIVE_WORKLOAD = ("the legacy worker selector is read from the existing Deployme
 _SERVICE_ACCOUNT = ("a DCD pod without a service account gets the first ServiceAccount of its namespace labelled "
                     "nvidia.com/dynamo-component-pod=true (dynamocomponentdeployment_renderer.go generatePodTemplateSpec, a "
                     "cluster read); render, without cluster state, uses 'default'")
-_SERVICE_MESH = ("the EPP DestinationRule of an Istio service mesh (graph.go GenerateEPPDestinationRule, the operator's "
-                 "serviceMesh configuration) is not rendered: RenderOptions has no service-mesh setting")
 _ROLLING_TARGETS = ("during a rolling update the new worker DCD's replicas come from "
                     "RollingUpdateContext.NewWorkerReplicaTargetsByComponent (derived from the live DCDs); render takes "
                     "no rolling-update state")
@@ -98,6 +96,4 @@ XFAIL: dict[str, str] = {
     "TestDynamoComponentDeploymentReconciler_LegacyAlphaWorkloadComponentTypeFromLeaderWorkerSet/": _LIVE_WORKLOAD,
     "TestGenerateSingleDCD_RollingUpdateContext/": _ROLLING_TARGETS,
     "TestGenerateSingleDCD_RollingUpdateZeroReplicas/": _ROLLING_TARGETS,
-    # objects render does not produce
-    "TestGenerateEPPDestinationRule_MUTUALPropagatesCerts/": _SERVICE_MESH,
 }
