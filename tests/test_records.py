@@ -69,7 +69,8 @@ SPECS: dict[str, tuple[bool, list[tuple[Any, ...]]]] = {
         ("ingress_tls_secret_name", ""), ("ingress_host_suffix", ""), ("virtual_service_gateway", ""),
         ("kai_scheduler_enabled", False), ("volcano_scheduler_enabled", False), ("apiserver_defaults", False),
         ("worker_hash_algorithm", None), ("cluster_topology_domains", None), ("dra_enabled", False),
-        ("dra_device_classes", ("gpu.nvidia.com",)), ("checkpoint_enabled", False), ("admitted", False)]),
+        ("dra_device_classes", ("gpu.nvidia.com",)), ("checkpoint_enabled", False), ("admitted", False),
+        ("service_mesh", None)]),
     "dynamo_schema._render._podrequest:PodRequest": (False, [
         ("component", REQ), ("component_type", REQ), ("backend", REQ), ("dgd_name", REQ), ("namespace", REQ),
         ("role", REQ), ("nodes", REQ), ("deployer", REQ), ("service_name", REQ), ("options", REQ),

@@ -30,8 +30,8 @@ _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 _CORE = r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
 _PRE = rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
 _BUILD = r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
-IMAGE_TAG_PATTERN = re.compile(rf"^[vV]?{_CORE}{_PRE}{_BUILD}$")
-_STRICT_SEMVER = re.compile(rf"^{_CORE}{_PRE}{_BUILD}$")
+IMAGE_TAG_PATTERN = re.compile(rf"^[vV]?{_CORE}{_PRE}{_BUILD}\Z")
+_STRICT_SEMVER = re.compile(rf"^{_CORE}{_PRE}{_BUILD}\Z")
 
 MAIN_CONTAINER_NAME = "main"
 

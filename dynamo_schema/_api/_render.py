@@ -26,17 +26,30 @@ def default(obj: Manifest, settings: AdmissionSettings | None = None, *, namespa
 
     data = plain(obj)
     api, kind = (data.get("apiVersion"), data.get("kind")) if isinstance(data, dict) else (None, None)
-    if isinstance(api, str) and api.rpartition("/")[0] == "nvidia.com":
-        data = in_namespace(data, namespace)
-    if settings is not None and settings.operator_release:  # an earlier release's defaults (docs/releases.md)
+    release = settings.operator_release if settings is not None else ""
+    if isinstance(api, str) and isinstance(kind, str) and _stored(api, kind, release):
+        data = in_namespace(data, namespace)  # only what the API server stores gets its namespace
+    if settings is not None and release:  # an earlier release's defaults (docs/releases.md)
         from .._pipeline._releases import default_release
 
-        return default_release(data, settings, settings.operator_release)
+        return default_release(data, settings, release)
     if isinstance(api, str) and isinstance(kind, str) and kind in EXTRA_KINDS and served(api, kind):
         from .._pipeline._default import extra_defaults  # the rest of the CRD bundle: its CRD's defaults
 
         return extra_defaults(data)
     return _default(data, settings or AdmissionSettings())
+
+
+def _stored(api: str, kind: str, release: str) -> bool:
+    """Whether the API server serves (and so stores) ``api``/``kind``: at the reference revision every admitted or
+    extra Dynamo kind it serves; for an earlier ``release``, the admitted kinds that release's CRDs serve."""
+    from .._core._kinds import ADMITTED_KINDS, EXTRA_KINDS, served
+
+    if release:
+        from .._schema import _releases
+
+        return kind in ADMITTED_KINDS and _releases.schema(release, api, kind) is not None
+    return (kind in ADMITTED_KINDS or kind in EXTRA_KINDS) and served(api, kind)
 
 
 def render(obj: Manifest, target: Target | None = None, *, settings: AdmissionSettings | None = None,

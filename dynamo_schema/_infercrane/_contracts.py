@@ -69,7 +69,7 @@ WORKLOAD_FIELDS = (
     "shutdown_grace_seconds",
 )
 
-_DIGEST_RE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9._/-]*(?::[a-zA-Z0-9._-]+)?@sha256:[a-f0-9]{64}$")
+_DIGEST_RE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9._/-]*(?::[a-zA-Z0-9._-]+)?@sha256:[a-f0-9]{64}\Z")
 
 
 def empty_workload() -> dict[str, Any]:

@@ -252,7 +252,7 @@ class _Run:
     spec: dict[str, Any] | None = None
 
 
-_NAME_RE = re.compile(r"^[a-z][a-z0-9-]{0,62}$")
+_NAME_RE = re.compile(r"^[a-z][a-z0-9-]{0,62}\Z")
 _ROUTING = ("round-robin", "consistent-hash", "power-of-two", "cache-aware")
 
 

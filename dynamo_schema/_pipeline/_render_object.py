@@ -59,7 +59,7 @@ def render_options(settings: Any, *, namespace: str = "default", operator_versio
     return RenderOptions(**kwargs)
 
 
-def _admit(obj: dict[str, Any], settings: Any, namespace: str) -> dict[str, Any]:
+def _admit(obj: dict[str, Any], settings: Any, namespace: str = "default") -> dict[str, Any]:
     from ._validate import ValidateOptions, check_nvidia, in_namespace
 
     # created in the namespace rendered into (the manifest's own namespace wins), as the API server admits it

@@ -23,9 +23,9 @@ VLLM_MP_MASTER_PORT = "29500"
 SGLANG_PORT = "29500"
 MPI_SSH_PORT = 2222
 
-_PYTHON_CMD = re.compile(r"^(.*/)?(python\d*(\.\d+)*)$")
+_PYTHON_CMD = re.compile(r"^(.*/)?(python\d*(\.\d+)*)\Z", re.ASCII)
 _SHELL_SPECIAL = set(" \t\n'\"\\{}[]$`!")
-_POSIX_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$")
+_POSIX_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+\Z")
 _K8S_VAR = re.compile(r"\$\((\w+)\)")
 
 

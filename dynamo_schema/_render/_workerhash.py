@@ -113,9 +113,9 @@ _BUNDLED_OPERATOR_VERSION = "1.5.0"
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 _CORE = r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
 _SEMVER_TAIL = rf"(?:-{_IDENT}(?:\.{_IDENT})*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
-_STRICT_SEMVER = re.compile(rf"^{_CORE}{_SEMVER_TAIL}$")
-_IMAGE_TAG = re.compile(rf"^[vV]?{_CORE}{_SEMVER_TAIL}$")
-_LOOSE_VERSION = re.compile(r"^[vV]?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-+].*)?$")
+_STRICT_SEMVER = re.compile(rf"^{_CORE}{_SEMVER_TAIL}\Z")
+_IMAGE_TAG = re.compile(rf"^[vV]?{_CORE}{_SEMVER_TAIL}\Z")
+_LOOSE_VERSION = re.compile(r"^[vV]?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-+].*)?\Z", re.ASCII)
 
 
 def _operator_release(version: str | None) -> tuple[int, int, int] | None:

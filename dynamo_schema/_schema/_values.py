@@ -15,8 +15,8 @@ from ._nodes import Node
 
 __all__ = ["STRING_FORMATS", "enum_ok", "list_uniqueness", "scalar_key"]
 
-_DATE_TIME = re.compile(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$")
-_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$")
+_DATE_TIME = re.compile(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 
 
 def _is_date(s: str) -> bool:

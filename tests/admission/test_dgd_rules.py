@@ -9,6 +9,8 @@ tables where they exist, else built from the Go format strings.
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 import pytest
@@ -449,6 +451,19 @@ def test_power_limit_not_positive(watts: str) -> None:
     assert errors(run(beta_dgd(_w(_power(watts))))) == [
         f'spec.components[1].podTemplate.metadata.annotations[dynamo.nvidia.com/gpu-power-limit]: Invalid value: "{watts}": must be greater than zero'
     ]
+
+
+@pytest.mark.parametrize(("watts", "want"), [
+    ("9223372036854775807", None), ("+300", None),  # strconv.Atoi: int64 (amd64), a sign allowed
+    ("9223372036854775808", "must be a decimal integer"), ("-9223372036854775809", "must be a decimal integer"),
+    ("-9223372036854775808", "must be greater than zero"), ("3e2", "must be a decimal integer"),
+    (" 300", "must be a decimal integer"), ("300\n", "must be a decimal integer"),
+])
+def test_power_limit_is_an_atoi_integer(watts: str, want: str | None) -> None:
+    """validateDGDPowerLimitValue: strconv.Atoi (out of int64 range: an error) before the sign check."""
+    quoted = json.dumps(watts)  # Go's %q for these ASCII values
+    prefix = f'spec.components[1].podTemplate.metadata.annotations[dynamo.nvidia.com/gpu-power-limit]: Invalid value: {quoted}: '
+    assert errors(run(beta_dgd(_w(_power(watts))))) == ([] if want is None else [prefix + want])
 
 
 @pytest.mark.parametrize(

@@ -167,7 +167,7 @@ def power_limit(component: Any) -> tuple[str, bool]:
     return "", False
 
 
-_ATOI = re.compile(r"^[+-]?[0-9]+$")
+_ATOI = re.compile(r"^[+-]?[0-9]+\Z")
 
 
 def _validate_power(component: dict[str, Any], cpath: Path) -> list[Diagnostic]:
@@ -210,7 +210,7 @@ def _dns1123_subdomain_errors(value: str) -> list[str]:
     errs = []
     if len(value) > 253:
         errs.append("must be no more than 253 characters")
-    if not re.match(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", value):
+    if not re.match(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z", value):
         errs.append(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
             "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
