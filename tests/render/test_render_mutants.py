@@ -3,6 +3,9 @@ surviving mutants (issue 24)."""
 
 from __future__ import annotations
 
+import pytest
+
+from dynamo_schema._render import RenderOptions
 from dynamo_schema._render import _checkpoint as ck
 from dynamo_schema._render._alphacompat import dgd_alpha_component
 
@@ -128,3 +131,22 @@ def test_frontend_sidecar_gets_every_missing_parent_mount() -> None:
     _frontend_sidecar(pod, "fe", ctx, RenderOptions(), [{"name": "a", "mountPath": "/pa"},
                                                          {"name": "b", "mountPath": "/b"}], ())
     assert pod["containers"][1]["volumeMounts"] == [{"name": "a", "mountPath": "/a"}, {"name": "b", "mountPath": "/b"}]
+
+
+@pytest.mark.parametrize("target", ["kubernetes", "grove"])
+def test_a_frontend_sidecar_naming_no_container_is_a_located_render_error(target: str) -> None:
+    """graph.go: ``frontendSidecar %q does not match any podTemplate container`` (admission refuses it first; a
+    library render of an unadmitted DGD meets it), located at the component's ``frontendSidecar``."""
+    # mutant c3b9f1ef4f8e
+    from dynamo_schema._render import RenderError, render
+
+    from ._grove_fixtures import _dgd
+
+    fe = {"name": "Frontend", "type": "frontend", "frontendSidecar": "missing",
+          "podTemplate": {"spec": {"containers": [{"name": "main", "image": "x:1.5.0"}]}}}
+    worker = {"name": "worker", "type": "worker",
+              "podTemplate": {"spec": {"containers": [{"name": "main", "image": "vllm-runtime:1.5.0"}]}}}
+    with pytest.raises(RenderError) as err:
+        render(_dgd([worker, fe]), target, RenderOptions())
+    assert str(err.value) == 'frontendSidecar "missing" does not match any podTemplate container'
+    assert [d.path for d in err.value.diagnostics] == [("spec", "components", 1, "frontendSidecar")]
