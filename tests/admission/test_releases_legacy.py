@@ -408,3 +408,59 @@ def test_gms_with_a_checkpoint_is_refused_at_1_2() -> None:
     assert not [d for d in _dcd_diags(spec, "1.1") if "GMS + Snapshot" in d.message]
     off = {**spec, "gpuMemoryService": {"enabled": False}}
     assert not [d for d in _dcd_diags(off, "1.2") if "GMS + Snapshot" in d.message]
+
+
+def _model(base_model: str, model_name: str = "llama-3-8b") -> dict[str, Any]:
+    return {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoModel", "metadata": {"name": "m", "namespace": "default"},
+            "spec": {"modelName": model_name, "baseModelName": base_model, "modelType": "base"}}
+
+
+def test_dynamo_model_base_model_name_is_immutable_at_1_2() -> None:
+    """dynamomodel.go ValidateUpdate (1.2, 788d3ccd): ``v.model.Spec.BaseModelName != old.Spec.BaseModelName``
+    warns and refuses; dynamomodel_test.go rows "changing baseModelName" and "changing modelName is allowed"."""
+    # mutant 6a899796000c
+    settings = AdmissionSettings(cluster_topologies=None)
+    diags = validate("DynamoModel", _model("llama-3-70b"), settings, "1.2", _model("llama-3-8b"))
+    assert [(d.severity, d.message) for d in diags] == [
+        ("warning", "Changing spec.baseModelName will break endpoint discovery"),
+        ("error", "spec.baseModelName is immutable and cannot be changed after creation")]
+    renamed = _model("llama-3-8b", model_name="llama-3-8b-renamed")
+    assert validate("DynamoModel", renamed, settings, "1.2", _model("llama-3-8b")) == []
+
+
+def test_checkpoint_gms_clients_allowed_with_intra_pod_gms_at_1_2() -> None:
+    """shared.go validateCheckpointConfig (1.2, 788d3ccd): gmsClientContainers is refused only for
+    ``GPUMemoryService.Mode == GMSModeInterPod``; with intraPod the names are checked next. shared_test.go row
+    "checkpoint job GMS client names must be Kubernetes container names" (errContains
+    "checkpoint.job.gmsClientContainers[0]")."""
+    # mutant 1e862590102f
+    def spec(mode: str, names: list[str]) -> dict[str, Any]:
+        return {"componentType": "worker", "gpuMemoryService": {"enabled": True, "mode": mode},
+                "checkpoint": {"enabled": True, "identity": {"model": "model", "backendFramework": "vllm"},
+                               "job": {"gmsClientContainers": names}}}
+
+    [d] = _dcd_diags(spec("intraPod", ["Bad_Name"]), "1.2")
+    assert d.message.startswith('spec.checkpoint.job.gmsClientContainers[0] "Bad_Name" is not a valid Kubernetes '
+                                "container name: ")
+    assert d.path == ("spec", "checkpoint", "job", "gmsClientContainers", 0)
+    [d] = _dcd_diags(spec("interPod", ["gms-saver"]), "1.2")
+    assert d.message == "spec.checkpoint.job.gmsClientContainers is only supported with gpuMemoryService.mode=IntraPod"
+
+
+def test_grove_pathway_follows_the_operator_setting_from_1_1_only() -> None:
+    """dynamographdeployment.go isGrovePathway: at 1.0 (6d4d0a61) only the enable-grove annotation counts, so the
+    name-length rule runs whatever global.grove.enabled; from 1.1 (3b8a3845) ``!v.groveEnabled`` returns false
+    first. dynamographdeployment_test.go (1.1) row "GMS failover requires Grove pathway - operator grove
+    disabled"."""
+    # mutant dad20d789846
+    gms = {"componentType": "worker", "resources": {"limits": {"gpu": "8"}},
+           "gpuMemoryService": {"enabled": True, "mode": "interPod"},
+           "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}
+    dgd = _dgd({"worker": gms}, name="test-gms", backendFramework="vllm")
+    assert _errors(dgd, "1.1", grove=False) == (
+        'spec.services[worker]: gpuMemoryService.mode="interPod" requires the Grove pathway, but Grove is disabled '
+        "at the operator level (global.grove.enabled=false)")
+    assert _errors(dgd, "1.1", grove=True) == ""
+    long_multinode = _dgd({"VllmDecodeWorker": {"multinode": {"nodeCount": 2}}}, name="dsv4-pro-agg")
+    assert "combined resource name length 48 exceeds 45-character limit" in _errors(long_multinode, "1.0", grove=False)
+    assert _errors(long_multinode, "1.1", grove=False) == ""
