@@ -216,3 +216,42 @@ def test_dcd_v1alpha1_epp_config_accepted() -> None:
 def test_dgd_v1alpha1_pvc_name_rejected() -> None:
     diags = admit(alpha_dgd(lambda s: s.__setitem__("pvcs", [{"name": ""}])))
     assert (("spec", "pvcs", 0, "name"), "Required value: is required") in rows(diags)
+
+
+def test_dcd_preserved_failover_with_a_non_bool_enabled_is_not_validated() -> None:
+    """upstream ``restoreDCDSpokeSpec`` -> ``restorePreservedSpec`` (api/v1alpha1/preservation.go):
+    the ``nvidia.com/dcd-spec`` envelope is decoded with ``json.Unmarshal`` into the typed v1alpha1
+    spec; ``"enabled": 1`` cannot go into the ``bool`` ``FailoverSpec.Enabled`` (UnmarshalTypeError),
+    so the payload is dropped (``zero, false``), the compatibility view has no ``failover`` and
+    ``validateFailoverSpecV1alpha1`` never runs: the v1beta1 DCD is admitted. (Only a JSON ``true``
+    enables it.) # mutant 8ca17d689e01"""
+    import json
+
+    import dynamo_schema
+
+    payload = {"version": 1, "spec": {"failover": {"enabled": 1, "mode": "intraPod", "numShadows": 2}}}
+    dcd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "worker", "namespace": "default",
+                        "annotations": {"nvidia.com/dcd-spec": json.dumps(payload)}},
+           "spec": {"backendFramework": "vllm", "name": "worker", "type": "worker",
+                    "runtimeVersionOverride": "1.1.0",
+                    "podTemplate": {"spec": {"containers": [{"name": "main",
+                                                             "image": "registry.example/runtime:1.1.0"}]}}}}
+    (result,) = dynamo_schema.validate(dcd)
+    assert [d.rule for d in result.diagnostics if d.severity == "error"] == []
+
+
+def test_dgd_compatibility_gate_counts_only_a_disabled_gpu_memory_service() -> None:
+    """upstream ``hasV1Alpha1CompatibilityFields`` (webhook/validation/dynamographdeployment_helpers.go):
+    a DGD service's ``gpuMemoryService`` is a compatibility field when present and not enabled
+    (``GPUMemoryService != nil && !GPUMemoryService.Enabled``; an enabled one converts to
+    ``experimental.gpuMemoryService``); the DCD check (``hasDynamoComponentDeploymentV1alpha1CompatibilityFields``)
+    does not look at it. The gate decides whether ``validateDynamoGraphDeploymentSpecV1alpha1`` runs.
+    # mutant eed69a8078fa"""
+    from dynamo_schema._admission.rules._alpha import _has_service_compat
+
+    assert _has_service_compat({"gpuMemoryService": {"enabled": False}}, dgd=True)
+    assert _has_service_compat({"gpuMemoryService": {}}, dgd=True)
+    assert not _has_service_compat({"gpuMemoryService": {"enabled": True}}, dgd=True)
+    assert not _has_service_compat({}, dgd=True)
+    assert not _has_service_compat({"gpuMemoryService": {"enabled": False}}, dgd=False)

@@ -150,3 +150,47 @@ def test_a_frontend_sidecar_naming_no_container_is_a_located_render_error(target
         render(_dgd([worker, fe]), target, RenderOptions())
     assert str(err.value) == 'frontendSidecar "missing" does not match any podTemplate container'
     assert [d.path for d in err.value.diagnostics] == [("spec", "components", 1, "frontendSidecar")]
+
+
+def _frontend_dcd(**extra: object) -> dict:
+    main: dict = {"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}
+    main.update(extra)
+    return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment",
+            "metadata": {"name": "frontend", "namespace": "default"},
+            "spec": {"backendFramework": "vllm", "type": "frontend", "podTemplate": {"spec": {"containers": [main]}}}}
+
+
+def test_stored_view_probe_defaults_period_seconds_10() -> None:
+    """Kubernetes ``SetDefaults_Probe`` (k8s.io/kubernetes pkg/apis/core/v1/defaults.go): an unset
+    ``periodSeconds`` is stored as 10 (``timeoutSeconds`` 1, ``successThreshold`` 1, ``failureThreshold``
+    3, ``httpGet.scheme`` HTTP); the user's readiness probe reaches the Deployment unchanged and the API
+    server fills those in. # mutant ccd67cb6c02b"""
+    import dynamo_schema
+
+    dcd = _frontend_dcd(readinessProbe={"httpGet": {"path": "/ready", "port": 8000}})
+    (dep,) = [o for o in dynamo_schema.render(dcd, stored_view=True) if o["kind"] == "Deployment"]
+    (main,) = [c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "main"]
+    assert main["readinessProbe"] == {"httpGet": {"path": "/ready", "port": 8000, "scheme": "HTTP"},
+                                      "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1,
+                                      "failureThreshold": 3}
+
+
+def test_stored_view_leaves_a_virtual_service_alone() -> None:
+    """The Service defaults (``SetDefaults_Service``: ``type`` ClusterIP, ``sessionAffinity`` None,
+    ``internalTrafficPolicy`` Cluster) are for core/v1 Services only; an Istio ``VirtualService``
+    (``GenerateComponentVirtualService``, from a v1alpha1 DCD's ``ingress.useVirtualService``) is a custom
+    resource whose CRD defines none of those fields, so it is stored as the operator sends it, while
+    the component's Service does get ``type: ClusterIP``. # mutant c204a9ae8deb"""
+    import dynamo_schema
+
+    dcd = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+           "metadata": {"name": "frontend", "namespace": "default"},
+           "spec": {"backendFramework": "vllm", "serviceName": "frontend", "componentType": "frontend",
+                    "extraPodSpec": {"mainContainer": {"image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}},
+                    "ingress": {"enabled": True, "host": "fe", "useVirtualService": True,
+                                "virtualServiceGateway": "istio-system/gw"}}}
+    sent = {o["kind"]: o for o in dynamo_schema.render(dcd)}
+    stored = {o["kind"]: o for o in dynamo_schema.render(dcd, stored_view=True)}
+    assert stored["VirtualService"] == sent["VirtualService"]
+    assert not {"type", "sessionAffinity", "internalTrafficPolicy"} & set(stored["VirtualService"]["spec"])
+    assert stored["Service"]["spec"]["type"] == "ClusterIP"
