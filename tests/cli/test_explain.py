@@ -97,6 +97,21 @@ def test_every_modelled_kind(kind: str, field: str, version: str) -> None:
     assert f"VERSION:  {version}" in out
 
 
+@pytest.mark.parametrize("path", ["dgd", "dgd.spec", "dgd.spec.restart", "dgd.spec.components"])
+def test_fields_heading_follows_exactly_one_blank_line(path: str) -> None:
+    """kubectl explain (k8s.io/kubectl@v0.32.0 pkg/explain/model_printer.go, ``VisitKind``) writes the
+    description and then ``Write("\\nFIELDS:")``: one blank line, never two and never none, before
+    ``FIELDS:`` (model_printer_test.go: ``     OneKind has a short description\\n\\nFIELDS:``). That
+    holds whatever precedes it here: the header alone (``dgd``), a rule line (``dgd.spec``), a
+    description (``dgd.spec.restart``), several constraint lines (``dgd.spec.components``)."""
+    # mutant f7afaea47423
+    rc, out, _ = run("explain", path)
+    assert rc == 0
+    lines = out.splitlines()
+    i = lines.index("FIELDS:")
+    assert lines[i - 1] == "" and lines[i - 2] != "", lines[: i + 1]
+
+
 def test_recursive_lists_nested_fields_indented() -> None:
     _, flat, _ = run("explain", "dgd.spec.components")
     rc, deep, _ = run("explain", "dgd.spec.components", "--recursive")

@@ -338,6 +338,21 @@ def test_null_with_default_takes_the_default() -> None:
     assert [(n.rule, n.path[-1], n.severity) for n in notes] == [("schema.null-pruned", "mode", "note")]
 
 
+def test_null_array_item_with_a_default_takes_the_default() -> None:
+    """apiextensions-apiserver v0.32.0 schema/defaulting: ``PruneNonNullableNullsWithoutDefaults`` leaves a
+    non-nullable null that has a default, and ``Default`` then sets it, array items included
+    (algorithm.go: ``if isNonNullableNull(x[i], s.Items) { x[i] = DeepCopyJSONValue(s.Items.Default.Object) }``).
+    No bundled CRD has an item default, hence a schema of our own; a nullable item keeps its null."""
+    # mutant dbeb3d5e14e8
+    schema = {"type": "object", "properties": {
+        "xs": {"type": "array", "items": {"type": "string", "default": "d"}},
+        "ns": {"type": "array", "items": {"type": "string", "default": "d", "nullable": True}},
+    }}
+    pruned, notes = S.prune_nulls({"xs": ["a", None, "b"], "ns": [None]}, schema)
+    assert pruned == {"xs": ["a", "d", "b"], "ns": [None]}
+    assert [(n.rule, n.path, n.severity) for n in notes] == [("schema.null-pruned", ("xs", 1), "note")]
+
+
 def test_null_array_item_is_a_type_error() -> None:
     doc = dgd()
     doc["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["args"] = [None]
