@@ -252,7 +252,17 @@ def svc_restore(live: JSONObject, saved: JSONObject, comp: JSONObject) -> None:
     _restore_resources(live, saved, main_of(comp) is not None)
     _origin_restore(live, saved, main_of(comp))
     _restore_env_from_secret(live, saved)
-    fill(live, _strip_origin({k: v for k, v in saved.items() if k not in ("frontendSidecar", "sharedMemory")}))
+    # restoreSharedAlphaOnlyDisabledFeatures: a saved feature struct comes back only when it is disabled (an
+    # enabled one is the hub's experimental field, which the live object carries or dropped)
+    skip = {"frontendSidecar", "sharedMemory"} | {k for k in _DISABLED_ONLY if _enabled(saved.get(k))}
+    fill(live, _strip_origin({k: v for k, v in saved.items() if k not in skip}))
+
+
+_DISABLED_ONLY = ("scalingAdapter", "gpuMemoryService", "failover", "checkpoint")
+
+
+def _enabled(feature: Any) -> bool:
+    return isinstance(feature, dict) and feature.get("enabled") is True
 
 
 def read_spoke(meta: JSONObject) -> tuple[JSONObject | None, bool]:

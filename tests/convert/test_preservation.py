@@ -426,3 +426,27 @@ def test_dgd_status_component_name_round_trip() -> None:
         "componentName": "g-w-2",
         "replicas": 1,
     }
+
+
+def test_only_a_disabled_saved_feature_is_restored() -> None:
+    """api/v1alpha1/shared_spec_conversion.go ``restoreSharedAlphaOnlyDisabledFeatures``: a scalingAdapter,
+    gpuMemoryService, failover or checkpoint saved in the spoke annotation comes back only when the live object has
+    none and the saved one is disabled (an enabled feature lives in the hub's own fields). So a v1beta1 DCD whose
+    annotation holds an *enabled* failover converts to a v1alpha1 DCD without it, and is admitted."""
+    import json
+
+    import dynamo_schema
+
+    def dcd(failover: dict[str, Any]) -> dict[str, Any]:
+        spec = {"version": 1, "spec": {"failover": failover}, "rawJSON": [{"path": "serviceName", "nil": True}]}
+        return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment",
+                "metadata": {"name": "c", "namespace": "default",
+                             "annotations": {"nvidia.com/dcd-spec": json.dumps(spec, separators=(",", ":"))}},
+                "spec": {"backendFramework": "vllm", "name": "c", "type": "worker", "replicas": 1, "podTemplate": {
+                    "spec": {"containers": [{"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0"}]}}}}
+
+    disabled = {"enabled": False, "mode": "intraPod", "numShadows": 2}
+    enabled = {**disabled, "enabled": True}
+    assert dynamo_schema.convert(dcd(disabled), to="nvidia.com/v1alpha1")["spec"]["failover"] == disabled
+    assert "failover" not in dynamo_schema.convert(dcd(enabled), to="nvidia.com/v1alpha1")["spec"]
+    assert [r.status for r in dynamo_schema.validate(dcd(enabled))] == ["valid"]
