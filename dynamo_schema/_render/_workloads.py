@@ -106,7 +106,7 @@ def dcd_workload_type(dcd: Mapping[str, Any]) -> str:
     if (
         labels.get(LABEL_DGD_NAME) and labels.get(LABEL_WORKER_HASH)
         and labels.get(LABEL_COMPONENT_TYPE) == "worker" and spec_type in ("prefill", "decode")
-        and labels.get(LABEL_SUB_TYPE, spec_type) == spec_type
+        and (labels.get(LABEL_SUB_TYPE) or spec_type) == spec_type  # an empty label counts as absent
     ):
         return "worker"
     return spec_type

@@ -194,3 +194,19 @@ def test_stored_view_leaves_a_virtual_service_alone() -> None:
     assert stored["VirtualService"] == sent["VirtualService"]
     assert not {"type", "sessionAffinity", "internalTrafficPolicy"} & set(stored["VirtualService"]["spec"])
     assert stored["Service"]["spec"]["type"] == "ClusterIP"
+
+
+@pytest.mark.parametrize(("sub", "want"), [("", "worker"), (None, "worker"), ("prefill", "worker"),
+                                           ("decode", "prefill")])
+def test_legacy_workload_type_treats_an_empty_sub_type_label_as_absent(sub: str | None, want: str) -> None:
+    """internal/dynamo/v1beta1_helpers.go ``legacyAlphaWorkloadComponentType``: a DCD of a DGD with a worker hash,
+    labelled component-type ``worker`` and of type prefill/decode keeps the legacy ``worker`` workload type unless
+    its sub-component-type label is set (non-empty) to something else."""
+    from dynamo_schema._render._workloads import dcd_workload_type
+
+    labels = {"nvidia.com/dynamo-graph-deployment-name": "g", "nvidia.com/dynamo-worker-hash": "abcd1234",
+              "nvidia.com/dynamo-component-type": "worker"}
+    if sub is not None:
+        labels["nvidia.com/dynamo-sub-component-type"] = sub
+    dcd = {"metadata": {"labels": labels}, "spec": {"type": "prefill"}}
+    assert dcd_workload_type(dcd) == want
