@@ -492,3 +492,10 @@ def test_newer_type_rule_is_on_dgd_components_and_the_dcd_spec_only() -> None:
     new = {"apiVersion": beta, "kind": "DynamoGraphDeployment", "spec": comps_new}
     assert [(d.rule, d.path) for d in C.newer_transition_rules(new, {**new, "spec": comps_old}, [])] == [
         ("cel.type-immutable", ("spec", "components", 0))]
+    # the DCD spec: only a type that was set and changed (set for the first time, or unchanged: nothing)
+    # mutant e4e450422141
+    dcd = {"apiVersion": beta, "kind": "DynamoComponentDeployment", "spec": {"type": "worker"}}
+    assert C.newer_transition_rules(dcd, dcd, []) == []
+    assert C.newer_transition_rules(dcd, {**dcd, "spec": {}}, []) == []
+    assert [(d.rule, d.path) for d in C.newer_transition_rules({**dcd, "spec": {"type": "decode"}}, dcd, [])] == [
+        ("cel.type-immutable", ("spec",))]

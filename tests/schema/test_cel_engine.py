@@ -158,6 +158,11 @@ def test_optional_old_self() -> None:
         ("''.charAt(0) == ''", True),
         ("'hello'.charAt(9)", "error: index out of range: 9"),
         ("'a-b-c'.replace('-', '+', 1)", "a+b-c"),
+        # Go strings.Replace with an empty old: an insertion before every rune and at the end, at most n of them
+        ("'ab'.replace('', '-')", "-a-b-"),
+        ("'ab'.replace('', '-', 3)", "-a-b-"),
+        ("'ab'.replace('', '-', 9)", "-a-b-"),
+        ("'ab'.replace('', '-', 2)", "-a-b"),
         ("' \\t x \\n'.trim()", "x"),
         ("['a', 'b'].join(', ')", "a, b"),
         ("strings.quote('a\"b')", '"a\\"b"'),

@@ -627,3 +627,30 @@ def test_multiple_of_refuses_an_integer_that_is_not_a_multiple() -> None:
     assert [(d.rule, d.path) for d in bad] == [("schema.multiple-of", ("n",))]
     assert "n in body should be a multiple of 3" in bad[0].message
     assert [d for d in S.validate({"n": 9}, schema) if d.severity == "error"] == []
+
+
+def test_a_single_ref_all_of_is_that_definition_and_an_empty_all_of_is_nothing() -> None:
+    """JSON Schema: ``allOf: [{$ref: X}]`` (how generators attach a description to a reference) constrains as X
+    does; ``allOf: []`` adds nothing (every one of zero schemas holds)."""
+    # mutant d49d350e439c
+    defs = {"Small": {"type": "string", "maxLength": 2}}
+    schema = {"type": "object", "$defs": defs, "properties": {
+        "a": {"allOf": [{"$ref": "#/$defs/Small"}], "description": "a small string"},
+        "b": {"type": "string", "allOf": []}}}
+    assert errors(S.validate({"a": "xy", "b": "anything"}, schema)) == []
+    assert errors(S.validate({"a": "xyz", "b": "ok"}, schema)) == [
+        ("schema.max-length", ("a",), "Too long: may not be more than 2 bytes")]
+
+
+def test_only_an_integer_string_any_of_is_int_or_string() -> None:
+    """``anyOf: [{type: integer}, {type: string}]`` is how an int-or-string is spelled (apimachinery
+    ``x-kubernetes-int-or-string`` expands to it): both kinds of value are accepted. Any other two-branch
+    anyOf keeps its branches: a string is no value of ``anyOf: [integer, boolean]``."""
+    # mutant 2cffd0c4d9da
+    ios = {"type": "object", "properties": {"q": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}
+    other = {"type": "object", "properties": {"q": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}}}
+    for v in (3, "abc"):
+        assert errors(S.validate({"q": v}, ios)) == []
+    for v in (3, True):
+        assert errors(S.validate({"q": v}, other)) == []
+    assert [rule for rule, *_ in errors(S.validate({"q": "abc"}, other))] == ["schema.type"]
