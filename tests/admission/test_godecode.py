@@ -197,3 +197,26 @@ def test_an_int_or_string_written_without_omitempty_gets_its_go_zero() -> None:
     assert container["livenessProbe"]["httpGet"] == {"path": "/health", "port": 0}
     assert container["readinessProbe"]["tcpSocket"] == {"port": 0}
     assert container["startupProbe"]["httpGet"] == {"path": "/s", "port": "http"}  # a value is kept
+
+
+def test_an_int64_field_takes_the_int64_range_and_refuses_one_past_it() -> None:  # mutant 7c99b31b9cef
+    """core/v1 ``PodSpec.TerminationGracePeriodSeconds`` is a ``*int64``: encoding/json (``decode.go`` literalStore,
+    ``strconv.ParseInt(s, 10, 64)`` then ``reflect.Value.OverflowInt``) stores 9223372036854775807 and refuses
+    9223372036854775808 with "cannot unmarshal number ... of type int64"."""
+    def dgd(v: int) -> dict[str, Any]:
+        return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+                "spec": {"components": [{"name": "Frontend", "type": "frontend", "podTemplate": {"spec": {
+                    "terminationGracePeriodSeconds": v, "containers": [{"name": "main", "image": "x"}]}}}]}}
+
+    path = ("spec", "components", 0, "podTemplate", "spec", "terminationGracePeriodSeconds")
+    for ok in (2**63 - 1, -(2**63)):
+        obj = crd_defaults(dgd(ok))
+        assert decode_error(obj, _schemas.for_object(obj["apiVersion"], obj["kind"]) or {}) is None, ok
+    for bad in (2**63, -(2**63) - 1):
+        obj = crd_defaults(dgd(bad))
+        got = decode_error(obj, _schemas.for_object(obj["apiVersion"], obj["kind"]) or {})
+        assert got is not None and got.path == path
+        assert got.message == (f"json: cannot unmarshal number {bad} into Go struct field PodSpec.spec.components."
+                               "podTemplate.spec.terminationGracePeriodSeconds of type int64")
+        rules = [d.rule for r in dynamo_schema.validate(dgd(bad)) for d in r.diagnostics]
+        assert rules == ["webhook.decode"]

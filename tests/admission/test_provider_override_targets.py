@@ -127,3 +127,23 @@ def test_multinode_role_override_single_node_component() -> None:
         'spec.components[1].multinode.leader.providerOverride: Forbidden: scope "multinode.leader" requires a '
         "multinode component"
     ]
+
+
+def test_an_empty_target_of_a_str_subclass_is_required() -> None:  # mutant 6bedf9b9a319
+    """shared_v1beta1.go validateProviderOverride (2a6da14c): ``override.Target == ""`` gives
+    ``field.Required(<path>.target, "must be defaulted from the provider context")``. Go sees only the JSON
+    string, so an empty string held by a ``str`` subclass (a ``StrEnum`` member, a YAML loader's scalar string)
+    is the same empty target, not an ``Invalid value`` mismatch."""
+
+    class Text(str):
+        pass
+
+    from dynamo_schema._admission import AdmissionSettings, default, validate
+
+    s = AdmissionSettings()
+    obj = default(beta_dgd(_role_override("leader", target="PodCliqueTemplateSpec")), s)
+    obj["spec"]["components"][1]["multinode"]["leader"]["providerOverride"]["target"] = Text("")
+    assert errors(validate(obj, s)) == [
+        "spec.components[1].multinode.leader.providerOverride.target: Required value: must be defaulted from the "
+        "provider context"
+    ]

@@ -464,3 +464,43 @@ def test_grove_pathway_follows_the_operator_setting_from_1_1_only() -> None:
     long_multinode = _dgd({"VllmDecodeWorker": {"multinode": {"nodeCount": 2}}}, name="dsv4-pro-agg")
     assert "combined resource name length 48 exceeds 45-character limit" in _errors(long_multinode, "1.0", grove=False)
     assert _errors(long_multinode, "1.1", grove=False) == ""
+
+
+def test_inter_pod_gms_name_length_counts_the_last_worker_rank() -> None:  # mutant b20ec73b1adc
+    """dynamographdeployment.go validateServiceNameLength (1.1, 3b8a3845): for an inter-pod GMS service the
+    longest PodClique is "<svc>-gms-0" unless "<svc>-wkr-<nodeCount-1>" is longer; with 11 nodes "w-wkr-10" (8)
+    beats "w-gms-0" (7), so a 37-character DGD name makes 37 + 1 + 8 = 46 > 45."""
+    gms = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}}, "multinode": {"nodeCount": 11},
+           "gpuMemoryService": {"enabled": True, "mode": "interPod"}}
+    name = "g" * 37
+    assert _errors(_dgd({"w": gms}, name=name, backendFramework="vllm"), "1.1") == (
+        f"spec.services[w]: combined resource name length 46 exceeds 45-character limit required for pod naming. "
+        f"Consider shortening the DynamoGraphDeployment name '{name}' (length 37) or service name 'w' (length 1). "
+        "The combined length of DGD name + PCSG name + longest PodClique name ('w-wkr-10') must not exceed 45 "
+        "characters")
+    assert _errors(_dgd({"w": gms}, name=name[:-1], backendFramework="vllm"), "1.1") == ""
+
+
+def _dcd(spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+            "metadata": {"name": "c", "namespace": "default"}, "spec": spec}
+
+
+def test_dcd_update_with_a_create_error_skips_the_update_checks() -> None:  # mutant 3cb9331d0d17
+    """dynamocomponentdeployment_handler.go ValidateUpdate (1.1, 3b8a3845): ``validator.Validate`` first and
+    ``return warnings, err`` on an error, so the backendFramework immutability check does not run; with only
+    warnings from Validate it goes on to ``validator.ValidateUpdate``."""
+    old = _dcd({"backendFramework": "sglang"})
+    assert _errors(_dcd({"backendFramework": "vllm", "replicas": -1}), "1.1", old=old) == \
+        "spec.replicas must be non-negative"
+    assert _errors(_dcd({"backendFramework": "vllm", "dynamoNamespace": "x"}), "1.1", old=old) == \
+        "spec.backendFramework is immutable and cannot be changed after creation"
+
+
+def test_epp_with_two_replicas_is_refused() -> None:  # mutant bf72eaba4ca2
+    """shared.go validateEPPConfig (0.9, 5602dd2f): ``*v.spec.Replicas != 1`` gives
+    "%s: EPP component must have exactly 1 replica (found %d replicas)"."""
+    diags = validate("DynamoComponentDeployment", _dcd({"componentType": "epp", "replicas": 2}),
+                     AdmissionSettings(cluster_topologies=None), "0.9", None)
+    assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
+        (("spec", "replicas"), "spec: EPP component must have exactly 1 replica (found 2 replicas)")]
