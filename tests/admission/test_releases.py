@@ -382,3 +382,22 @@ def test_unknown_release_is_a_value_error_naming_the_known_ones() -> None:
     assert AdmissionSettings(operator_release="1.5.0").operator_release == ""
     with pytest.raises(ValueError):
         AdmissionSettings.from_mapping({"operator-release": "2.0"})
+
+
+def test_release_1_0_profiler_image_fix_is_dgdr_only() -> None:  # mutant cd337cede5e1
+    """1.0 (6d4d0a61) defaulted only DynamoGraphDeploymentRequest's image (dynamo-frontend until e8ecf6ff5,
+    1.1; internal/webhook/defaulting/dynamographdeploymentrequest_handler.go): the fix-up of mutate() applies to that
+    kind alone. An object of another kind, even one without a string kind (upstream registers each webhook
+    for its kind, so nothing else reaches it), gets no image; a kindless one comes back unchanged."""
+    from dynamo_schema._admission._defaults import default
+    from dynamo_schema._admission._releases import mutate
+
+    s = AdmissionSettings(operator_release="1.0")
+    for kind in ("DynamoComponentDeployment", "DynamoGraphDeployment", None):
+        obj = {"apiVersion": "nvidia.com/v1beta1", "kind": kind, "metadata": {"name": "x"}, "spec": {}}
+        if kind is None:
+            del obj["kind"]
+        out = mutate(obj, s, "1.0", "CREATE")
+        assert "image" not in out["spec"]
+        if kind is None:
+            assert out == default(obj, s) == obj

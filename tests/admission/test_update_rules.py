@@ -345,3 +345,21 @@ def test_struct_values_render_in_go_field_order() -> None:
             "DynamoGraphDeployment to change topology constraints"
         )
     ]
+
+
+def test_dcd_min_available_immutable_only_once_set() -> None:  # mutant 3372cb802193
+    """CEL rule of the standalone DCD CRD (api/v1beta1/dynamocomponentdeployment_types.go, XValidation
+    ``!has(oldSelf.minAvailable) || (has(self.minAvailable) && self.minAvailable == oldSelf.minAvailable)``;
+    envtest case "v1beta1 minAvailable change is rejected by CEL" in
+    internal/webhook/validation/dynamocomponentdeployment_validation_envtest_test.go): setting minAvailable
+    on an update when the old object had none is not an immutability error; changing a set one is. (A
+    standalone DCD's webhook also forbids minAvailable outside Grove-backed DGD components, envtest
+    wantWebhookErrs of the same file, reported in both cases.)"""
+    immutable = "spec: Invalid value: minAvailable is immutable after creation"
+    grove_only = ("spec.minAvailable: Forbidden: is currently supported only for Grove-backed "
+                  "DynamoGraphDeployment components")
+    base = beta_dcd(lambda d: d["spec"].__setitem__("replicas", 3))
+    assert errors(run_update(base, _set(["spec", "minAvailable"], 2))) == [grove_only]
+    with_min = beta_dcd(lambda d: d["spec"].update(replicas=3, minAvailable=1))
+    assert immutable in errors(run_update(with_min, _set(["spec", "minAvailable"], 2)))
+    assert immutable not in errors(run_update(with_min, _set(["spec", "minAvailable"], 1)))

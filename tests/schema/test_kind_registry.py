@@ -121,3 +121,17 @@ def test_built_in_kinds_cannot_be_replaced_or_removed() -> None:
     with pytest.raises(ValueError, match="short name 'dm'"):
         _kinds.register(_kinds.KindSpec("DynamoGadget", ("v1",), "dm"))
     assert "DynamoGadget" not in _kinds.SPECS
+
+
+def test_dynamo_model_lora_source_rules() -> None:  # mutant 2ef97dff0505
+    """internal/webhook/validation/dynamomodel.go (2a6da14c), validateSource: a LoRA model needs
+    spec.source (Required ``is required when spec.modelType is "lora"``); a source with an s3:// uri is
+    admitted."""
+    from dynamo_schema._schema._extra_kinds import dynamo_model_rules
+
+    spec = {"modelName": "a", "baseModelName": "b", "modelType": "lora"}
+    model = {"apiVersion": API, "kind": "DynamoModel", "metadata": {"name": "m"}, "spec": spec}
+    assert [(d.rule, d.message) for d in dynamo_model_rules(model)] == [
+        ("dynamomodel.source-required", 'Required value: is required when spec.modelType is "lora"')]
+    ok = {**model, "spec": {**spec, "source": {"uri": "s3://bucket/x"}}}
+    assert dynamo_model_rules(ok) == []
