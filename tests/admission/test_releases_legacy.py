@@ -466,7 +466,6 @@ def test_grove_pathway_follows_the_operator_setting_from_1_1_only() -> None:
     assert _errors(long_multinode, "1.1", grove=False) == ""
 
 
-<<<<<<< HEAD
 def test_inter_pod_gms_name_length_counts_the_last_worker_rank() -> None:  # mutant b20ec73b1adc
     """dynamographdeployment.go validateServiceNameLength (1.1, 3b8a3845): for an inter-pod GMS service the
     longest PodClique is "<svc>-gms-0" unless "<svc>-wkr-<nodeCount-1>" is longer; with 11 nodes "w-wkr-10" (8)
@@ -505,7 +504,8 @@ def test_epp_with_two_replicas_is_refused() -> None:  # mutant bf72eaba4ca2
                      AdmissionSettings(cluster_topologies=None), "0.9", None)
     assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
         (("spec", "replicas"), "spec: EPP component must have exactly 1 replica (found 2 replicas)")]
-=======
+
+
 def test_v1alpha1_dgdr_config_overwritten_warnings() -> None:  # mutant 5b1ef6d4e138
     """0.9 (5602dd2f) internal/webhook/validation/dynamographdeploymentrequest.go, Validate: a config
     engine.backend / deployment.model that differs from spec.backend / spec.model is a warning (case
@@ -521,4 +521,3 @@ def test_v1alpha1_dgdr_config_overwritten_warnings() -> None:  # mutant 5b1ef6d4
         ("warning", "spec.profilingConfig.config.deployment.model",
          "spec.profilingConfig.config.deployment.model (different-model) will be overwritten by spec.model "
          "(llama-3-8b)")]
->>>>>>> 143cbd1 (tests: kill mutants cd337cede5e1 5b1ef6d4e138 3372cb802193 2ef97dff0505)
