@@ -19,9 +19,9 @@ def prune_nulls(data: Any, schema: dict[str, Any], *, root_path: Path = ()) -> t
     """Drop explicit nulls the API server prunes (``PruneNonNullableNullsWithoutDefaults``).
 
     A null on a non-nullable property (or additional property) without a default is removed; a null
-    on one *with* a default is replaced by a copy of the default (the API server defaults it). Array
-    items are left alone (a null item is a type error). Returns ``(new_data, notes)``; ``data`` is
-    not modified.
+    on one *with* a default is replaced by a copy of the default (the API server defaults it). A null
+    array item whose (non-nullable) item schema has a default takes that default too; any other null item
+    is kept (a type error). Returns ``(new_data, notes)``; ``data`` is not modified.
     """
     node = compile_schema(schema)
     notes: list[Diagnostic] = []
