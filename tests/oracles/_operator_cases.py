@@ -206,7 +206,7 @@ def run(case: dict[str, Any]) -> Outcome:
         return out
     if not allowed:
         return out
-    stored = dynamo_schema.default(copy.deepcopy(document), admission)
+    stored = dynamo_schema.default(copy.deepcopy(document), admission, namespace=namespace)
     stored.setdefault("metadata", {}).setdefault("namespace", namespace)
     stored.pop("status", None)
     want_stored = expected_defaulted(expected)
