@@ -112,18 +112,28 @@ def _label_maps(node: Any, path: tuple[Any, ...], kind: str) -> list[tuple[tuple
     """Every label map of a rendered object: ``metadata.labels`` (also of pod templates),
     ``matchLabels`` of selectors and a Service's ``spec.selector``."""
     out: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    _collect_label_maps(node, path, kind == "Service", out)
+    return out
+
+
+def _collect_label_maps(node: Any, path: tuple[Any, ...], service: bool,
+                        out: list[tuple[tuple[Any, ...], dict[str, Any]]]) -> None:
+    # scalars hold no label map: only mappings and lists are walked (most of a rendered object is scalars)
     if isinstance(node, dict):
+        in_metadata = path[-1:] == ("metadata",)
         for k, v in node.items():
-            p = path + (k,)
-            if isinstance(v, dict) and ((k == "labels" and path[-1:] == ("metadata",)) or k == "matchLabels"
-                                        or (kind == "Service" and p == ("spec", "selector"))):
-                out.append((p, v))
-            else:
-                out.extend(_label_maps(v, p, kind))
+            if isinstance(v, dict):
+                p = path + (k,)
+                if (k == "labels" and in_metadata) or k == "matchLabels" or (service and p == ("spec", "selector")):
+                    out.append((p, v))
+                else:
+                    _collect_label_maps(v, p, service, out)
+            elif isinstance(v, list):
+                _collect_label_maps(v, path + (k,), service, out)
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            out.extend(_label_maps(v, path + (i,), kind))
-    return out
+            if isinstance(v, (dict, list)):
+                _collect_label_maps(v, path + (i,), service, out)
 
 
 def check_names(objs: list[dict[str, Any]]) -> list[Diagnostic]:

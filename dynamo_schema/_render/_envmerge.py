@@ -44,12 +44,13 @@ def mergo_override(dst: dict[str, Any], src: Mapping[str, Any]) -> dict[str, Any
 
 def merge_envs(common: Iterable[Mapping[str, Any]] | None, specific: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
     """``MergeEnvs``: dedupe by name, ``specific`` wins, result sorted by name (byte order)."""
-    by_name: dict[str, dict[str, Any]] = {}
+    by_name: dict[str, Mapping[str, Any]] = {}
     for env in common or []:
-        by_name[str(env.get("name", ""))] = deepcopy(dict(env))
+        by_name[str(env.get("name", ""))] = env
     for env in specific or []:
-        by_name[str(env.get("name", ""))] = deepcopy(dict(env))
-    return [by_name[k] for k in sorted(by_name, key=lambda s: s.encode("utf-8"))]
+        by_name[str(env.get("name", ""))] = env
+    # only the winners are copied
+    return [deepcopy(dict(by_name[k])) for k in sorted(by_name, key=lambda s: s.encode("utf-8"))]
 
 
 def merge_low_priority(dst: dict[str, str] | None, src: Mapping[str, str] | None) -> dict[str, str] | None:

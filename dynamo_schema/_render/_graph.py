@@ -104,10 +104,13 @@ def apply_dgd_template_defaults(
 
 
 def strip_private(obj: Any) -> Any:
+    """A copy of ``obj`` without the renderer's private keys (``_``-prefixed) at any level; scalars are
+    shared (immutable)."""
     if isinstance(obj, dict):
-        return {k: strip_private(v) for k, v in obj.items() if not k.startswith("_")}
+        return {k: strip_private(v) if isinstance(v, (dict, list)) else v
+                for k, v in obj.items() if not k.startswith("_")}
     if isinstance(obj, list):
-        return [strip_private(v) for v in obj]
+        return [strip_private(v) if isinstance(v, (dict, list)) else v for v in obj]
     return obj
 
 
