@@ -210,8 +210,18 @@ def default(
     out: dict[str, Any] = dict(copied) if isinstance(copied, Mapping) and not isinstance(copied, dict) else copied
     if not is_v1beta1(out):
         return out
-    op = operation.upper()
     apply_schema_defaults(out)
+    return default_schema_defaulted(out, settings, operation=operation)
+
+
+def default_schema_defaulted(out: dict[str, Any], settings: AdmissionSettings, *,
+                             operation: str = "CREATE") -> dict[str, Any]:
+    """:func:`default` of an object that already is a private copy with the schema defaults applied
+    (``crd_defaults``' result, which the caller hands over: it is changed in place): the work
+    ``default`` does after its copy and first schema defaulting, without doing those again."""
+    if not is_v1beta1(out):
+        return out
+    op = operation.upper()
     before = deepcopy(out)
     kind = out["kind"]
     if kind == "DynamoGraphDeployment":

@@ -161,6 +161,7 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     and CEL checks run on the object its patch produced (defaults, Go zero values, canonical
     quantities); the validating webhook last."""
     from .. import _admission
+    from .._admission._defaults import default_schema_defaulted
     from .._admission._godecode import decode_error
     from .._schema import _structural
     from .._schema._apiserver import api_server_checks
@@ -179,7 +180,8 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
         return diags + [refused], None
     settings = _settings(options)
     operation = "UPDATE" if old is not None else "CREATE"
-    stored = _admission.default(pruned, settings, operation=operation, old=old)
+    # = _admission.default(pruned, …): ``defaulted`` is its copy with the schema defaults, handed over
+    stored = default_schema_defaulted(defaulted, settings, operation=operation)
     # the schema, ObjectMeta and CEL on what the webhook's patch produced (its decoding findings reported above)
     checked = api_server_checks(stored, schema, strict=options.strict, old=old, prune_notes=False,
                                 ignore=_DECODE_NOTES | {"schema.null-pruned"})
