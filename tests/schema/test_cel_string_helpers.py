@@ -82,6 +82,9 @@ def test_field_path_unknown_escape_makes_the_path_invalid(inner: str) -> None:
         (".x.z", None),  # "does not refer to a valid field"
         (".s.y", None),  # below a string: neither properties nor additionalProperties
         (".m[k]", None),  # "expected single quoted string"
+        # a token closing but not opening with a quote is no quoted string either (mutant f1f6d7ff7ba8)
+        (".m[k']", None),
+        (".m[xy'].y", None),
         (".m['k'", None),  # "unexpected end of JSON path"
         (".m['k'.y", None),  # "expected ] but got ."
         ("x", None),  # "expected [ or . but got: x"

@@ -654,3 +654,54 @@ def test_only_an_integer_string_any_of_is_int_or_string() -> None:
     for v in (3, True):
         assert errors(S.validate({"q": v}, other)) == []
     assert [rule for rule, *_ in errors(S.validate({"q": "abc"}, other))] == ["schema.type"]
+
+
+def test_pruning_walks_into_the_properties_of_a_wrongly_typed_value() -> None:
+    """apiextensions-apiserver ``pruning/algorithm.go`` ``prune``: a mapping's keys are matched against
+    ``Properties`` (then ``AdditionalProperties``) whatever the schema's ``type``, and no structural invariant
+    (``schema/validation.go``) ties ``properties`` to ``type: object``; so below a string schema that declares
+    properties the walk goes on and reports the unknown key with its full path. Synthetic schema."""
+    # mutant 8c612c22b1f5
+    inner = {"b": {"type": "object", "properties": {"x": {"type": "string"}}}}
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "s": {"type": "string", "properties": inner}}}}}
+    assert errors(S.validate({"spec": {"s": {"b": {"c": 1, "x": "k"}}}}, schema)) == [
+        ("schema.type", ("spec", "s"), 'Invalid value: "object": spec.s in body must be of type string: "object"'),
+        ("schema.unknown-field", ("spec", "s", "b", "c"), 'unknown field "spec.s.b.c"'),
+    ]
+
+
+def test_uint32_format_bound_is_the_largest_uint32() -> None:
+    """kube-openapi ``validate.IsValueValidAgainstRange``: format uint32 is ``swag.ConvertUint32``, i.e.
+    ``strconv.ParseUint(s, 10, 32)``, which takes 0..4294967295 (``math.MaxUint32``) and fails from 2**32 on.
+    As for int32 (stripped by the API server) it is a warning. No Dynamo CRD uses uint32: synthetic schema."""
+    # mutant 4be9a3de5a75
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "format": "uint32"}}}
+    assert S.validate({"n": 2**32 - 1}, schema) == []
+    for v in (2**32, -1):
+        assert [(d.rule, d.path, d.severity, d.message) for d in S.validate({"n": v}, schema)] == [
+            ("schema.format", ("n",), "warning",
+             'Invalid value: "": Checked value must be of type integer with format uint32 in n')]
+
+
+def test_ref_chain_bound_is_the_same_for_explain_and_validation() -> None:
+    """A chain of 64 ``$ref`` links is followed by both readers of a schema, ``_schemas.resolve`` (explain, the
+    LSP, JSON patches) and the compiled validator (``_nodes`` ``effective``); a 65th link is a "$ref cycle"
+    for both. (CRDs have no ``$ref``: the bound is this library's own, for generated and registered schemas.)"""
+    # mutant e752576a98e9
+    from dynamo_schema._schema._nodes import compile_schema
+    from dynamo_schema._schema._schemas import resolve
+
+    def chain(n: int) -> dict[str, Any]:
+        defs: dict[str, Any] = {f"D{i}": {"$ref": f"#/$defs/D{i + 1}"} for i in range(n - 1)}
+        defs[f"D{n - 1}"] = {"type": "string", "maxLength": 1}
+        return {"type": "object", "$defs": defs, "properties": {"a": {"$ref": "#/$defs/D0"}}}
+
+    ok = chain(64)
+    assert resolve(ok, ok["properties"]["a"]) == {"type": "string", "maxLength": 1}
+    assert [d.rule for d in S.validate({"a": "xy"}, ok)] == ["schema.max-length"]
+    bad = chain(65)
+    with pytest.raises(ValueError, match=r"\$ref cycle"):
+        resolve(bad, bad["properties"]["a"])
+    with pytest.raises(ValueError, match=r"\$ref cycle"):
+        compile_schema(bad).prop("a")
