@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -125,6 +126,9 @@ def build_coverage_map(tree: Path) -> None:
             lines[str(line)] = sorted(ids)
         files[rel] = {"sha": hashlib.sha256(path.read_bytes()).hexdigest(), "lines": lines}
     names = sorted(tests, key=tests.get)  # type: ignore[arg-type]
+    # the tests that ran but executed no line in-process (a CLI in a subprocess, docs checks) are known too:
+    # only tests written after the map join every selection (collect_new_tests)
+    known = sorted(set(_collect(tree)) - set(names))
     # the run's test durations (under coverage: an upper bound) give each folder selection its baseline
     import xml.etree.ElementTree as ET
 
@@ -137,7 +141,7 @@ def build_coverage_map(tree: Path) -> None:
         baseline.setdefault(sel, 5.0 + sum(secs for cls, secs in cases
                                            if any(cls == q or cls.startswith(q + "/") for q in prefixes)))
     baseline_file.write_text(json.dumps(baseline, indent=1))
-    COVERAGE_MAP.write_text(json.dumps({"tests": names, "files": files}), encoding="utf-8")
+    COVERAGE_MAP.write_text(json.dumps({"tests": names, "files": files, "uncovered_tests": known}), encoding="utf-8")
     print(f"coverage map: {len(names)} tests, {len(files)} modules, {time.monotonic() - start:.0f} s", flush=True)
 
 
@@ -191,15 +195,19 @@ def covering_tests(tree: Path, m: Mutant) -> list[str] | None:
 NEW_TESTS: list[str] = []  # node ids collected today that the coverage map does not know (new tests)
 
 
-def collect_new_tests(tree: Path) -> None:
-    """The node ids of the focused tests that are not in the coverage map (written after it was made)."""
+def _collect(tree: Path) -> list[str]:
+    """The node ids of the focused tests in ``tree``."""
     folders = sorted({t for sel in [*TESTS.values(), *MODULE_TESTS.values()] for t in sel})
     proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
                            "--no-header", "-W", "ignore", *folders], cwd=tree, env=_env(tree),
                           capture_output=True, text=True)
-    known = set(COVMAP.get("tests", ()))
-    ids = [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln and not ln.startswith(" ")]
-    NEW_TESTS[:] = [t for t in dict.fromkeys(ids) if t not in known]
+    return [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln and not ln.startswith(" ")]
+
+
+def collect_new_tests(tree: Path) -> None:
+    """The node ids of the focused tests that are not in the coverage map (written after it was made)."""
+    known = set(COVMAP.get("tests", ())) | set(COVMAP.get("uncovered_tests", ()))
+    NEW_TESTS[:] = [t for t in dict.fromkeys(_collect(tree)) if t not in known]
     if NEW_TESTS:
         print(f"coverage map: {len(NEW_TESTS)} tests are newer than the map; they join every selection", flush=True)
 
@@ -421,10 +429,16 @@ def relocate(tree: Path, m: Mutant) -> bool:
 
 
 def _positions(tree: Path, rel: str) -> list[tuple[str, int, int]]:
+    """Every (operator, occurrence, line) of the module; cached by its content (relocating a long recorded
+    run asks for the same module hundreds of times)."""
+    return list(_positions_of((tree / rel).read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=64)
+def _positions_of(source: str) -> tuple[tuple[str, int, int], ...]:
     import cosmic_ray.plugins
     from cosmic_ray.ast import ast_nodes, get_ast
 
-    source = (tree / rel).read_text(encoding="utf-8")
     nodes = list(ast_nodes(get_ast(source)))
     out = []
     for name in sorted(cosmic_ray.plugins.operator_names()):
@@ -436,7 +450,7 @@ def _positions(tree: Path, rel: str) -> list[tuple[str, int, int]]:
             for start, _end in op.mutation_positions(node):
                 out.append((name, occurrence, start[0]))
                 occurrence += 1
-    return out
+    return tuple(out)
 
 
 def run_mutant(tree: Path, m: Mutant, timeout: float) -> None:
