@@ -521,3 +521,58 @@ def test_v1alpha1_dgdr_config_overwritten_warnings() -> None:  # mutant 5b1ef6d4
         ("warning", "spec.profilingConfig.config.deployment.model",
          "spec.profilingConfig.config.deployment.model (different-model) will be overwritten by spec.model "
          "(llama-3-8b)")]
+
+
+def _all(obj: dict[str, Any], release: str, old: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    diags = validate(obj["kind"], obj, AdmissionSettings(grove_enabled=True, cluster_topologies=None), release, old)
+    return [(d.severity, d.message) for d in diags]
+
+
+IMMUTABLE = ("error", "spec.backendFramework is immutable and cannot be changed after creation")
+CHANGING = ("warning", "Changing spec.backendFramework may cause unexpected behavior")
+
+
+@pytest.mark.parametrize("release", ["0.8", "1.2"])
+def test_an_update_error_comes_back_with_the_update_warnings_only(release: str) -> None:
+    """dynamocomponentdeployment_handler.go / dynamographdeployment_handler.go ValidateUpdate (546f1bbc0 = 0.8,
+    788d3ccdc = 1.2): ``warnings, err := validator.Validate()``, then ``updateWarnings, err :=
+    validator.ValidateUpdate(old)``, and on its error ``return updateWarnings, err``: Validate's warnings
+    (the deprecated dynamoNamespace) are dropped; without an update error both lists are returned."""
+    dns = "spec.dynamoNamespace is deprecated and ignored"
+    old = _dcd({"backendFramework": "sglang"})
+    changed = _all(_dcd({"backendFramework": "vllm", "dynamoNamespace": "x"}), release, old=old)
+    assert changed == [CHANGING, IMMUTABLE]
+    same = _all(_dcd({"backendFramework": "sglang", "dynamoNamespace": "x"}), release, old=old)
+    assert [s for s, _ in same] == ["warning"] and same[0][1].startswith(dns)
+    old_dgd = _dgd({"main": {}}, backendFramework="sglang")
+    new_dgd = _dgd({"main": {"dynamoNamespace": "x"}}, backendFramework="vllm")
+    assert _all(new_dgd, release, old=old_dgd) == [CHANGING, IMMUTABLE]
+    assert _all(new_dgd, release)[0][0] == "warning"  # on create the deprecation warning is there
+
+
+def test_dgdr_updates_of_1_0_to_1_2_run_the_phase_rule_only() -> None:
+    """dynamographdeploymentrequest_handler.go of 1.0 – 1.2 (6d4d0a61d, 788d3ccdc): ValidateUpdate returns
+    ``validator.ValidateUpdate(oldRequest)`` without calling ``Validate``, so an update is refused only for a
+    spec change in the Profiling, Deploying or Deployed phase; 0.9 (5602dd2f6) still ran ``Validate``."""
+    beta = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentRequest", "metadata": {"name": "r"},
+            "spec": {"model": "m", "backend": "auto", "searchStrategy": "thorough"}}
+    assert _errors(beta, "1.1") != ""  # Validate refuses it on create
+    pending = {**beta, "spec": {"model": "m"}, "status": {"phase": "Pending"}}
+    assert _all(beta, "1.1", old=pending) == []
+    deployed = {**pending, "status": {"phase": "Deployed"}}
+    assert _all(beta, "1.2", old=deployed) == [("error", (
+        'spec updates are forbidden while the resource is in phase "Deployed"; delete and recreate the resource '
+        "to change its spec"))]
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeploymentRequest",
+             "metadata": {"name": "r"}, "spec": {"backend": "vllm", "model": "m", "profilingConfig": {}}}
+    assert len(_all(alpha, "0.9", old=alpha)) == 2  # 0.9: Validate on update too
+
+
+def test_a_dgdr_being_deleted_is_not_validated_on_update() -> None:
+    """dynamographdeploymentrequest_handler.go (0.8 – 1.2): ``if !newRequest.DeletionTimestamp.IsZero()
+    { return nil, nil }`` before any validation (finalizer removal must go through)."""
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeploymentRequest",
+             "metadata": {"name": "r", "deletionTimestamp": "2026-01-01T00:00:00Z"},
+             "spec": {"backend": "vllm", "model": "m", "profilingConfig": {}}}
+    assert _all(alpha, "0.8", old=alpha) == []
+    assert len(_all(alpha, "0.8")) == 2  # on create (no old object) the handler does not look

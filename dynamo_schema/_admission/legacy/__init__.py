@@ -25,19 +25,27 @@ def validate(kind: str, obj: dict[str, Any], settings: AdmissionSettings, releas
 
     if kind == "DynamoModel":
         return validate_model(obj, old)
-    if kind == "DynamoGraphDeploymentRequest":
-        out = validate_dgdr(release, obj)
-        if old is None or any(d.severity == "error" for d in out) or not since(release, "1.0"):
-            return out
-        return out + validate_dgdr_update(obj, old)
     if old is not None and isinstance(obj.get("metadata"), dict) and obj["metadata"].get("deletionTimestamp"):
-        return []  # the handlers skip an object being deleted
+        return []  # the DGD, DCD and DGDR handlers skip an object being deleted
+    if kind == "DynamoGraphDeploymentRequest":
+        if old is not None and since(release, "1.0"):
+            # dynamographdeploymentrequest_handler.go of 1.0 – 1.2: ValidateUpdate alone (the phase rule), no Validate
+            return validate_dgdr_update(obj, old)
+        # 0.8, 0.9: Validate, then a ValidateUpdate that accepts every update
+        return validate_dgdr(release, obj)
     if kind == "DynamoGraphDeployment":
         out = validate_dgd(release, settings, obj)
-        if old is None or any(d.severity == "error" for d in out):
-            return out
-        return out + validate_dgd_update(release, settings, obj, old)
+        return out if old is None else _then_update(out, validate_dgd_update(release, settings, obj, old))
     out = validate_dcd(release, obj)
-    if old is None or any(d.severity == "error" for d in out):
+    return out if old is None else _then_update(out, validate_dcd_update(obj, old))
+
+
+def _then_update(out: list[Diagnostic], update: list[Diagnostic]) -> list[Diagnostic]:
+    """The DGD and DCD handlers' ``ValidateUpdate``: ``Validate`` first (its error and warnings returned as they
+    are), then ``validator.ValidateUpdate``, whose error comes back with its own warnings only
+    (``return updateWarnings, err``), else both warning lists."""
+    if any(d.severity == "error" for d in out):
         return out
-    return out + validate_dcd_update(obj, old)
+    if any(d.severity == "error" for d in update):
+        return update
+    return out + update
