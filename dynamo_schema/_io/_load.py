@@ -586,6 +586,10 @@ def _add_node(result: LoadResult, builder: _Builder, node: Any, file: str, index
     vpositions = builder.value_positions
     items = data.get("items")
     if data.get("kind") == "List" and isinstance(items, list):
+        own = [d for d in diags if d.path[:1] != ("items",) or len(d.path) < 2]  # the List's own keys
+        # its warnings (a duplicate key under --no-strict) go with its first item: a warning is no failed resource
+        carried = [d for d in own if d.severity != "error"]
+        first = len(result.documents)
         for i, item in enumerate(items):
             prefix: Path = ("items", i)
             pos = positions.get(prefix, start)
@@ -604,7 +608,10 @@ def _add_node(result: LoadResult, builder: _Builder, node: Any, file: str, index
             result.documents.append(LoadedDocument(item, file, index, sub_pos, pos, sub_vpos, start))
             result.document_diagnostics.append(sub_diags)
             index += 1
-        result.errors.extend(d for d in diags if d.path[:1] != ("items",) or len(d.path) < 2)
+        if carried and len(result.documents) > first:
+            result.document_diagnostics[first][:0] = carried
+            own = [d for d in own if d.severity == "error"]
+        result.errors.extend(own)
         return index
     result.documents.append(LoadedDocument(data, file, index, positions, start, vpositions))
     result.document_diagnostics.append(list(diags))

@@ -495,6 +495,9 @@ DYNAMO_SETTINGS = {
     "SGLangRuntimeVersion": "1.4.0", "ModelSecretName": "huggingface-models", "GPUResource": "nvidia.com/gpu",
     "GPUProductLabel": "nvidia.com/gpu.product",
 }
+K8S = {"Context": "kind-infercrane", "Namespace": "infercrane-system", "ServiceAccount": "infercrane-runtime",
+       "WorkerSecretName": "infercrane-worker", "WorkerSecretKey": "api-key", "GPUResource": "nvidia.com/gpu",
+       "GPUProductLabel": "nvidia.com/gpu.product", "WorkloadAPI": "deployment"}
 TEMPLATE_ENV = {"MODEL_NAME": "Qwen/Qwen3-8B", "MODEL_REVISION": REV, "RAW_OPENAI_OUTPUT": "1",
                 "ENABLE_AUTO_TOOL_CHOICE": "true", "TOOL_CALL_PARSER": "hermes"}
 
@@ -537,6 +540,10 @@ ADAPTER_CASES: list[tuple[str, str, Replica, dict[str, Any], dict[str, Any] | No
     ("aws-portable-workload", "aws-ec2",
      _replica("aws", provider={"cloud": "aws", "region": "eu-central-1"},
               runtime={"engine": "custom-oci", "workload": _workload({"drain": "none"})}), AWS, None,
+     INVALID + "portable workload: workload.drain must be connection", ("runtime", "workload", "drain")),
+    # kubernetes.go validate: the portable workload's problem, prefixed, at runtime.workload.<field>
+    ("kubernetes-portable-workload", "kubernetes",
+     _replica("kubernetes", runtime={"engine": "custom-oci", "workload": _workload({"drain": "none"})}), K8S, None,
      INVALID + "portable workload: workload.drain must be connection", ("runtime", "workload", "drain")),
     ("gcp-gpu-mismatch", "gcp-compute",
      _replica("gcp", provider={"cloud": "gcp", "region": "europe-west4"}), GCP, None,

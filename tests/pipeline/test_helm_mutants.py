@@ -51,3 +51,42 @@ def test_a_repeated_line_is_found_by_its_key_path() -> None:
     tpl = ["a:", "  b: 1", "c:", "  b: 1"]
     assert template_line(tpl, "  b: 1", ["c", "b"]) == (4, 3)
     assert template_line(tpl, "  b: 1", ["a", "b"]) == (2, 3)
+
+
+def _validate_json(path: Path, *args: str) -> tuple[int, list[dict]]:
+    import io
+    import json
+
+    from dynamo_schema._cli._main import main
+
+    out = io.StringIO()
+    rc = main(["validate", *args, "-o", "json", str(path)], stdout=out, stderr=io.StringIO())
+    return rc, json.loads(out.getvalue())["resources"]
+
+
+def test_a_load_warning_does_not_make_a_manifest_a_helm_template(tmp_path: Path) -> None:
+    """docs/cli.md (Helm templates are skipped): a file outside a chart is taken for a Helm template only when
+    it does not load; under ``--no-strict`` a duplicate key is a warning (the API server's decoder keeps the
+    last value), so a file with ``{{ x }}`` in a value or comment is still validated, not skipped."""
+    # mutant 3c3259b55bf2 (d.severity == "error" -> >= "error": "warning" sorts after "error"); a List's own
+    # keys are the file's diagnostics (LoadResult.errors) when it has no item to carry them
+    f = tmp_path / "list.yaml"
+    f.write_text("apiVersion: v1\nkind: List\nkind: List\nitems: []\n# {{ x }}\n")
+    _, results = _validate_json(f, "--no-strict")
+    assert [r["status"] for r in results] != ["skipped"]
+    assert not any(d["rule"] == "helm.template" for r in results for d in r.get("errors", []))
+
+
+def test_a_lists_own_warning_goes_with_its_first_item(tmp_path: Path) -> None:
+    """A duplicate key of a ``kind: List`` under ``--no-strict`` is a warning on the List, not a failed
+    resource: the item is validated and the warning reported with it (exit 0)."""
+    f = tmp_path / "list.yaml"
+    f.write_text('apiVersion: v1\nkind: List\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n'
+                 '  metadata:\n    name: cfg\n  data:\n    a: "{{ x }}"\n')
+    rc, results = _validate_json(f, "--no-strict")
+    assert rc == 0 and [(r["kind"], r["status"]) for r in results] == [("ConfigMap", "valid")]
+    assert [(d["rule"], d["severity"], d["line"]) for d in results[0]["errors"]] == \
+        [("load.duplicate-key", "warning", 3)]
+    f.write_text(f.read_text().replace('"{{ x }}"', "b"))
+    _, strict = _validate_json(f)
+    assert [r["status"] for r in strict] == ["error", "valid"]  # strict: the duplicate key is an error
