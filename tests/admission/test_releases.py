@@ -401,3 +401,26 @@ def test_release_1_0_profiler_image_fix_is_dgdr_only() -> None:  # mutant cd337c
         assert "image" not in out["spec"]
         if kind is None:
             assert out == default(obj, s) == obj
+
+
+def test_release_1_3_refuses_a_checkpoint_with_a_gpu_memory_service() -> None:  # mutant 5d3c188a814a
+    """1.3: the GMS + snapshot gate (8a269ab4d) was off, so a checkpoint with any gpuMemoryService is refused at
+    the component's ``experimental.checkpoint``; from 1.4 (6a4b0747c: on by default) intra-pod GMS is admitted."""
+    from tests.admission._admission_helpers import beta_dgd, with_gpu
+
+    def gms_checkpoint(d: dict[str, Any]) -> None:
+        for c in d["spec"]["components"]:
+            c.pop("runtimeVersionOverride", None)  # a 1.4 field (d7bb84ef0)
+        worker = d["spec"]["components"][-1]
+        with_gpu(worker)
+        worker["experimental"] = {"gpuMemoryService": {"mode": "IntraPod"}, "checkpoint": {"enabled": True}}
+
+    dgd = beta_dgd(gms_checkpoint)
+    got = [(d.rule, d.path, d.message) for r in dynamo_schema.validate(
+        dgd, settings=AdmissionSettings(operator_release="1.3", checkpoint_enabled=True)) for d in r.diagnostics
+        if d.severity == "error"]
+    assert got == [("dgd.checkpoint-compatibility", ("spec", "components", 1, "experimental", "checkpoint"),
+                    "Forbidden: GMS + Snapshot is temporarily disabled; disable gpuMemoryService or enable the "
+                    "internal GMS + Snapshot gate")]
+    assert [d for r in dynamo_schema.validate(dgd, settings=AdmissionSettings(operator_release="1.4",
+            checkpoint_enabled=True)) for d in r.diagnostics if d.severity == "error"] == []

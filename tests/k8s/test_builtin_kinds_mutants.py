@@ -47,3 +47,14 @@ def test_structural_schema_is_self_contained() -> None:  # mutants 04d9cfddc06b 
     assert refs and all(r.startswith("#/$defs/") for r in refs)
     assert all(r[len("#/$defs/"):] in schema["$defs"] for r in refs)
     assert B.structural_schema("v1", "NoSuchKind", "1.32.0") is None
+
+
+def test_a_dotted_group_is_named_by_its_first_label() -> None:  # mutant 383877a161fe
+    """kubernetes-json-schema (the layout kubeconform reads: ``{{.ResourceKind}}{{.KindSuffix}}``, the suffix
+    ``-`` + the group's first dot-separated label): networking.k8s.io/v1 Ingress is ``ingress-networking-v1.json``,
+    so the bundled schema is found and a bad Ingress is refused."""
+    assert B._kind_file("networking.k8s.io/v1", "Ingress") == "ingress-networking-v1.json"
+    assert B.has_schema("networking.k8s.io/v1", "Ingress")
+    bad = {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "i"},
+           "spec": {"rules": "not-a-list"}}
+    assert B.validate(bad)
