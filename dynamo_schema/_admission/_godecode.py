@@ -69,7 +69,8 @@ def parse_quantity_error(text: str) -> str | None:
     if len(suffix) > 1 and suffix[0] in "eE":
         exp = suffix[1:]
         body = exp[1:] if exp[:1] in "+-" else exp
-        if body and all(c in _DIGITS for c in body):
+        # suffixHandler.interpret: strconv.ParseInt(suffix[1:], 10, 64); out of the int64 range it fails
+        if body and all(c in _DIGITS for c in body) and -(2**63) <= int(exp) <= 2**63 - 1:
             return None
     return _SUFFIX
 

@@ -220,3 +220,20 @@ def test_an_int64_field_takes_the_int64_range_and_refuses_one_past_it() -> None:
                                "podTemplate.spec.terminationGracePeriodSeconds of type int64")
         rules = [d.rule for r in dynamo_schema.validate(dgd(bad)) for d in r.diagnostics]
         assert rules == ["webhook.decode"]
+
+
+def test_a_long_quantity_is_parsed_to_its_end() -> None:  # mutant 3804b4a2b608
+    """apimachinery ``parseQuantityString`` has no length limit: digits are read to the end of the text,
+    however long (``1.`` and 300 zeros is the quantity 1); a decimal exponent is ``strconv.ParseInt(…, 10,
+    64)`` of what follows the ``e`` (suffix.go ``interpret``): leading zeros and a sign are fine, a value out of
+    the int64 range is ``ErrSuffix``."""
+    from dynamo_schema._admission._godecode import parse_quantity_error
+
+    assert parse_quantity_error("1." + "0" * 300) is None
+    assert parse_quantity_error("1." + "0" * 300 + "Gi") is None
+    assert parse_quantity_error("1." + "0" * 300 + "x") is not None
+    assert parse_quantity_error("1e+" + "0" * 300 + "3") is None
+    assert parse_quantity_error("1e" + "9" * 300) == "unable to parse quantity's suffix"
+    assert parse_quantity_error("1e9223372036854775807") is None
+    assert parse_quantity_error("1e9223372036854775808") == "unable to parse quantity's suffix"
+    assert parse_quantity_error("1e-9223372036854775808") is None

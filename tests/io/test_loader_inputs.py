@@ -506,3 +506,16 @@ def test_a_uint64_key_is_unsupported(text: str, message: str) -> None:
     assert (d.rule, d.message, d.line, d.column) == ("load.unsupported-key", message, 2, 3)
     (doc,) = load_text("a:\n  9223372036854775807: 1\n")
     assert doc.data == {"a": {"9223372036854775807": 1}}
+
+
+def test_load_error_names_the_first_error_and_counts_the_rest() -> None:  # mutant e7d3c1e19caf
+    """``load_text`` raises LoadError located at the first error; "(and N more)" counts the other errors."""
+    from dynamo_schema._io._load import LoadError, load_text
+
+    text = "a: 1\na: 2\nb: 1\nb: 2\nc: 1\nc: 2\n"  # three duplicate keys: errors under strict loading
+    try:
+        load_text(text, "f.yaml")
+    except LoadError as exc:
+        assert str(exc) == 'f.yaml:2:1: key "a" already set in map (and 2 more)'
+    else:
+        raise AssertionError("no LoadError")

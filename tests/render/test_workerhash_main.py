@@ -264,6 +264,8 @@ def test_all_worker_types() -> None:
 @pytest.mark.parametrize("version,want", [
     ("1.5.0", ALGORITHM_DCD_RUNTIME), ("1.6.0", ALGORITHM_DCD_RUNTIME), ("v1.5.1", ALGORITHM_DCD_RUNTIME),
     (None, ALGORITHM_DCD_RUNTIME), ("1.4.0", ALGORITHM_DCD), ("1.4.2", ALGORITHM_DCD),
+    # a release without its patch number is its .0 (mutant c062c2647404)
+    ("1.5", ALGORITHM_DCD_RUNTIME), ("1.4", ALGORITHM_DCD), ("v1.3", "legacy-v1"),
 ])
 def test_select_algorithm(version: str | None, want: str) -> None:
     assert select_algorithm(version) == want
