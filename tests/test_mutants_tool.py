@@ -68,10 +68,17 @@ def test_covering_tests_union_over_the_statement(tool, tmp_path):
     assert tool.covering_tests(tmp_path, m) == ["tests/a.py::t1", "tests/c.py::t3"]
 
 
-@pytest.mark.parametrize("case", ["import-time", "uncovered", "changed", "unmapped"])
+def test_a_changed_module_runs_every_test_that_reached_it(tool, tmp_path):
+    """The map's line numbers do not hold for a module changed since it was made: the selection is every
+    test that executed any line of the module (from any folder), not the module's own folder alone."""
+    m = _setup(tool, tmp_path, {"1": [-1], "2": [0], "7": [2], "9": [1]}, sha="0" * 64)
+    assert tool.covering_tests(tmp_path, m) == ["tests/a.py::t1", "tests/b.py::t2[1]", "tests/c.py::t3"]
+
+
+@pytest.mark.parametrize("case", ["import-time", "uncovered", "unmapped"])
 def test_covering_tests_falls_back_to_the_folder(tool, tmp_path, case):
     lines = {"2": [0, -1]} if case == "import-time" else {"7": [0]} if case == "uncovered" else {"2": [0]}
-    m = _setup(tool, tmp_path, lines, sha="0" * 64 if case == "changed" else None)
+    m = _setup(tool, tmp_path, lines)
     if case == "unmapped":
         m.path = "dynamo_schema/other.py"
     assert tool.covering_tests(tmp_path, m) is None
@@ -149,6 +156,7 @@ def test_the_mutation_extra_installs_what_the_tool_needs():
     data API) and the pytest plugin its coverage map runs under (``--cov``: pytest-cov) must all be declared there
     (a fresh machine without pytest-cov could not build the map)."""
     import ast
+
     import tomllib
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]

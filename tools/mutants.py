@@ -87,7 +87,8 @@ def tests_for(m: Mutant) -> list[str]:
 # execute each line (.mutants/coverage.json, per module with its content hash). A mutant then runs only the
 # tests that execute its statement, from any folder. Where that selection cannot speak for the folder run it
 # falls back to the folder: the statement runs at import time (module level, ``def`` lines, class bodies), no
-# test executes it in-process, the module changed since the map was made, or pytest refuses the node ids.
+# test executes it in-process, or pytest refuses the node ids; a module changed since the map was made runs
+# every test that executed any line of it.
 # A mutant the selected tests do not kill is run against its folder too (tests that run the CLI in a
 # subprocess are not in the map), so an outcome is never weaker than the folder run's.
 COVERAGE_MAP = WORK / "coverage.json"
@@ -173,12 +174,17 @@ def covering_tests(tree: Path, m: Mutant) -> list[str] | None:
     if entry is None:
         return None
     original = (tree / m.path).read_bytes()
-    if hashlib.sha256(original).hexdigest() != entry["sha"]:
-        return None
     lines = entry["lines"]
     picked: set[int] = set()
-    for ln in _statement_lines(original.decode("utf-8"), m.line):
-        picked.update(lines.get(str(ln), ()))
+    if hashlib.sha256(original).hexdigest() != entry["sha"]:
+        # the module changed since the map: its line numbers no longer hold, but the tests that executed any
+        # of its lines still reach it (from every folder, not only the module's own)
+        for ids in lines.values():
+            picked.update(ids)
+        picked.discard(-1)  # its import-time lines: the folder run that follows a survivor covers those
+    else:
+        for ln in _statement_lines(original.decode("utf-8"), m.line):
+            picked.update(lines.get(str(ln), ()))
     if not picked or -1 in picked:
         return None
     names = COVMAP["tests"]
