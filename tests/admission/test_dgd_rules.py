@@ -10,7 +10,6 @@ tables where they exist, else built from the Go format strings.
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 import pytest
