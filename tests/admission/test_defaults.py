@@ -144,6 +144,8 @@ def test_dcd_spec_name_from_metadata_on_create_only() -> None:
     [
         (AdmissionSettings(operator_version="1.5.0"), "nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.5.0"),
         (AdmissionSettings(operator_version="v1.2"), "nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.2.0"),
+        # Masterminds semver String(): major.minor.patch, then -prerelease and +metadata as given (mutant ec638842e1e6)
+        (AdmissionSettings(operator_version="v1.6.0-rc.1+build.7"), "nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.6.0-rc.1+build.7"),
         (AdmissionSettings(operator_version="not-a-version"), None),
         (AdmissionSettings(dgdr_default_image="my/planner:rc1"), "my/planner:rc1"),
     ],

@@ -66,3 +66,12 @@ CASES: list[Case] = [
 ]
 
 register(CASES, globals())
+
+
+def test_any_one_manual_hardware_field_is_enough() -> None:  # mutant ad8b554a1a43
+    """dynamographdeploymentrequest_helpers.go (2a6da14c) hasManualHardwareConfig: ``hardware.GPUSKU != "" ||
+    hardware.VRAMMB != nil || hardware.NumGPUsPerNode != nil``: each field alone satisfies the hardware rule."""
+    off = AdmissionSettings(gpu_discovery_enabled=False)
+    for hw in ({"gpuSku": "h100_sxm"}, {"vramMb": 81920}, {"numGpusPerNode": 8}):
+        assert _create(beta_dgdr, _set(["spec", "hardware"], hw), off)() == [], hw
+    assert _create(beta_dgdr, _set(["spec", "hardware"], {}), off)() != []

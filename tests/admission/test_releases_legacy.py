@@ -576,3 +576,12 @@ def test_a_dgdr_being_deleted_is_not_validated_on_update() -> None:
              "spec": {"backend": "vllm", "model": "m", "profilingConfig": {}}}
     assert _all(alpha, "0.8", old=alpha) == []
     assert len(_all(alpha, "0.8")) == 2  # on create (no old object) the handler does not look
+
+
+def test_epp_without_its_config_is_refused() -> None:  # mutant e29f3666a932
+    """shared.go validateEPPConfig (0.9, 5602dd2f): ``if v.spec.EPPConfig == nil`` gives
+    "%s.eppConfig is required for EPP components", at the service's eppConfig."""
+    diags = validate("DynamoComponentDeployment", _dcd({"componentType": "epp", "replicas": 1}),
+                     AdmissionSettings(cluster_topologies=None), "0.9", None)
+    assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
+        (("spec", "eppConfig"), "spec.eppConfig is required for EPP components")]
