@@ -273,6 +273,14 @@ UPDATE_CASES = [
      {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
             "gpuMemoryService": {"enabled": True, "mode": "intraPod"}}}, {"backendFramework": "vllm"},
      {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
+    # the other direction (mutant df9f11550e67): dynamographdeployment.go (1.1, 3b8a3845) refuses
+    # `oldInterPodGMS != newInterPodGMS`, so turning the inter-pod layout off is refused too
+    ("toggling inter-pod GMS layout off is immutable",
+     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True, "mode": "intraPod"}}},
+     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True, "mode": "interPod"}}}, {"backendFramework": "vllm"},
+     {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
 ]
 
 

@@ -75,6 +75,19 @@ def test_component_topology_domain_not_read_after_creation() -> None:
     assert errors(run(obj, TOPO)) == []
 
 
+@pytest.mark.parametrize(("generation", "read"), [(1, True), (2, False)])
+def test_kv_transfer_domain_read_through_generation_one(generation: int, read: bool) -> None:
+    # mutant f9fdab420b2c. dynamographdeployment.go (2a6da14c) validateKvTransferPolicy returns before
+    # reading the ClusterTopologyBinding only when `len(allErrs) != 0 || generation > 1`: generation 1 (the
+    # create) still reads it
+    obj = beta_dgd(lambda d: d["spec"].__setitem__(
+        "experimental", {"kvTransferPolicy": {"clusterTopologyName": "grove-topology", "domain": "host"}}))
+    obj["metadata"]["generation"] = generation
+    want = ['spec.experimental.kvTransferPolicy.domain: Invalid value: "host": does not exist in '
+            'ClusterTopologyBinding "grove-topology"; available domains: [rack zone]']
+    assert errors(run(obj, TOPO)) == (want if read else [])
+
+
 # ----------------------------------------------------------------------------- rule 53
 
 

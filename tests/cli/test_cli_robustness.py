@@ -328,6 +328,16 @@ def test_alpha_path_stops_at_the_service_for_v1beta1_only_fields() -> None:
     assert alpha_path(("metadata", "annotations"), alpha, beta) == (("metadata", "annotations"), True)
 
 
+def test_alpha_path_keeps_the_components_list_itself() -> None:
+    """A path naming the whole ``spec.components`` list (the update rule dgd.components-immutable gives
+    one) has no component index to map: alpha_path's docstring, "other paths are kept". # mutant 2b33b2973015"""
+    from dynamo_schema._pipeline._validate import alpha_path
+
+    alpha = yaml.safe_load(ALPHA_HOOK)
+    beta = {"spec": {"components": [{"name": "worker"}]}}
+    assert alpha_path(("spec", "components"), alpha, beta) == (("spec", "components"), True)
+
+
 # ---------------------------------------------------------------------------------------------- 7. --old pairing
 def test_old_objects_are_paired_by_identity(tmp_path: Path) -> None:
     old = write(tmp_path, "old.yaml", dgd("a") + "---\n" + dgd("b", "prefill"))

@@ -333,3 +333,18 @@ def test_aws_artifact_volume_initialization_rate_bounds(reference: Path, rate: s
     else:
         with pytest.raises(SettingsError, match=f"{var} must be 0 or between 100 and 300"):
             ProviderSettings.from_env(environ)
+
+
+@pytest.mark.parametrize("length,ok", [(63, True), (64, False)])
+def test_dynamo_model_secret_name_length_bound(reference: Path, length: int, ok: bool) -> None:
+    # mutant 51cbf780f22a. Upstream TestDynamoConfigurationIsOptionalCompleteAndImmutable (case config-19 is its
+    # Bad_Secret step): the secret name must be a Kubernetes DNS label, whose limit is 63 characters
+    # (apimachinery validation.IsDNS1123Label, DNS1123LabelMaxLength = 63), 63 still valid
+    case = _load_case(reference / "cases" / "config-19-dynamo-bad-secret-name.yaml")
+    var = "INFERCRANE_DYNAMO_MODEL_SECRET_NAME"
+    environ = {**{k: str(v) for k, v in case["provider_config"].items()}, var: "s" * length}
+    if ok:
+        ProviderSettings.from_env(environ)
+    else:
+        with pytest.raises(SettingsError, match=f"{var} must be a valid Kubernetes DNS label"):
+            ProviderSettings.from_env(environ)

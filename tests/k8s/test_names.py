@@ -43,3 +43,15 @@ def test_label_values_inside_lists_are_checked() -> None:  # mutant 6695f68f61df
                "requiredDuringSchedulingIgnoredDuringExecution": [term]}}}}}}
     msgs = _messages(obj)
     assert len(msgs) == 1 and '(label app): ' in msgs[0] and 'Invalid value: "-bad": ' in msgs[0], msgs
+
+
+def test_env_var_name_chdir_prefix_rules() -> None:  # mutant e6394cd12e39
+    """apimachinery validation.IsEnvVarName: the regex error, then hasChDirPrefix: exactly ``.`` / ``..``
+    or a ``..`` prefix; any other valid name has no error."""
+    from dynamo_schema._k8s._names import env_var_name_errors
+
+    assert env_var_name_errors("MY_ENV.NAME") == []
+    assert env_var_name_errors("a..b") == []
+    assert env_var_name_errors(".") == ["must not be '.'"]
+    assert env_var_name_errors("..") == ["must not be '..'"]
+    assert env_var_name_errors("..x") == ["must not start with '..'"]

@@ -46,3 +46,11 @@ def test_labels_annotations_finalizers() -> None:
         ("metadata.annotations", f'Invalid value: "bad key!": name part {QUALIFIED}')]
     assert msgs({"name": "x", "finalizers": ["bad finalizer"]}) == [
         ("metadata.finalizers", f'Invalid value: "bad finalizer": name part {QUALIFIED}')]
+
+
+def test_a_label_key_name_part_over_63_characters() -> None:  # mutant c4139150167a
+    """apimachinery validation.IsQualifiedName: a name part longer than qualifiedNameMaxLength (63) is
+    ``"name part " + MaxLenError(63)``; 63 characters are still valid."""
+    assert msgs({"name": "x", "labels": {"example.com/" + "n" * 63: "v"}}) == []
+    assert msgs({"name": "x", "labels": {"example.com/" + "n" * 64: "v"}}) == [
+        ("metadata.labels", f'Invalid value: "example.com/{"n" * 64}": name part must be no more than 63 characters')]

@@ -67,3 +67,15 @@ def test_a_replaced_workload_with_the_same_worker_hash_names_no_hash_change() ->
     assert not any("worker hash" in r for r in got[0].reasons)
     changed = component_impacts([_deployment("w-old", "abc")], [_deployment("w-new", "def")], "default")
     assert changed[0].reasons[0] == "worker hash abc → def"
+
+
+def test_a_components_dcd_is_not_read_beside_its_deployment() -> None:
+    """The ``kubernetes`` target renders each component's DynamoComponentDeployment and the Deployment the
+    operator's DCD controller makes from it (upstream dynamocomponentdeployment_controller); the pods are
+    the Deployment's, so its change is the reason given, not the intermediate DCD's as well."""
+    # mutant e87bac203e72 (the loop dropping DCDs beside other workloads -> no iteration)
+    new = dgd()
+    new["spec"]["components"][1]["replicas"] = 3
+    got = {c.name: c.reasons for c in diff_documents(dgd(), new, target="kubernetes").components}
+    assert [r.split(":")[0].split("/")[0] for r in got["VllmDecodeWorker"]] == ["Deployment"]
+    assert got["VllmDecodeWorker"][0].endswith(": replicas 1 → 3")

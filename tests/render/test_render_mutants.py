@@ -92,6 +92,21 @@ def test_dyn_deployment_config_without_a_frontend_entry_is_unchanged() -> None:
     assert update_config_bytes('{"Backend": {"a": 1}}', "Frontend", 8000) == '{"Backend":{"a":1}}'
 
 
+def test_dyn_deployment_config_null_entry_is_reported_whichever_key_matched() -> None:
+    """upstream graph.go ``updateDynDeploymentConfigBytes`` assigns ``port`` into the matched entry, the
+    component's own (``config[serviceName]``) or else the first ``frontend`` one (EqualFold): a JSON null
+    there is a nil Go map, and the assignment panics. Either match is reported, not only when both keys
+    exist. # mutant e1c05d734997"""
+    import pytest
+
+    from dynamo_schema._render import RenderError
+    from dynamo_schema._render._depconfig import update_config_bytes
+
+    for raw in ('{"router": null}', '{"FRONTEND": null}'):
+        with pytest.raises(RenderError, match="the frontend entry is null"):
+            update_config_bytes(raw, "router", 8000)
+
+
 def test_gms_gpu_count_errors_carry_the_callers_context() -> None:
     """upstream graph.go: ``failed to get GPU count for GMS weight server: %w`` and ``failed to build GMS
     ResourceClaimTemplate configs for component %s: %w`` wrap a fractional GPU quantity's error.
