@@ -454,6 +454,11 @@ LOADER_CASES: list[tuple[str, dict[str, Any], str, Path, str]] = [
                                         "scaling": {"min_replicas": 3, "max_replicas": 2}},
      "infercrane.workload", ("runtime", "workload", "port"),
      "runtime.workload: workload.port must be between 1 and 65535"),
+    # the header: the field that is wrong (apiVersion first) carries the error (mutant 9027c52f87df)
+    ("header-kind", {"kind": "Service"}, "infercrane.header", ("kind",),
+     "DeploymentSpec must use apiVersion infercrane.dev/v1 and kind Deployment"),
+    ("header-api-version", {"apiVersion": "infercrane.dev/v2"}, "infercrane.header", ("apiVersion",),
+     "DeploymentSpec must use apiVersion infercrane.dev/v1 and kind Deployment"),
     ("order-replicas-before-serving", {"provider": {"cloud": "kubernetes", "adapter": "kubernetes-dynamo"},
                                        "scaling": {"min_replicas": 3, "max_replicas": 2}},
      "infercrane.scaling.order", ("scaling", "max_replicas"), "scaling.max_replicas must be >= scaling.min_replicas"),
