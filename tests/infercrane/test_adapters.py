@@ -326,3 +326,14 @@ def test_settings_runpod_network_volume_id_bounds(value: str, ok: bool) -> None:
         return
     with pytest.raises(SettingsError, match="^RunPod network volume mappings require immutable model identities"):
         ProviderSettings.from_env(env)
+
+
+def test_gcp_zone_letter_runs_from_a_to_z() -> None:  # mutant ca9799bc1031
+    """A GCP zone is ``<region>-<letter>`` with one lowercase letter a..z (Compute Engine zone names); the
+    region is what precedes the last '-'."""
+    from dynamo_schema._infercrane.adapters._gcp_compute import _region_from_zone
+
+    assert _region_from_zone("europe-west4-a") == "europe-west4"
+    assert _region_from_zone("us-central1-z") == "us-central1"
+    assert _region_from_zone("us-central1-{") is None and _region_from_zone("us-central1-A") is None
+    assert _region_from_zone("us-central1-ab") is None

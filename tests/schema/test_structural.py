@@ -705,3 +705,13 @@ def test_ref_chain_bound_is_the_same_for_explain_and_validation() -> None:
         resolve(bad, bad["properties"]["a"])
     with pytest.raises(ValueError, match=r"\$ref cycle"):
         compile_schema(bad).prop("a")
+
+
+def test_uint64_format_refuses_a_negative_value() -> None:
+    """kube-openapi ``validate.IsValueValidAgainstRange``: format uint64 is ``strconv.ParseUint(s, 10, 64)``,
+    which refuses a negative number (a warning, as for the other integer formats). The fast pre-check must not
+    let -1 through as clean. No Dynamo CRD uses uint64: synthetic schema."""
+    # mutant a0e46f4ad57c (the fast check's uint64 lower bound 0 -> -1)
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "format": "uint64"}}}
+    assert S.validate({"n": 0}, schema) == []
+    assert [(d.rule, d.severity) for d in S.validate({"n": -1}, schema)] == [("schema.format", "warning")]
