@@ -593,3 +593,15 @@ def test_epp_without_its_config_is_refused() -> None:  # mutant e29f3666a932
                      AdmissionSettings(cluster_topologies=None), "0.9", None)
     assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
         (("spec", "eppConfig"), "spec.eppConfig is required for EPP components")]
+
+
+def test_inter_pod_failover_on_a_frontend_joins_both_errors_at_1_1() -> None:  # mutant 4439c24a40b0
+    """shared.go validateFailover (1.1, 3b8a3845): with mode interPod the GMS requirement and the component
+    type are checked side by side (``errors.Join``): a frontend without GMS gets both errors, the second at the
+    service's componentType."""
+    spec = {"componentType": "frontend", "backendFramework": "vllm", "resources": {"limits": {"gpu": "1"}},
+            "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}
+    diags = validate("DynamoComponentDeployment", _dcd(spec), AdmissionSettings(cluster_topologies=None), "1.1", None)
+    assert [(d.rule, d.path, d.message) for d in diags if d.severity == "error"][1:] == [
+        ("dcd.failover-component-type", ("spec", "componentType"),
+         'spec: GMS failover is not supported for componentType "frontend"')]

@@ -584,6 +584,10 @@ ADAPTER_CASES: list[tuple[str, str, Replica, dict[str, Any], dict[str, Any] | No
     ("serverless-template-model", "runpod-serverless", _replica("runpod"), SERVERLESS,
      _template(MODEL_NAME="Other/Model"),
      'RunPod template MODEL_NAME is "Other/Model", expected "Qwen/Qwen3-8B"', ("model", "id")),
+    # any other model, whichever way it sorts (mutant 95bc933b0df4: != -> <)
+    ("serverless-template-model-after", "runpod-serverless", _replica("runpod"), SERVERLESS,
+     _template(MODEL_NAME="Zeta/Model"),
+     'RunPod template MODEL_NAME is "Zeta/Model", expected "Qwen/Qwen3-8B"', ("model", "id")),
     ("serverless-template-revision-main", "runpod-serverless", _replica("runpod"), SERVERLESS,
      _template(MODEL_REVISION="main"),
      f'RunPod template MODEL_REVISION is "main", expected immutable revision "{REV}"', ("model", "revision")),
