@@ -489,6 +489,21 @@ def test_inter_pod_gms_name_length_counts_the_last_worker_rank() -> None:  # mut
     assert _errors(_dgd({"w": gms}, name=name[:-1], backendFramework="vllm"), "1.1") == ""
 
 
+def test_inter_pod_gms_name_length_keeps_gms_on_a_tie() -> None:  # mutant 6e6bb334e8e0
+    """dynamographdeployment.go validateServiceNameLength (1.1, 3b8a3845): "<svc>-wkr-<N>" replaces
+    "<svc>-gms-0" only when ``len(workerName) > len(longestPCLQName)``; with 2 nodes "-wkr-1" ties "-gms-0",
+    so "-gms-0" is named. The service name has no length limit (a map key), and at 251 characters the two
+    lengths (257) are past CPython's small-int cache, so identity of the lengths would not stand in for ``>``."""
+    gms = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}}, "multinode": {"nodeCount": 2},
+           "gpuMemoryService": {"enabled": True, "mode": "interPod"}}
+    svc = "w" * 251
+    assert _errors(_dgd({svc: gms}, name="g", backendFramework="vllm"), "1.1") == (
+        f"spec.services[{svc}]: combined resource name length 509 exceeds 45-character limit required for pod "
+        f"naming. Consider shortening the DynamoGraphDeployment name 'g' (length 1) or service name '{svc}' "
+        f"(length 251). The combined length of DGD name + PCSG name + longest PodClique name ('{svc}-gms-0') "
+        "must not exceed 45 characters")
+
+
 def _dcd(spec: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
             "metadata": {"name": "c", "namespace": "default"}, "spec": spec}
