@@ -715,3 +715,22 @@ def test_uint64_format_refuses_a_negative_value() -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer", "format": "uint64"}}}
     assert S.validate({"n": 0}, schema) == []
     assert [(d.rule, d.severity) for d in S.validate({"n": -1}, schema)] == [("schema.format", "warning")]
+
+
+@pytest.mark.parametrize(("dgd", "path", "message"), [
+    ({"apiVersion": "nvidia.com/v1beta1", "kind": ""}, "kind", 'Invalid value: "": must not be empty'),
+    ({"apiVersion": 5, "kind": "DynamoGraphDeployment"}, "apiVersion", "Invalid value: 5: must be a string"),
+    ({"apiVersion": "a/b/c", "kind": "DynamoGraphDeployment"}, "apiVersion",
+     'Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c'),
+])
+def test_an_embedded_resource_has_string_type_meta(dgd: dict[str, Any], path: str, message: str) -> None:
+    """apiextensions-apiserver ``validateEmbeddedResource`` (``x-kubernetes-embedded-resource``, the DGDR's
+    ``spec.overrides.dgd``): apiVersion and kind must be non-empty strings, apiVersion a GroupVersion."""
+    # mutant c38d589f9e65 (the type check loop made to run zero times)
+    import dynamo_schema
+
+    doc = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeploymentRequest", "metadata": {"name": "r"},
+           "spec": {"model": "m", "overrides": {"dgd": dgd}}}
+    got = [(d.rule, d.path, d.message) for r in dynamo_schema.validate(doc) for d in r.diagnostics
+           if d.severity == "error"]
+    assert got == [("schema.embedded-resource", ("spec", "overrides", "dgd", path), message)]
