@@ -3,6 +3,8 @@ surviving mutants (issue 24)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dynamo_schema._render import RenderOptions
@@ -225,3 +227,27 @@ def test_legacy_workload_type_treats_an_empty_sub_type_label_as_absent(sub: str 
         labels["nvidia.com/dynamo-sub-component-type"] = sub
     dcd = {"metadata": {"labels": labels}, "spec": {"type": "prefill"}}
     assert dcd_workload_type(dcd) == want
+
+
+def test_a_legacy_component_type_after_planner_gets_no_planner_defaults(tmp_path: Path) -> None:
+    """internal/dynamo/component_common.go ``ComponentDefaultsFactory``: only ``planner`` gets the planner
+    defaults; any other type falls to ``BaseComponentDefaults`` (no ports, probes or planner env). A v1alpha1
+    ``componentType`` is any string (no enum) and is converted verbatim, so ``router`` is admitted and rendered.
+    # mutant e52bbc7d9502"""
+    import io
+
+    import yaml
+
+    from dynamo_schema._cli._main import main
+
+    f = tmp_path / "router.yaml"
+    f.write_text("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: g\nspec:\n"
+                 "  services:\n    Router:\n      componentType: router\n      replicas: 1\n      extraPodSpec:\n"
+                 "        mainContainer:\n          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.0\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["render", "--target", "grove", str(f)], stdout=out, stderr=err) == 0, err.getvalue()
+    pcs = next(d for d in yaml.safe_load_all(out.getvalue()) if d["kind"] == "PodCliqueSet")
+    (clique,) = pcs["spec"]["template"]["cliques"]
+    main_c = next(c for c in clique["spec"]["podSpec"]["containers"] if c["name"] == "main")
+    assert not {"ports", "livenessProbe", "readinessProbe", "startupProbe"} & set(main_c)
+    assert not {"PLANNER_PROMETHEUS_PORT", "DYN_SYSTEM_PORT"} & {e["name"] for e in main_c.get("env") or []}

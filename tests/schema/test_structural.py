@@ -656,6 +656,18 @@ def test_only_an_integer_string_any_of_is_int_or_string() -> None:
     assert [rule for rule, *_ in errors(S.validate({"q": "abc"}, other))] == ["schema.type"]
 
 
+def test_an_any_of_branch_with_only_a_warning_validates() -> None:
+    """kube-openapi ``validate/schema_props.go``: an ``anyOf`` branch whose result ``IsValid()`` (no errors;
+    warnings do not count) satisfies the anyOf, and the failures of the other branches are dropped. Our
+    int32 range check is a warning (the API server strips the format), so it does not fail its branch; the
+    boolean branch's type error is not reported. Synthetic schema (no CRD anyOf has an int32 branch)."""
+    # mutant 6755bfd69d90
+    schema = {"type": "object", "properties": {"q": {"anyOf": [{"type": "integer", "format": "int32"},
+                                                               {"type": "boolean"}]}}}
+    assert S.validate({"q": 2**31}, schema) == []
+    assert [rule for rule, *_ in errors(S.validate({"q": "x"}, schema))] == ["schema.type"]
+
+
 def test_pruning_walks_into_the_properties_of_a_wrongly_typed_value() -> None:
     """apiextensions-apiserver ``pruning/algorithm.go`` ``prune``: a mapping's keys are matched against
     ``Properties`` (then ``AdditionalProperties``) whatever the schema's ``type``, and no structural invariant
