@@ -171,3 +171,14 @@ def test_nel_and_characters_above_the_bmp_are_escaped(value: str, text: str) -> 
 ])
 def test_a_nel_is_folded_by_the_json_round_trip(value: str, text: str) -> None:
     assert marshal({"k": value}) == f"k: {text}\n"
+
+
+def test_a_timestamp_with_a_one_digit_day_is_found() -> None:  # mutant a9adc156be99
+    """go-yaml v2 ``allowedTimestampFormats`` ("2006-1-2T15:04:05.999999999Z07:00", "2006-1-2 15:04:05.999999999",
+    …): month and day may have one digit, and the date/time separator is read after them (a ``T`` needs a
+    zone, a space none). Such a string resolves to a timestamp, so the encoder must quote it."""
+    from dynamo_schema._k8s._goyaml import _is_timestamp
+
+    assert _is_timestamp("2001-1-2T10:00:00Z") and _is_timestamp("2001-1-2 10:00:00")
+    assert _is_timestamp("2001-12-2T10:00:00+01:00") and _is_timestamp("2001-1-12t10:00:00Z")
+    assert not _is_timestamp("2001-1-2T10:00:00") and not _is_timestamp("2001-1-2 10:00:00Z")
