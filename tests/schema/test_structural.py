@@ -746,3 +746,15 @@ def test_an_embedded_resource_has_string_type_meta(dgd: dict[str, Any], path: st
     got = [(d.rule, d.path, d.message) for r in dynamo_schema.validate(doc) for d in r.diagnostics
            if d.severity == "error"]
     assert got == [("schema.embedded-resource", ("spec", "overrides", "dgd", path), message)]
+
+
+def test_numeric_exclusive_maximum_is_the_tighter_bound() -> None:
+    """JSON Schema 2019+ numeric ``exclusiveMaximum`` (generated and registered schemas; CRDs use the boolean
+    form) beside ``maximum``: a value must satisfy both, so the tighter of the two is the bound."""
+    # mutant 89c122debd8d (emx <= mx -> emx > mx)
+    tight_excl = {"type": "object", "properties": {"n": {"type": "number", "maximum": 10, "exclusiveMaximum": 5}}}
+    assert S.validate({"n": 4}, tight_excl) == []
+    assert S.validate({"n": 7}, tight_excl) != [] and S.validate({"n": 5}, tight_excl) != []
+    tight_max = {"type": "object", "properties": {"n": {"type": "number", "maximum": 3, "exclusiveMaximum": 5}}}
+    assert S.validate({"n": 3}, tight_max) == []
+    assert S.validate({"n": 4}, tight_max) != []
