@@ -758,3 +758,15 @@ def test_numeric_exclusive_maximum_is_the_tighter_bound() -> None:
     tight_max = {"type": "object", "properties": {"n": {"type": "number", "maximum": 3, "exclusiveMaximum": 5}}}
     assert S.validate({"n": 3}, tight_max) == []
     assert S.validate({"n": 4}, tight_max) != []
+
+
+def test_numeric_exclusive_minimum_is_the_tighter_bound() -> None:
+    """As for the maximum: numeric ``exclusiveMinimum`` beside ``minimum``, the tighter of the two bounds
+    (equal values: the exclusive one)."""
+    # mutant 5fb99960c0cb (emn >= mn -> emn != mn)
+    def schema(mn: int, emn: int) -> dict[str, Any]:
+        return {"type": "object", "properties": {"n": {"type": "number", "minimum": mn, "exclusiveMinimum": emn}}}
+
+    assert S.validate({"n": 7}, schema(10, 5)) != [] and S.validate({"n": 10}, schema(10, 5)) == []
+    assert S.validate({"n": 5}, schema(5, 5)) != [] and S.validate({"n": 6}, schema(5, 5)) == []
+    assert S.validate({"n": 5}, schema(0, 5)) != [] and S.validate({"n": 6}, schema(0, 5)) == []
