@@ -70,9 +70,16 @@ def parse_quantity_error(text: str) -> str | None:
         exp = suffix[1:]
         body = exp[1:] if exp[:1] in "+-" else exp
         # suffixHandler.interpret: strconv.ParseInt(suffix[1:], 10, 64); out of the int64 range it fails
-        if body and all(c in _DIGITS for c in body) and -(2**63) <= int(exp) <= 2**63 - 1:
+        # (the digits are compared as text: int() of a very long one would hit Python's digit limit)
+        if body and all(c in _DIGITS for c in body) and _fits_int64(exp[:1] == "-", body.lstrip("0")):
             return None
     return _SUFFIX
+
+
+def _fits_int64(negative: bool, digits: str) -> bool:
+    """Whether the decimal ``digits`` (no leading zeros) with that sign fit Go's int64."""
+    limit = "9223372036854775808" if negative else "9223372036854775807"
+    return len(digits) < len(limit) or (len(digits) == len(limit) and digits <= limit)
 
 
 def _json_kind(v: Any) -> str:

@@ -237,3 +237,6 @@ def test_a_long_quantity_is_parsed_to_its_end() -> None:  # mutant 3804b4a2b608
     assert parse_quantity_error("1e9223372036854775807") is None
     assert parse_quantity_error("1e9223372036854775808") == "unable to parse quantity's suffix"
     assert parse_quantity_error("1e-9223372036854775808") is None
+    assert parse_quantity_error("1e-9223372036854775809") == "unable to parse quantity's suffix"
+    assert parse_quantity_error("1e" + "0" * 5000 + "1") is None  # leading zeros: ParseInt reads 1
+    assert parse_quantity_error("1e" + "9" * 5000) == "unable to parse quantity's suffix"  # no crash on length
