@@ -254,6 +254,11 @@ def test_dynamo_namespace_warning_quotes_as_upstream() -> None:
     assert "Value 'my-custom-namespace' will be replaced with 'hannahz-trtllm-disagg'" in diags[0].message
 
 
+
+def _gms_worker(mode: str) -> dict[str, Any]:
+    return {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+                  "gpuMemoryService": {"enabled": True, "mode": mode}}}
+
 UPDATE_CASES = [
     ("changing backend framework", {"main": {}}, {"main": {}}, {"backendFramework": "vllm"}, {"backendFramework": "sglang"},
      "spec.backendFramework is immutable and cannot be changed after creation"),
@@ -267,20 +272,12 @@ UPDATE_CASES = [
      "spec.services[main] cannot change node topology (between single-node and multi-node) after creation"),
     ("changing multinode NodeCount within multi-node range is allowed", {"main": {"multinode": {"nodeCount": 4}}},
      {"main": {"multinode": {"nodeCount": 2}}}, {}, {}, ""),
-    ("toggling inter-pod GMS layout is immutable",
-     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
-            "gpuMemoryService": {"enabled": True, "mode": "interPod"}}},
-     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
-            "gpuMemoryService": {"enabled": True, "mode": "intraPod"}}}, {"backendFramework": "vllm"},
-     {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
+    ("toggling inter-pod GMS layout is immutable", _gms_worker("interPod"), _gms_worker("intraPod"),
+     {"backendFramework": "vllm"}, {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
     # the other direction (mutant df9f11550e67): dynamographdeployment.go (1.1, 3b8a3845) refuses
     # `oldInterPodGMS != newInterPodGMS`, so turning the inter-pod layout off is refused too
-    ("toggling inter-pod GMS layout off is immutable",
-     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
-            "gpuMemoryService": {"enabled": True, "mode": "intraPod"}}},
-     {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
-            "gpuMemoryService": {"enabled": True, "mode": "interPod"}}}, {"backendFramework": "vllm"},
-     {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
+    ("toggling inter-pod GMS layout off is immutable", _gms_worker("intraPod"), _gms_worker("interPod"),
+     {"backendFramework": "vllm"}, {"backendFramework": "vllm"}, "inter-pod GMS layout cannot be toggled after creation"),
 ]
 
 
