@@ -254,10 +254,10 @@ def test_dynamo_namespace_warning_quotes_as_upstream() -> None:
     assert "Value 'my-custom-namespace' will be replaced with 'hannahz-trtllm-disagg'" in diags[0].message
 
 
-
 def _gms_worker(mode: str) -> dict[str, Any]:
     return {"w": {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
                   "gpuMemoryService": {"enabled": True, "mode": mode}}}
+
 
 UPDATE_CASES = [
     ("changing backend framework", {"main": {}}, {"main": {}}, {"backendFramework": "vllm"}, {"backendFramework": "sglang"},
