@@ -729,6 +729,22 @@ def test_uint64_format_refuses_a_negative_value() -> None:
     assert [(d.rule, d.severity) for d in S.validate({"n": -1}, schema)] == [("schema.format", "warning")]
 
 
+@pytest.mark.parametrize("fast", [True, False])
+def test_uint64_format_bound_is_the_largest_uint64(fast: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kube-openapi ``validate.IsValueValidAgainstRange``: format uint64 is ``strconv.ParseUint(s, 10, 64)``,
+    which takes 0..18446744073709551615 (``math.MaxUint64``) and fails from 2**64 on (a warning, as for the
+    other integer formats). Both the fast pre-check and the detailed walk hold the bound. Synthetic schema:
+    no Dynamo CRD uses uint64."""
+    # mutant a89ab6250f14 (the walk's upper bound 2**64 - 1 -> 2*64 - 1)
+    monkeypatch.setattr(S, "FAST_PATH", fast)
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "format": "uint64"}}}
+    for v in (128, 2**63, 2**64 - 1):
+        assert S.validate({"n": v}, schema) == []
+    assert [(d.rule, d.path, d.severity, d.message) for d in S.validate({"n": 2**64}, schema)] == [
+        ("schema.format", ("n",), "warning",
+         'Invalid value: "": Checked value must be of type integer with format uint64 in n')]
+
+
 @pytest.mark.parametrize(("dgd", "path", "message"), [
     ({"apiVersion": "nvidia.com/v1beta1", "kind": ""}, "kind", 'Invalid value: "": must not be empty'),
     ({"apiVersion": 5, "kind": "DynamoGraphDeployment"}, "apiVersion", "Invalid value: 5: must be a string"),
