@@ -240,8 +240,8 @@ def default_schema_defaulted(out: dict[str, Any], settings: AdmissionSettings, *
 
 def _go_round_trip(obj: dict[str, Any]) -> dict[str, Any]:
     """What the webhook's JSON patch adds besides the defaults: the Go round trip (``_gojson``)."""
+    from .._schema._godecode import go_round_trip
     from .._schema._schemas import for_object
-    from ._godecode import go_round_trip
 
     schema = for_object(str(obj.get("apiVersion")), str(obj.get("kind")))
     return obj if schema is None else go_round_trip(obj, schema)

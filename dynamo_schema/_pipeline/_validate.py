@@ -162,9 +162,9 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     quantities); the validating webhook last."""
     from .. import _admission
     from .._admission._defaults import default_schema_defaulted
-    from .._admission._godecode import decode_error
     from .._schema import _structural
     from .._schema._apiserver import api_server_checks
+    from .._schema._godecode import decode_error
 
     pruned, notes = _structural.prune_nulls(data, schema)
     structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)

@@ -1,4 +1,4 @@
-"""The mutating webhook's Go round trip (``_admission/_godecode.py``, D34/D35) and the API server's order of
+"""The mutating webhook's Go round trip (``_schema/_godecode.py``, D34/D35) and the API server's order of
 admission (``_pipeline/_validate.py: _check_v1beta1``), against the operator-verified cases."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 import dynamo_schema
 from dynamo_schema._admission import AdmissionSettings, crd_defaults
-from dynamo_schema._admission._godecode import decode_error, parse_quantity_error
 from dynamo_schema._schema import _schemas
+from dynamo_schema._schema._godecode import decode_error, parse_quantity_error
 from tests.oracles import _operator_cases as oc
 
 CASES = oc.CASES_DIR
@@ -227,7 +227,7 @@ def test_a_long_quantity_is_parsed_to_its_end() -> None:  # mutant 3804b4a2b608
     however long (``1.`` and 300 zeros is the quantity 1); a decimal exponent is ``strconv.ParseInt(…, 10,
     64)`` of what follows the ``e`` (suffix.go ``interpret``): leading zeros and a sign are fine, a value out of
     the int64 range is ``ErrSuffix``."""
-    from dynamo_schema._admission._godecode import parse_quantity_error
+    from dynamo_schema._schema._godecode import parse_quantity_error
 
     assert parse_quantity_error("1." + "0" * 300) is None
     assert parse_quantity_error("1." + "0" * 300 + "Gi") is None
