@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from .._core._consts import V1BETA1
 from .._k8s._golayout import encode as go_encode
 from ._json import JSONObject
 
@@ -21,9 +22,15 @@ def is_dgd_conversion_annotation(key: str) -> bool:
     return key.startswith(_DGD_PREFIX)
 
 
-def read_envelope(meta: JSONObject, key: str) -> tuple[JSONObject, JSONObject] | None:
+def read_envelope(meta: JSONObject, key: str, api: str | None = None) -> tuple[JSONObject, JSONObject] | None:
     """The decoded annotation ``key`` and its spec (the ``spec`` of the version envelope, or the
-    whole object when it has none); None when absent or not a JSON object."""
+    whole object when it has none); None when absent or not a JSON object.
+
+    ``api``: the version the object is converted to. A spec payload (``dgd-spec``, ``dcd-spec``,
+    ``dgdr-spec``) then holds that version's spec type, and upstream ``restorePreservedSpec`` decodes it
+    with ``json.Unmarshal`` into ``preservedSpecEnvelope[T]`` (or, without a ``spec`` key, the whole
+    payload into ``T``): any decoding error (``"dynamoNamespace": 5`` into a string) drops the whole
+    payload, as if there were none."""
     raw = (meta.get("annotations") or {}).get(key)
     if not isinstance(raw, str) or not raw:
         return None
@@ -34,12 +41,84 @@ def read_envelope(meta: JSONObject, key: str) -> tuple[JSONObject, JSONObject] |
     if not isinstance(data, dict):
         return None
     spec = data.get("spec") if "spec" in data else data
-    return (data, spec) if isinstance(spec, dict) else None
+    if not isinstance(spec, dict):
+        return None
+    kind = _SPEC_PAYLOAD_KINDS.get(key)
+    if api is not None and kind is not None and not _go_decodes(data, api, kind):
+        return None
+    return data, spec
 
 
-def read_payload(meta: JSONObject, key: str) -> JSONObject | None:
-    envelope = read_envelope(meta, key)
+def read_payload(meta: JSONObject, key: str, api: str | None = None) -> JSONObject | None:
+    envelope = read_envelope(meta, key, api)
     return envelope[1] if envelope is not None else None
+
+
+def _go_int(v: object, lo: int, hi: int) -> bool:
+    """A JSON value ``encoding/json`` decodes into a Go integer of that range (``1.0`` and ``1e2`` do not)."""
+    return v is None or (type(v) is int and lo <= v <= hi)
+
+
+def _go_bytes(v: object) -> bool:
+    """A JSON value ``encoding/json`` decodes into ``[]byte``: null, a standard base64 string (carriage
+    returns and newlines ignored) or an array of bytes."""
+    import base64
+    import binascii
+
+    if v is None:
+        return True
+    if isinstance(v, list):
+        return all(_go_int(b, 0, 255) for b in v)
+    if not isinstance(v, str):
+        return False
+    try:
+        base64.b64decode(v.replace("\r", "").replace("\n", ""), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def _raw_json_decodes(records: object) -> bool:
+    """``RawJSON []preservedRawJSON`` (``path string``, ``raw []byte``, ``nil bool``; keys matched as Go does,
+    case-insensitively)."""
+    if records is None:
+        return True
+    if not isinstance(records, list):
+        return False
+    for r in records:
+        if r is None:
+            continue
+        if not isinstance(r, dict):
+            return False
+        for k, v in r.items():
+            name = k.lower()
+            if (name == "path" and not (v is None or isinstance(v, str))) or (name == "raw" and not _go_bytes(v)) \
+                    or (name == "nil" and not (v is None or isinstance(v, bool))):
+                return False
+    return True
+
+
+def _go_decodes(data: JSONObject, api: str, kind: str) -> bool:
+    """Whether upstream's typed decoding of a spec payload succeeds (see :func:`read_envelope`)."""
+    from .._admission._godecode import decode_error
+    from .._schema._schemas import for_object
+
+    schema = for_object(api, kind)
+    if schema is None:
+        return True
+    if "spec" not in data:  # the legacy bare spec: the whole payload into T
+        specs = [data]
+    else:
+        specs = []
+        for k, v in data.items():  # the envelope's fields, matched case-insensitively
+            name = k.lower()
+            if name == "version" and not _go_int(v, -(2**63), 2**63 - 1):
+                return False
+            if name == "rawjson" and not _raw_json_decodes(v):
+                return False
+            if name == "spec":
+                specs.append(v)
+    return all(decode_error({"kind": kind, "spec": s}, schema) is None for s in specs)
 
 
 def write_payload(meta: JSONObject, key: str, spec: JSONObject) -> None:
@@ -68,7 +147,7 @@ def hub_annotation(spec: JSONObject, layout: str) -> str:
 def read_hub_payload(meta: JSONObject, key: str) -> tuple[JSONObject | None, bool]:
     """The hub save and whether it is upstream's typed shape (``{"version":1,"spec":...}`` with the
     version first, as ``marshalPreservedSpec`` writes it) rather than this module's earlier one."""
-    payload = read_payload(meta, key)
+    payload = read_payload(meta, key, V1BETA1)
     raw = (meta.get("annotations") or {}).get(key)
     if not isinstance(raw, str) or payload is None:
         return payload, False
@@ -124,6 +203,9 @@ def spoke_annotation(save: JSONObject, empty_service_name: bool) -> str:
 
 
 DGDR_SPEC_ANNOTATION = "nvidia.com/dgdr-spec"
+#: the spec payloads and the kind whose spec type they hold (in the version converted to)
+_SPEC_PAYLOAD_KINDS = {DGD_SPEC_ANNOTATION: "DynamoGraphDeployment", DCD_SPEC_ANNOTATION: "DynamoComponentDeployment",
+                       DGDR_SPEC_ANNOTATION: "DynamoGraphDeploymentRequest"}
 DGDR_STATUS_ANNOTATION = "nvidia.com/dgdr-status"
 _RETIRED_DGDR_ANNOTATIONS = (
     "nvidia.com/dgdr-config-map-ref",

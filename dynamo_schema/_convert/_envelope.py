@@ -30,7 +30,7 @@ def _copy_top(obj: JSONObject, api: str) -> tuple[JSONObject, JSONObject]:
 def open_conversion(obj: JSONObject, api: str, key: str, scrub: tuple[str, ...]) -> tuple[JSONObject, JSONObject, JSONObject | None]:
     """Start a conversion: copy of the top level, its metadata and the preserved payload (scrubbed)."""
     out, meta = _copy_top(obj, api)
-    payload = read_payload(meta, key)
+    payload = read_payload(meta, key, api)  # what upstream's typed decoding of it into api's spec type keeps
     scrub_annotations(meta, scrub)
     return out, meta, payload
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._core._consts import V1ALPHA1 as ALPHA
 from .._k8s._quantity import quantity_is_zero
 from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, read_envelope
 from ._component_to_hub import dedicated_main, merge_main
@@ -268,7 +269,7 @@ def _enabled(feature: Any) -> bool:
 def read_spoke(meta: JSONObject) -> tuple[JSONObject | None, bool]:
     """The DCD spoke payload as this module's internal save (``service`` leaves, origins) plus the
     empty-serviceName marker; reads upstream's typed envelope and this module's older shape."""
-    envelope = read_envelope(meta, DCD_SPEC_ANNOTATION)
+    envelope = read_envelope(meta, DCD_SPEC_ANNOTATION, ALPHA)
     if envelope is None:
         return None, False
     data, spec = envelope

@@ -450,3 +450,65 @@ def test_only_a_disabled_saved_feature_is_restored() -> None:
     assert dynamo_schema.convert(dcd(disabled), to="nvidia.com/v1alpha1")["spec"]["failover"] == disabled
     assert "failover" not in dynamo_schema.convert(dcd(enabled), to="nvidia.com/v1alpha1")["spec"]
     assert [r.status for r in dynamo_schema.validate(dcd(enabled))] == ["valid"]
+
+
+# -- a payload upstream's typed decoding refuses is no payload (preservation.go restorePreservedSpec) ---------
+
+
+def _beta_dcd(payload: Any) -> dict[str, Any]:
+    return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment",
+            "metadata": {"name": "c", "namespace": "default",
+                         "annotations": {DCD_SPEC_ANNOTATION: json.dumps(payload, separators=(",", ":"))}},
+            "spec": {"backendFramework": "vllm", "name": "c", "type": "worker", "replicas": 1, "podTemplate": {
+                "spec": {"containers": [{"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0"}]}}}}
+
+
+DISABLED_FAILOVER = {"enabled": False, "mode": "intraPod", "numShadows": 2}
+
+
+@pytest.mark.parametrize("payload, restored", [
+    # decodes: the saved (disabled) failover and the serviceName nil record come back
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER}, "rawJSON": [{"path": "serviceName", "nil": True}]}, True),
+    # the legacy bare spec (no "spec" key): the whole payload into the v1alpha1 DynamoComponentDeploymentSpec
+    ({"failover": DISABLED_FAILOVER}, True),
+    ({"failover": DISABLED_FAILOVER, "dynamoNamespace": 5}, False),
+    # json.Unmarshal into preservedSpecEnvelope[v1alpha1.DynamoComponentDeploymentSpec] fails: nothing restored
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER, "dynamoNamespace": 5}}, False),  # string field
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER, "replicas": "2"}}, False),  # *int32
+    ({"version": 1, "spec": {"failover": {**DISABLED_FAILOVER, "numShadows": 1.5}}}, False),
+    ({"version": "1", "spec": {"failover": DISABLED_FAILOVER}}, False),  # Version int
+    ({"version": 1.0, "spec": {"failover": DISABLED_FAILOVER}}, False),  # 1.0 is not an int to encoding/json
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER}, "rawJSON": {"path": "serviceName"}}, False),
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER}, "rawJSON": [{"path": "serviceName", "nil": "yes"}]}, False),
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER}, "rawJSON": [{"path": "x", "raw": "not base64!"}]}, False),
+    # Raw []byte: a standard base64 string or an array of bytes; unknown keys and nulls are ignored
+    ({"version": 1, "spec": {"failover": DISABLED_FAILOVER, "unknown": 5, "dynamoNamespace": None},
+      "rawJSON": [{"path": "x", "raw": "e30="}, {"path": "y", "raw": [123, 125]}, None], "extra": "ignored"}, True),
+    # encoding/json matches struct fields case-insensitively: "Version" is the Version field
+    ({"Version": "one", "spec": {"failover": DISABLED_FAILOVER}}, False),
+])
+def test_a_payload_that_does_not_decode_is_dropped(payload: dict[str, Any], restored: bool) -> None:
+    """Upstream ``restorePreservedSpec``: ``json.Unmarshal`` of the annotation into
+    ``preservedSpecEnvelope[T]`` (or, without a ``spec`` key, into ``T``) returns ``(zero, false)`` on any
+    error, and ``ConvertFrom`` then restores nothing from it (not even the fields that decoded)."""
+    import dynamo_schema
+
+    spec = dynamo_schema.convert(_beta_dcd(payload), to="nvidia.com/v1alpha1")["spec"]
+    assert spec.get("failover") == (DISABLED_FAILOVER if restored else None)
+
+
+def test_a_hub_payload_that_does_not_decode_is_dropped() -> None:
+    """The other direction (``ConvertTo``, ``restoreDCDHubSpec``: ``T`` is the v1beta1 spec type): a v1alpha1
+    DCD whose hub payload holds a v1beta1 field of the wrong type converts as if it had no payload."""
+    src = _alpha_dcd({"backendFramework": "sglang", "componentType": "worker", "serviceName": "w"})
+    plain = to_v1beta1(src)
+    good = copy.deepcopy(src)
+    bad = copy.deepcopy(src)
+    hub_spec = {"version": 1, "spec": {"backendFramework": "sglang", "name": "w", "type": "worker", "podTemplate": {
+        "metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "main"}]}}}}
+    good["metadata"]["annotations"] = {DCD_SPEC_ANNOTATION: json.dumps(hub_spec)}
+    hub_spec["spec"]["replicas"] = "three"  # *int32 in v1beta1.DynamoComponentDeploymentSpec
+    bad["metadata"]["annotations"] = {DCD_SPEC_ANNOTATION: json.dumps(hub_spec)}
+    # restoreSharedHubOnlyFields: the saved pod template's labels come back from a payload that decodes
+    assert to_v1beta1(good)["spec"]["podTemplate"]["metadata"] == {"labels": {"a": "b"}}
+    assert to_v1beta1(bad)["spec"] == plain["spec"]
