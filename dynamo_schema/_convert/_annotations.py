@@ -100,7 +100,7 @@ def _raw_json_decodes(records: object) -> bool:
 
 def _go_decodes(data: JSONObject, api: str, kind: str) -> bool:
     """Whether upstream's typed decoding of a spec payload succeeds (see :func:`read_envelope`)."""
-    from .._admission._godecode import decode_error
+    from .._schema._godecode import decode_error
     from .._schema._schemas import for_object
 
     schema = for_object(api, kind)
