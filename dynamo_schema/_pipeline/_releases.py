@@ -71,13 +71,14 @@ def _schema_checks(data: dict[str, Any], schema: dict[str, Any], *, strict: bool
 def _beta_to_alpha_path(d: Diagnostic, sent: dict[str, Any]) -> Diagnostic:
     """A v1alpha1 webhook's diagnostic (``spec.services.NAME…``) on a DGD sent as v1beta1: the component's path."""
     path = tuple(d.path)
-    if len(path) >= 3 and path[:2] == ("spec", "services"):
+    if path[:2] != ("spec", "services"):
+        return d
+    if len(path) >= 3:
         comps = (sent.get("spec") or {}).get("components") if isinstance(sent.get("spec"), dict) else None
         for i, comp in enumerate(comps if isinstance(comps, list) else []):
             if isinstance(comp, dict) and comp.get("name") == path[2]:
                 return d._replace(path=("spec", "components", i) + path[3:])
-        return d._replace(path=("spec", "components"))
-    return d
+    return d._replace(path=("spec", "components"))  # the map itself (topology immutable) or a name not sent
 
 
 def check_nvidia_release(data: dict[str, Any], options: Any, release: str, to_alpha: ToAlpha, *,

@@ -306,6 +306,24 @@ def test_a_v1alpha1_webhook_finding_points_at_the_component_it_names() -> None:
                     "is not set; either set a spec-level packDomain or provide a topologyConstraint for every service")]
 
 
+def test_a_v1alpha1_webhook_finding_on_the_services_map_points_at_the_components() -> None:
+    """Under 1.2 an update of a v1beta1 DGD that adds a component is refused by the v1alpha1 webhook's
+    validateImmutableFields (788d3ccd dynamographdeployment.go: "service topology is immutable and cannot be
+    modified after creation: services added: [...]"), a finding on the whole services map: for the v1beta1
+    document sent, that is ``spec.components``, as the v1beta1 rule of later releases locates it."""
+    def dgd(*names: str) -> dict[str, Any]:
+        return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment",
+                "metadata": {"name": "g", "namespace": "ns"},
+                "spec": {"components": [{"name": n, "type": "frontend" if n == "Frontend" else "worker",
+                                         "podTemplate": {"spec": {"containers": [{"name": "main", "image": "x:1.0.0"}]}}}
+                                        for n in names]}}
+    (result,) = dynamo_schema.validate(dgd("Frontend", "Worker"), old=dgd("Frontend"),
+                                       settings=AdmissionSettings(operator_release="1.2"))
+    assert [(d.rule, d.path, d.message) for d in result.diagnostics if d.severity == "error"] == [
+        ("dgd.components-immutable", ("spec", "components"),
+         "service topology is immutable and cannot be modified after creation: services added: [Worker]")]
+
+
 def test_a_failed_conversion_to_the_webhook_version_refuses_the_object(monkeypatch: pytest.MonkeyPatch) -> None:
     """1.2 serves a v1beta1 DCD, defaults it in v1beta1 and validates it in v1alpha1 (its webhook's version):
     when that conversion fails, the API server refuses the request (a conversion webhook error), so the
