@@ -228,10 +228,9 @@ def explain(spec: str, api_version: str | None = None, recursive: bool = False, 
         lines.append(f"FIELD:    {parts[-1]} <{_type_name(full)}>{' -required-' if required else ''}")
         lines.append("")
     desc = _description(full if ref is None else ref.full(), k8s)
-    if desc:
-        lines.append("DESCRIPTION:")
-        lines.extend(_wrap(desc, "    "))
-        lines.append("")
+    lines.append("DESCRIPTION:")  # kubectl explain prints the block always, "<empty>" without a description
+    lines.extend(_wrap(desc, "    ") if desc else ["    <empty>"])
+    lines.append("")
     for c in ("default",) + CONSTRAINTS:
         if c in full:
             lines.append(f"  {c}: {json.dumps(full[c])}")

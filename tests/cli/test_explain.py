@@ -112,6 +112,18 @@ def test_fields_heading_follows_exactly_one_blank_line(path: str) -> None:
     assert lines[i - 1] == "" and lines[i - 2] != "", lines[: i + 1]
 
 
+@pytest.mark.parametrize("path", ["dgd", "dcd", "dgdr", "pcs"])
+def test_a_node_without_a_description_prints_empty(path: str) -> None:
+    """kubectl explain always prints the ``DESCRIPTION:`` block, ``<empty>`` when the schema has none
+    (k8s.io/kubectl@v0.32.0 pkg/explain/v2/templates/plaintext.tmpl ``output``: ``or (include "description"
+    ...) "<empty>" | wrap 76 | indent 4``; the older model_printer.go ``WriteWrapped("<empty>")``). The
+    kind roots of the generated schemas carry no description."""
+    rc, out, _ = run("explain", path)
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[3:6] == ["DESCRIPTION:", "    <empty>", ""], lines[:8]
+
+
 def test_recursive_lists_nested_fields_indented() -> None:
     _, flat, _ = run("explain", "dgd.spec.components")
     rc, deep, _ = run("explain", "dgd.spec.components", "--recursive")
