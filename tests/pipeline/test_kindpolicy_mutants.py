@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from dynamo_schema._io._load import load_text
 from dynamo_schema._pipeline._kindpolicy import KindPolicy, decide, filename_ignored
@@ -34,3 +35,15 @@ def test_ignore_filename_pattern_applies_to_any_file_name() -> None:
     assert filename_ignored("+x.yaml", pats) and filename_ignored("#x.yaml", pats)
     assert filename_ignored("dir/x.yaml", pats)
     assert not filename_ignored("-", pats)
+
+
+def test_default_location_first_wins_for_a_bundled_kind(tmp_path: Path) -> None:
+    """docs/cli.md: ``--schema-location`` locations in order, the first that has a schema wins; ``default``
+    names the bundled Kubernetes schemas. apps/v1 Deployment has one, so a later location is never read."""
+    # mutant 6c81f7b07216 (loc == "default" -> loc > "default")
+    refuse = tmp_path / "refuse.json"
+    refuse.write_text('{"type": "object", "required": ["nope"]}')
+    deploy = load_text("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", "x.yaml")[0]
+    assert decide(deploy, KindPolicy(locations=("default", str(refuse)))) is None  # the bundled schema
+    got = decide(deploy, KindPolicy(locations=(str(refuse),)))
+    assert got is not None and got[0] == "invalid"
