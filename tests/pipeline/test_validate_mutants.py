@@ -59,3 +59,22 @@ def test_a_type_change_is_refused_in_the_version_each_manifest_was_written_in() 
     beta["spec"]["components"][0]["type"] = "prefill"
     assert _update(beta, ALPHA) == [
         ("cel.type-immutable", "spec.components[0]", "Invalid value: type is immutable after it is set")]
+
+
+def test_the_image_hint_skips_an_extra_pod_spec_that_is_not_a_mapping() -> None:
+    """Non-strict, the API server drops an unknown field (here a v1beta1 component's ``extraPodSpec``, a
+    v1alpha1 name, given as a list) with a warning and the webhook sees the rest: upstream's
+    ``spec.components[0].runtimeVersionOverride: Required value: is required when the specified main container
+    image has no parseable semantic-version tag`` (dynamographdeployment_validation_envtest_test.go) for the
+    ``:latest`` image. The hint looks for a v1alpha1 ``extraPodSpec.mainContainer`` first; a list there holds
+    no such key, so the hint is the podTemplate's main image (docs/decisions.md D52), not a crash."""
+    # mutant 3fbdf72e1cfa (isinstance(node, list) and isinstance(k, int) ... -> or)
+    import dynamo_schema
+
+    dgd = copy.deepcopy(DGD)
+    dgd["spec"]["components"][0]["extraPodSpec"] = [1]
+    got = [(d.rule, d.field, d.severity) for r in dynamo_schema.validate(dgd, strict=False) for d in r.diagnostics]
+    assert got == [
+        ("schema.unknown-field", "spec.components[0].extraPodSpec", "warning"),
+        ("dgd.runtime-version-override-required", "spec.components[0].runtimeVersionOverride", "error"),
+        ("dgd.runtime-version-image", "spec.components[0].podTemplate.spec.containers[0].image", "note")]
