@@ -78,3 +78,16 @@ def test_the_image_hint_skips_an_extra_pod_spec_that_is_not_a_mapping() -> None:
         ("schema.unknown-field", "spec.components[0].extraPodSpec", "warning"),
         ("dgd.runtime-version-override-required", "spec.components[0].runtimeVersionOverride", "error"),
         ("dgd.runtime-version-image", "spec.components[0].podTemplate.spec.containers[0].image", "note")]
+
+
+def test_an_unknown_field_is_reported_once() -> None:
+    """Non-strict, the API server drops an unknown field and warns once (``unknown field "spec.foo"``);
+    the second schema pass on the webhook-patched object must not report the decoding findings again."""
+    # mutant 3eac603ae436 (ignore=_DECODE_NOTES | {...} -> &)
+    import dynamo_schema
+
+    dcd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment", "metadata": {"name": "m"},
+           "spec": {"backendFramework": "vllm", "foo": 1, "podTemplate": {"spec": {"containers": [
+               {"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}]}}}}
+    got = [(d.rule, d.field, d.severity) for r in dynamo_schema.validate(dcd, strict=False) for d in r.diagnostics]
+    assert got == [("schema.unknown-field", "spec.foo", "warning")]
