@@ -62,3 +62,16 @@ def test_one_side_on_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with pytest.raises(DiffInputError) as exc:
         diff_files("-", "-")
     assert exc.value.lines == ["error: OLD and NEW cannot both be standard input"]
+
+
+def test_a_file_name_sorting_before_the_dash_is_no_standard_input(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/cli.md: only the path ``-`` is standard input; a file named ``+old.yaml`` (``+`` sorts before
+    ``-``) is read as a file, with NEW on standard input."""
+    # mutant 8fb5b39e3feb (old_path == "-" -> old_path <= "-")
+    a = write(tmp_path, "+old.yaml", dgd())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(Path(a).read_bytes())))
+    reports = diff_files("+old.yaml", "-")
+    assert reports and all(not r.objects and not r.problems for r in reports)
+    assert {r.old_file for r in reports} == {"+old.yaml"}
