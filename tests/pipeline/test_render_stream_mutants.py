@@ -32,3 +32,32 @@ def test_many_documents_render_after_a_warm_up_under_the_bulk_collector(monkeypa
     assert _calls(monkeypatch, 3) == [(1, False), (2, True)]
     assert _calls(monkeypatch, 2) == [(2, False)]
     assert _calls(monkeypatch, 1) == [(1, False)]
+
+
+# the DynamoModel of upstream examples/backends/vllm/deploy/lora/agg_lora_hf.yaml
+MODEL = """apiVersion: nvidia.com/v1alpha1
+kind: DynamoModel
+metadata:
+  name: codelion-recovery-lora-hf
+spec:
+  baseModelName: Qwen/Qwen3-0.6B
+  modelName: codelion/Qwen3-0.6B-accuracy-recovery-lora
+  modelType: lora
+  source:
+    uri: hf://codelion/Qwen3-0.6B-accuracy-recovery-lora
+"""
+
+
+def test_only_dynamo_keeps_a_dynamo_model() -> None:
+    """docs/cli.md: ``render --only-dynamo`` drops the other objects, the other Dynamo kinds (a DynamoModel) are
+    kept, applied as they are; a kind of that name in another API group is not Dynamo's."""
+    # mutant c869474326ef (group == "nvidia.com" -> group > "nvidia.com")
+    from dynamo_schema._io._load import load_text
+
+    docs = load_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n" + MODEL, "x.yaml")
+    got = _render_stream.render_stream(docs, target=None, namespace="default", operator_version=None,
+                                       settings=None, only_dynamo=True)
+    assert [(o["kind"], o["metadata"]["name"]) for o in got.objects] == [("DynamoModel", "codelion-recovery-lora-hf")]
+    assert not got.errors
+    for api in ("example.com/v1", "nvidia.com.example/v1"):
+        assert not _render_stream.is_dynamo_object({"apiVersion": api, "kind": "DynamoModel"}), api
