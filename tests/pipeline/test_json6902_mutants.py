@@ -24,3 +24,15 @@ def test_a_builtin_value_is_checked_at_its_pointer() -> None:
     # RFC 6902 §4.1: a final "-" appends one array item
     assert _errors([{"op": "add", "path": "/spec/template/spec/containers/-",
                      "value": {"name": "x", "image": 7}}]) == [("k8s-schema.type", (0, "value", "image"))]
+
+
+def test_a_versionless_dynamo_target_takes_the_version_with_fewer_errors() -> None:
+    """docs/decisions.md D51: a target without a version is checked against each served version of a Dynamo
+    kind and the best fit is used: fewest paths that version does not have, then fewest errors. Here each
+    version lacks one path (``spec.components`` is v1beta1's, ``spec.services`` v1alpha1's); v1beta1 also
+    refuses ``replicas: two`` (an integer), so v1alpha1 fits better and its one problem is reported."""
+    # mutant 4b9ef04fd333 (d.severity == "error" -> !=)
+    ops = [{"op": "replace", "path": "/spec/components/0/replicas", "value": "two"},
+           {"op": "replace", "path": "/spec/services/W/replicas", "value": 2}]
+    got = check(ops, PatchTarget(api_version="", kind="DynamoGraphDeployment", name=""))
+    assert [(d.rule, tuple(d.path), d.severity) for d in got] == [("patch.unknown-path", (0, "path"), "error")]
