@@ -251,3 +251,23 @@ def test_a_legacy_component_type_after_planner_gets_no_planner_defaults(tmp_path
     main_c = next(c for c in clique["spec"]["podSpec"]["containers"] if c["name"] == "main")
     assert not {"ports", "livenessProbe", "readinessProbe", "startupProbe"} & set(main_c)
     assert not {"PLANNER_PROMETHEUS_PORT", "DYN_SYSTEM_PORT"} & {e["name"] for e in main_c.get("env") or []}
+
+
+def test_grove_target_admits_with_the_grove_webhook_defaults() -> None:
+    """The grove target renders what the operator stores on the Grove pathway: the defaulting webhook
+    (internal/webhook/defaulting/dynamographdeployment_handler.go) sets a nil ``minAvailable`` to 1 there,
+    and the legacy-v1 worker hash (api/v1alpha1/legacy_worker_hash.go) keeps ``minAvailable``. So a
+    component without it renders exactly as one with ``minAvailable: 1``. # mutant 87cf206e3c20"""
+    from dynamo_schema._render import render
+
+    def dgd(min_available: int | None) -> dict[str, object]:
+        worker: dict[str, object] = {"name": "decode", "type": "decode",
+                                     "podTemplate": {"spec": {"containers": [{"name": "main", "image": "w:1.4.0"}]}}}
+        if min_available is not None:
+            worker["minAvailable"] = min_available
+        return {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+                "spec": {"backendFramework": "vllm", "components": [worker]}}
+
+    options = RenderOptions(namespace="ns", worker_hash_algorithm="legacy-v1")
+    assert render(dgd(None), "grove", options) == render(dgd(1), "grove", options)
+
