@@ -271,3 +271,16 @@ def test_grove_target_admits_with_the_grove_webhook_defaults() -> None:
     options = RenderOptions(namespace="ns", worker_hash_algorithm="legacy-v1")
     assert render(dgd(None), "grove", options) == render(dgd(1), "grove", options)
 
+
+def test_vllm_failover_staggers_a_master_port_in_the_command() -> None:
+    """upstream failover_vllm.go ``staggerFlagValue``: when no argument holds ``--master-port <v>``, the
+    command is searched next (``["sh", "-c", "... --master-port 29500"]``); engine-1 gets 29500 + 100.
+    # mutant 4357dd280250"""
+    from dynamo_schema._render._failover import _vllm_overrides
+
+    pod = {"containers": [{"name": f"engine-{i}", "command": ["sh", "-c", "python -m dynamo.vllm --master-port 29500"],
+                           "args": ["--model", "m"]} for i in (0, 1)]}
+    _vllm_overrides(pod, 1)
+    assert [c["command"][2] for c in pod["containers"]] == [
+        "python -m dynamo.vllm --master-port 29500", "python -m dynamo.vllm --master-port 29600"]
+    assert [c["args"] for c in pod["containers"]] == [["--model", "m"], ["--model", "m"]]
