@@ -104,3 +104,23 @@ def test_checkpoint_job_gms_claim_replaced_in_place() -> None:
         claims = o["spec"]["job"]["podTemplateSpec"]["spec"]["resourceClaims"]
         assert claims == [{"name": "intrapod-shared-gpu", "resourceClaimTemplateName": f"{o['metadata']['name']}-worker-gpu"},
                           {"name": "gpu", "resourceClaimTemplateName": "gpu-template"}]
+
+
+@pytest.mark.parametrize(("gms", "device_class"), [({}, "gpu.nvidia.com"),
+                                                   ({"deviceClassName": "custom.example.com"}, "custom.example.com")])
+def test_checkpoint_job_gms_claim_template_device_class(gms: dict[str, Any], device_class: str) -> None:
+    """upstream dgd_checkpoints_reconciler.go: ``checkpointGMSDeviceClassName`` is the GMS spec's
+    ``DeviceClassName``, ``dra.DefaultDeviceClassName`` (``gpu.nvidia.com``, dra.go) when it is empty (the CRD
+    defaults it to that too); the checkpoint's ``checkpoint-<id>-worker-gpu`` ResourceClaimTemplate requests
+    that class: a configured class is kept. # mutant 8d064dc46259"""
+    data = case("0298")
+    dgd = copy.deepcopy(data["input"])
+    worker = dgd["spec"]["components"][1]
+    worker["experimental"]["gpuMemoryService"] = gms
+    worker["podTemplate"]["spec"]["containers"][0]["resources"].setdefault("limits", {})["nvidia.com/gpu"] = "1"
+    objs = render_object(dgd, settings=oc.admission_settings({**data["settings"], "dra": True}),
+                         options={"dra_device_classes": ("gpu.nvidia.com", "custom.example.com")})
+    rcts = [o for o in objs if o["kind"] == "ResourceClaimTemplate" and o["metadata"]["name"].startswith("checkpoint-")]
+    assert rcts
+    for o in rcts:
+        assert [r["exactly"]["deviceClassName"] for r in o["spec"]["spec"]["devices"]["requests"]] == [device_class]
