@@ -124,3 +124,22 @@ def test_checkpoint_job_gms_claim_template_device_class(gms: dict[str, Any], dev
     assert rcts
     for o in rcts:
         assert [r["exactly"]["deviceClassName"] for r in o["spec"]["spec"]["devices"]["requests"]] == [device_class]
+
+
+def test_component_pathway_refusal_needs_a_checkpoint() -> None:
+    """``refuse_component_pathway`` refuses only child DCDs that restore from a DGD-managed checkpoint: with
+    checkpointing enabled, a DGD whose components configure no checkpoint has nothing restoring and is not
+    refused (dgd_checkpoints_reconciler.go skips components without ``experimental.checkpoint``); the same
+    DGD with one is. # mutant 17f3a5495ddf"""
+    from dynamo_schema._render import RenderError, RenderOptions
+    from dynamo_schema._render._checkpointjob import refuse_component_pathway
+
+    data = case("0298")
+    dgd = copy.deepcopy(data["input"])
+    enabled = RenderOptions(checkpoint_enabled=True)
+    with pytest.raises(RenderError) as err:
+        refuse_component_pathway(dgd, enabled)
+    assert [d.rule for d in err.value.diagnostics] == ["render.unsupported"]
+    for comp in dgd["spec"]["components"]:
+        (comp.get("experimental") or {}).pop("checkpoint", None)
+    refuse_component_pathway(dgd, enabled)  # no checkpoint: not refused
