@@ -617,3 +617,17 @@ def test_inter_pod_failover_on_a_frontend_joins_both_errors_at_1_1() -> None:  #
     assert [(d.rule, d.path, d.message) for d in diags if d.severity == "error"][1:] == [
         ("dcd.failover-component-type", ("spec", "componentType"),
          'spec: GMS failover is not supported for componentType "frontend"')]
+
+
+def test_matching_failover_and_gms_modes_are_admitted_at_1_0() -> None:
+    """shared.go validateFailover at 1.0 (6d4d0a61): ``failover.mode`` and ``gpuMemoryService.mode`` are
+    compared by value (Go ``!=`` on strings); equal modes read from YAML (distinct ``str`` objects) pass the
+    mode-match check. # mutant e0c232e1042e"""
+    import yaml
+
+    spec = yaml.safe_load("componentType: worker\nresources: {limits: {gpu: '1'}}\n"
+                          "gpuMemoryService: {enabled: true, mode: intraPod}\n"
+                          "failover: {enabled: true, mode: intraPod, numShadows: 1}\n")
+    assert spec["failover"]["mode"] == spec["gpuMemoryService"]["mode"]
+    assert spec["failover"]["mode"] is not spec["gpuMemoryService"]["mode"]  # the YAML loader's own strings
+    assert [d.message for d in _dcd_diags(spec, "1.0") if "must match" in d.message] == []
