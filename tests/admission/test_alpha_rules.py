@@ -255,3 +255,19 @@ def test_dgd_compatibility_gate_counts_only_a_disabled_gpu_memory_service() -> N
     assert not _has_service_compat({"gpuMemoryService": {"enabled": True}}, dgd=True)
     assert not _has_service_compat({}, dgd=True)
     assert not _has_service_compat({"gpuMemoryService": {"enabled": False}}, dgd=False)
+
+
+def test_compatibility_gate_counts_failover_and_frontend_sidecar_alone() -> None:
+    """upstream ``hasV1Alpha1CompatibilityFields`` and ``hasDynamoComponentDeploymentV1alpha1CompatibilityFields``
+    (webhook/validation/dynamographdeployment_helpers.go): ``service.FrontendSidecar != nil`` and
+    ``service.Failover != nil`` are each a compatibility field on their own, so either one alone makes the
+    v1alpha1 validation run. # mutant 5c17c8fe80a0"""
+    from dynamo_schema._admission.rules._alpha import _has_service_compat
+
+    failover = {"enabled": True, "mode": "intraPod", "numShadows": 1}
+    gms = {"enabled": True, "mode": "intraPod"}
+    for dgd in (True, False):
+        assert _has_service_compat({"gpuMemoryService": gms, "failover": failover}, dgd=dgd)
+        assert _has_service_compat({"frontendSidecar": {"image": "frontend:latest"}}, dgd=dgd)
+        assert _has_service_compat({"failover": {}}, dgd=dgd)
+        assert not _has_service_compat({"gpuMemoryService": gms}, dgd=dgd)
