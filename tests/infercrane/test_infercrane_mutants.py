@@ -175,6 +175,21 @@ def test_aws_snapshot_id_needs_eight_hex_characters(value: str, ok: bool) -> Non
     assert valid_aws_snapshot_id(value) is ok
 
 
+@pytest.mark.parametrize("missing", ["INFERCRANE_DYNAMO_VLLM_RUNTIME_VERSION", "INFERCRANE_DYNAMO_VLLM_IMAGE_DIGEST"])
+def test_dynamo_half_of_a_vllm_pair_is_not_a_complete_pair(missing: str) -> None:
+    """mutant 19c4366a550a. config.go ``DynamoRuntimeEnabled("vllm")``: image digest ``&&`` runtime version;
+    with only one of them ``DynamoEnabled()`` is false, so ``validateDynamo`` fails with its "at least one
+    complete ... pair" error (before the per-runtime "requires both" check). The environment is the reference
+    case config-18-dynamo-complete without one half of the pair."""
+    env = dict(_case("config-18-dynamo-complete.yaml")["provider_config"])
+    ProviderSettings.from_env(env)  # the complete configuration loads
+    del env[missing]
+    with pytest.raises(SettingsError) as err:
+        ProviderSettings.from_env(env)
+    assert str(err.value) == ("Dynamo configuration requires at least one complete vLLM or SGLang image digest and "
+                              "matching runtime version pair")
+
+
 # ================================================================================== aws-ec2
 def test_only_the_root_device_mapping_sizes_the_root_volume() -> None:
     """mutant 324ad95eb8e2. aws_ec2.go@64491a4 ``resolveImage``: ``RootVolumeGiB`` comes from the mapping whose
