@@ -78,6 +78,18 @@ def test_expected_target_full_messages() -> None:
     )
 
 
+def test_expected_target_compares_the_scope_by_value() -> None:
+    """registry.go ``ExpectedTarget``: ``switch scope`` on a ``Scope`` (a Go string type) compares values: a
+    scope built at run time (not the module constant object) selects the same target. # mutant 247b5c55c286"""
+    def fresh(s: str) -> str:
+        return "".join(list(s))  # an equal but distinct str object
+
+    assert fresh(SCOPE_ROOT) is not SCOPE_ROOT
+    assert expected_target("grove", "grove.io/v1alpha1", fresh(SCOPE_ROOT), None) == ("PodCliqueSet", None)
+    assert expected_target("grove", "grove.io/v1alpha1", fresh(SCOPE_COMPONENT), _SINGLE) == ("PodCliqueTemplateSpec", None)
+    assert expected_target("grove", "grove.io/v1alpha1", fresh(SCOPE_LEADER), _MULTINODE) == ("PodCliqueTemplateSpec", None)
+
+
 _ROLE_VALUE = {"topologyConstraint": {"topologyName": "grove-topology", "pack": {"required": "host"}}}
 
 
