@@ -519,3 +519,18 @@ def test_load_error_names_the_first_error_and_counts_the_rest() -> None:  # muta
         assert str(exc) == 'f.yaml:2:1: key "a" already set in map (and 2 more)'
     else:
         raise AssertionError("no LoadError")
+
+
+def test_an_explicitly_tagged_key_is_decoded_like_a_tagged_value() -> None:  # mutant 73afd3be4078
+    """Only a ``!!str`` key (or a plain one) is taken as written; any other tag on a key is decoded as on a
+    value. go-yaml v2.4.0 resolve.go fails ``!!timestamp notadate`` with "cannot decode !!str `notadate` as
+    a !!timestamp" (the deferred failf); a tag outside the core schema is refused as on a value
+    (test_custom_tag)."""
+    d = only_error("a:\n  !!timestamp notadate: 1\n")
+    assert (d.rule, d.line, d.column, d.path, d.message) == (
+        "load.tag-mismatch", 2, 3, ("a",), "cannot decode !!str `notadate` as a !!timestamp")
+    d = only_error("a:\n  !!zzz k: 1\n")
+    assert (d.rule, d.line, d.column, d.path) == ("load.unsafe-tag", 2, 3, ("a",))
+    assert "!!zzz" in d.message
+    (doc,) = load_text("a:\n  !!timestamp 2001-12-14: 1\n  !!str 0x10: 2\n")
+    assert doc.data == {"a": {"2001-12-14": 1, "0x10": 2}}
