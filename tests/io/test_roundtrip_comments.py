@@ -140,3 +140,11 @@ def test_back_to_v1alpha1_main_container_limit_comments_stay_on_their_key() -> N
     i = back.index("limits:")
     assert back[i + 1] == 'cpu: "2"  # the cpu'
     assert back[i + 2].startswith("memory: 1Gi") and back[i + 2].endswith("# the memory")
+
+
+def test_a_blank_line_after_a_header_comment_is_kept_when_the_file_starts_blank() -> None:
+    """The blank line that follows a header comment stays, whatever the file's first line is (the test
+    looks at the line before the blank one, not at line 0; mutant cae0f191dc74)."""
+    lines = _convert("\n# header\n\n" + ONE)
+    i = lines.index("# header")
+    assert lines[i + 1:i + 3] == ["", "apiVersion: nvidia.com/v1beta1"]
