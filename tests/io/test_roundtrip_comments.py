@@ -148,3 +148,29 @@ def test_a_blank_line_after_a_header_comment_is_kept_when_the_file_starts_blank(
     lines = _convert("\n# header\n\n" + ONE)
     i = lines.index("# header")
     assert lines[i + 1:i + 3] == ["", "apiVersion: nvidia.com/v1beta1"]
+
+
+SA = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeploymentScalingAdapter
+metadata:
+  name: demo-decode
+spec:
+  replicas: 2
+  dgdRef:
+    name: demo  # the DGD
+    # the service
+    serviceName: VllmDecodeWorker  # its key
+"""
+
+
+def test_a_scaling_adapter_service_name_comment_follows_it_to_component_name() -> None:
+    """The DGDSA's one renamed field (``dgdRef.serviceName`` -> ``componentName``, _convert/_dgdsa.py) takes
+    its comments along; ``dgdRef.name`` keeps its own, both ways (mutant e691b99f491d)."""
+    from dynamo_schema._convert._v1alpha1 import to_v1alpha1
+
+    beta = [line.strip() for line in _convert(SA)]
+    i = beta.index("dgdRef:")
+    assert beta[i + 1:i + 4] == ["name: demo  # the DGD", "# the service", "componentName: VllmDecodeWorker  # its key"]
+    back = _convert("\n".join(_convert(SA)) + "\n", to_v1alpha1)
+    assert back == SA.splitlines()
