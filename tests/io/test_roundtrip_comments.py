@@ -174,3 +174,10 @@ def test_a_scaling_adapter_service_name_comment_follows_it_to_component_name() -
     assert beta[i + 1:i + 4] == ["name: demo  # the DGD", "# the service", "componentName: VllmDecodeWorker  # its key"]
     back = _convert("\n".join(_convert(SA)) + "\n", to_v1alpha1)
     assert back == SA.splitlines()
+
+
+def test_a_component_type_comment_follows_it_to_type() -> None:
+    """v1alpha1 ``componentType`` is v1beta1 ``type`` on the component: its end-of-line comment moves with
+    it (mutant 7a60f948d876: the component prefix of a DGD path is spec.services.<name>, 3 keys)."""
+    lines = [line.strip() for line in _convert(ONE.replace("componentType: frontend", "componentType: frontend  # the role"))]
+    assert "type: frontend  # the role" in lines
