@@ -181,3 +181,17 @@ def test_a_component_type_comment_follows_it_to_type() -> None:
     it (mutant 7a60f948d876: the component prefix of a DGD path is spec.services.<name>, 3 keys)."""
     lines = [line.strip() for line in _convert(ONE.replace("componentType: frontend", "componentType: frontend  # the role"))]
     assert "type: frontend  # the role" in lines
+
+
+def test_a_document_of_no_known_direction_is_written_without_comments() -> None:
+    """Comments are kept only from v1alpha1 to v1beta1 or back: a changed document whose own apiVersion is
+    neither (``to_v1beta1`` still converts it as a DGD) is written plainly, as ``_emit.dump_all`` writes
+    it; an apiVersion that is not a string is no direction either (mutant f2fe8208b7cd)."""
+    from dynamo_schema._io._emit import dump_all
+
+    for api in ("nvidia.com/v1", "1"):
+        text = ONE.replace("apiVersion: nvidia.com/v1alpha1", f"apiVersion: {api}")
+        docs = load_text(text)
+        new = [to_v1beta1(d.data) for d in docs]
+        assert new[0]["apiVersion"] == "nvidia.com/v1beta1"
+        assert dump_with_comments(text, docs, new) == dump_all(new)
