@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._access import as_dict, as_list
+from .._core._access import as_dict, as_list, as_str
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import DCD as _DCD
 from .._core._kinds import DGD as _DGD
@@ -221,7 +221,7 @@ DEFAULTS: dict[str, tuple[str, str, str]] = {
 
 def mutate(obj: dict[str, Any], settings: AdmissionSettings, release: str, operation: str) -> dict[str, Any]:
     """The release's mutating webhook on ``obj`` (in :func:`mutating_version`; a new object)."""
-    from .._core._consts import ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
+    from .._core._consts import ANN_ENABLE_GROVE, ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
     from .._core._datacopy import deepcopy
     from ._defaults import default
 
@@ -237,9 +237,16 @@ def mutate(obj: dict[str, Any], settings: AdmissionSettings, release: str, opera
             if not as_dict(obj.get("spec")).get("image") and isinstance(spec.get("image"), str):
                 spec["image"] = spec["image"].replace("/dynamo-planner:", "/dynamo-frontend:")
         if kind == _DGD and not since(release, "1.4"):  # the provider annotation is 73a3fd26f (1.4)
+            sent_ann = as_dict(as_dict(obj.get("metadata")).get("annotations"))
             ann = as_dict(beta.get("metadata")).get("annotations")
-            if isinstance(ann, dict) and ANN_WORKLOAD_PROVIDER not in as_dict(as_dict(obj.get("metadata")).get("annotations")):
+            if isinstance(ann, dict) and ANN_WORKLOAD_PROVIDER not in sent_ann:
                 ann.pop(ANN_WORKLOAD_PROVIDER, None)
+            # 1.3 (071aff36 defaulting/dynamographdeployment_handler.go): minAvailable nil -> 1 on every
+            # operation of the Grove pathway (the gate on, nvidia.com/enable-grove not "false")
+            if settings.grove_enabled and as_str(sent_ann.get(ANN_ENABLE_GROVE)).lower() != "false":
+                for comp in as_list(as_dict(beta.get("spec")).get("components")):
+                    if isinstance(comp, dict) and comp.get("minAvailable") is None:
+                        comp["minAvailable"] = 1
         return beta
     out: dict[str, Any] = deepcopy(obj)
     if kind == _DGD:  # 1.0 – 1.2: replicas of every service, the origin version on create

@@ -68,6 +68,13 @@ def _schema_checks(data: dict[str, Any], schema: dict[str, Any], *, strict: bool
     return checked.pruned, checked.diagnostics
 
 
+def _cel_checks(data: dict[str, Any], schema: dict[str, Any], *, old: Any, status: bool) -> list[Diagnostic]:
+    from .._schema import _cel, _structural
+
+    structural = _structural.validate(data, schema, strict=False, status_subresource=status)
+    return _cel.validate_cel(data, schema, old=old, structural=structural, status_subresource=status)
+
+
 def _beta_to_alpha_path(d: Diagnostic, sent: dict[str, Any]) -> Diagnostic:
     """A v1alpha1 webhook's diagnostic (``spec.services.NAME…``) on a DGD sent as v1beta1: the component's path."""
     path = tuple(d.path)
@@ -99,19 +106,32 @@ def check_nvidia_release(data: dict[str, Any], options: Any, release: str, to_al
     assert schema is not None
     old = options.old if isinstance(options.old, dict) else None
     old_sent = _convert(old, sent)[0] if old is not None else None
-    pruned, diags = _schema_checks(data, schema, strict=options.strict, old=old_sent,
-                                   status=_releases.status_subresource(release, api, kind))
+    status = _releases.status_subresource(release, api, kind)
+    mutating = adm.mutating_version(release, kind)
+    # with a mutating webhook, the CRD's CEL rules are evaluated on what its patch produced (below)
+    pruned, diags = _schema_checks(data, schema, strict=options.strict, old=old_sent, status=status,
+                                   cel=mutating is None)
     if any(d.severity == "error" for d in diags):
+        if mutating is not None:  # refused before the webhook is called: the CEL findings on the object sent
+            diags += _cel_checks(pruned, schema, old=old_sent, status=status)
         return diags, None
     settings = options.settings if options.settings is not None else AdmissionSettings(operator_release=release)
     operation = "UPDATE" if old is not None else "CREATE"
     obj: dict[str, Any] | None = apply_schema_defaults(pruned, schema)
-    mutating = adm.mutating_version(release, kind)
     if mutating is not None and obj is not None:
         obj, conv = _convert(obj, mutating)
         if obj is None:
             return diags + conv, None
         obj = adm.mutate(obj, settings, release, operation)
+        # the API server's order (as on the reference path): mutating admission, then the schema's CEL
+        # rules on the patched object in the version sent (a grove DGD's defaulted minAvailable is what
+        # the transition rule compares with the stored one), then the validating webhook
+        patched, conv = _convert(obj, sent)
+        if patched is None:
+            return diags + conv, None
+        diags += _cel_checks(patched, schema, old=old_sent, status=status)
+        if any(d.severity == "error" for d in diags):
+            return diags, None
     version = adm.webhook_version(release, kind)
     obj, conv = _convert(obj, version) if obj is not None else (None, [])
     if obj is None:
@@ -139,7 +159,7 @@ def check_nvidia_release(data: dict[str, Any], options: Any, release: str, to_al
 def check_update_release(new: dict[str, Any], old: dict[str, Any], options: Any, release: str, to_alpha: ToAlpha
                          ) -> tuple[list[Diagnostic], dict[str, Any] | None, dict[str, Any] | None]:
     """An update under ``release``: ``old`` admitted as it was created, then ``new`` judged against what was
-    stored (as sent: the three-way ``kubectl apply`` merge of the reference path is not repeated here)."""
+    stored, ``new`` applied over it as on the reference path (``check_update``)."""
     if not isinstance(old, dict) or old.get("kind") != new.get("kind"):
         okind = old.get("kind") if isinstance(old, dict) else None
         return [Diagnostic("update.kind-changed", ("kind",),
@@ -150,7 +170,17 @@ def check_update_release(new: dict[str, Any], old: dict[str, Any], options: Any,
         detail = "; ".join(f"{d.field}: {d.message}" if d.path else d.message for d in errors[:5])
         return [Diagnostic("update.old-invalid", (), "the old object could not have been admitted: " + detail)], \
             None, None
-    diags, stored = check_nvidia_release(new, options._replace(old=old_stored), release, to_alpha)
+    # ``kubectl apply``: ``new`` merged over the live object as last applied (``apply_over``, in the version
+    # sent), so what only the server wrote stays (the workload-provider annotation 1.4 selects Grove by)
+    sent = str(new.get("apiVersion", "")).rpartition("/")[2]
+    live, _ = _convert(old_stored, sent)
+    last, _ = _convert(old, sent)
+    applied = new
+    if live is not None and last is not None:
+        from ._validate import apply_over
+
+        applied = apply_over({k: v for k, v in live.items() if k != "status"}, last, new)
+    diags, stored = check_nvidia_release(applied, options._replace(old=old_stored), release, to_alpha)
     return diags, stored, old_stored
 
 

@@ -159,3 +159,42 @@ def test_render_keeps_the_other_settings_and_drops_only_the_release(tmp_path: Pa
     assert rc == 0, err
     assert "nvidia.com/dynamo-operator-origin-version: 1.4.0" in out
     assert "origin-version: 1.5.0" not in out and "origin-version: 1.1.0" not in out
+
+
+_GROVE_DGD = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  backendFramework: vllm
+  components:
+  - name: Frontend
+    type: frontend
+    replicas: 2
+    podTemplate:
+      spec:
+        containers:
+        - name: main
+          image: nvcr.io/x:1.0.0
+"""
+
+
+@pytest.mark.parametrize("version", ["1.3", "1.4", ""])
+def test_reapplying_a_grove_dgd_keeps_its_defaulted_min_available(tmp_path: Path, version: str) -> None:
+    """A Grove DGD that never wrote ``minAvailable`` is stored with 1 (the mutating webhook, 071aff36 and
+    e147ceea ``defaulting/dynamographdeployment_handler.go``: 1.3 on every Grove-pathway operation, 1.4 from
+    the workload-provider annotation ``kubectl apply`` keeps). The API server evaluates the CRD's rules after
+    the mutating webhooks, so applying it again, or without ``replicas``, passes ``minAvailable is immutable``;
+    changing the value does not."""
+    old = tmp_path / "old.yaml"
+    old.write_text(_GROVE_DGD)
+    same = tmp_path / "same.yaml"
+    same.write_text(_GROVE_DGD.replace("    replicas: 2\n", ""))
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(_GROVE_DGD.replace("    replicas: 2\n", "    replicas: 2\n    minAvailable: 2\n"))
+    args = ["--operator-version", version] if version else []
+    assert run("validate", *args, "--old", str(old), str(old))[0] == 0
+    assert run("validate", *args, "--old", str(old), str(same))[0] == 0
+    rc, out, _ = run("validate", *args, "--old", str(old), str(changed))
+    assert rc == 1 and "minAvailable is immutable after creation [cel.min-available-immutable]" in out
