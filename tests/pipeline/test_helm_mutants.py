@@ -90,3 +90,11 @@ def test_a_lists_own_warning_goes_with_its_first_item(tmp_path: Path) -> None:
     f.write_text(f.read_text().replace('"{{ x }}"', "b"))
     _, strict = _validate_json(f)
     assert [r["status"] for r in strict] == ["error", "valid"]  # strict: the duplicate key is an error
+
+
+def test_a_templated_line_not_in_the_template_is_found_by_its_key_path() -> None:
+    """docs/cli.md (validate --helm): a rendered line that does not appear in the template (here the value
+    came from ``{{ .Values.n }}``) is placed at the template line of the same key path."""
+    # mutant 039e332db608 (len(hits) == 1 -> <= 1: no hit indexed hits[0])
+    tpl = ["spec:", "  replicas: {{ .Values.n }}"]
+    assert template_line(tpl, "  replicas: 3", ["spec", "replicas"]) == (2, 3)
