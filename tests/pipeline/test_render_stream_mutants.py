@@ -51,7 +51,8 @@ spec:
 def test_only_dynamo_keeps_a_dynamo_model() -> None:
     """docs/cli.md: ``render --only-dynamo`` drops the other objects, the other Dynamo kinds (a DynamoModel) are
     kept, applied as they are; a kind of that name in another API group is not Dynamo's."""
-    # mutant c869474326ef (group == "nvidia.com" -> group > "nvidia.com")
+    # mutants c869474326ef (group == "nvidia.com" -> group > "nvidia.com") and 0f8377e6f610 (== -> is: the
+    # group is sliced from the loaded apiVersion at run time, never the interned literal)
     from dynamo_schema._io._load import load_text
 
     docs = load_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n" + MODEL, "x.yaml")
