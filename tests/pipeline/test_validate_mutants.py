@@ -91,3 +91,17 @@ def test_an_unknown_field_is_reported_once() -> None:
                {"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}]}}}}
     got = [(d.rule, d.field, d.severity) for r in dynamo_schema.validate(dcd, strict=False) for d in r.diagnostics]
     assert got == [("schema.unknown-field", "spec.foo", "warning")]
+
+
+def test_alpha_path_of_a_component_index_the_object_does_not_have() -> None:
+    """alpha_path's docstring: ``spec.components[i]`` becomes ``spec.services.<component name>``; an index past
+    the converted object's components names no component, so the path stops at ``spec.services`` (inexact)
+    instead of failing."""
+    # mutant a7848b1753d3 (0 <= path[2] < len(comps) -> 0 <= path[2] is not len(comps): comps[path[2]] indexed)
+    from dynamo_schema._pipeline._validate import alpha_path
+
+    alpha = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "metadata": {"name": "m"},
+             "spec": {"services": {"W": {"componentType": "worker"}}}}
+    beta = {"spec": {"components": [{"name": "W"}]}}
+    assert alpha_path(("spec", "components", 0, "replicas"), alpha, beta) == (("spec", "services", "W", "replicas"), True)
+    assert alpha_path(("spec", "components", 3, "replicas"), alpha, beta) == (("spec", "services"), False)
