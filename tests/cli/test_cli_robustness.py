@@ -88,7 +88,10 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- 1. crashes
 @pytest.mark.parametrize("text, where", [("a: [\n", ":2:1: "), ("- a\n- b\n", ":1:1: "), ("hello\n", ":1:1: "),
-                                         ("a: 1\na: 2\n", ":2:1: ")])
+                                         ("a: 1\na: 2\n", ":2:1: "),
+                                         # two documents: located at the second one's first node (line 3,
+                                         # column 3); mutant c891bda0274c (start[1] -> start[2])
+                                         ("a: 1\n---\n  b: 2\n", ":3:3: ")])
 def test_bad_settings_file_is_a_located_usage_error(tmp_path: Path, text: str, where: str) -> None:
     settings = write(tmp_path, "settings.yaml", text)
     rc, out, err = run("validate", "--settings", settings, str(EXAMPLE))
