@@ -206,3 +206,18 @@ def test_a_malformed_required_is_never_proven_and_compiles() -> None:
     assert check({}) is True and v.is_valid({})
     assert check({"x": 3}) is False
     assert check({"y": 5}) is False
+
+
+def test_a_one_of_with_an_unknown_type_name_is_never_proven() -> None:
+    """The module docstring: ``oneOf`` is understood only when its branches name types (of the seven JSON
+    Schema type names); a branch naming another type is never proven, and neither compiling nor checking fails
+    (``jsonschema`` itself raises UnknownType, or TypeError for a non-string name: the full walk decides)."""
+    # mutant 53371f1394d4 (isinstance(n, str) and n in _TYPES -> or: an unknown name reached _TYPES[name])
+    from jsonschema import Draft202012Validator
+
+    from dynamo_schema._pipeline._outputcheck import _Compiler
+
+    for branch in ({"type": "nope"}, {"type": ["string", "nope"]}, {"type": [["string"]]}):
+        v = Draft202012Validator({"oneOf": [{"type": "integer"}, branch]})
+        check = _Compiler(v).compile(v.schema, v._resolver)
+        assert check("a") is False and check(1) is False, branch
