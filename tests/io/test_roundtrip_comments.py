@@ -195,3 +195,37 @@ def test_a_document_of_no_known_direction_is_written_without_comments() -> None:
         new = [to_v1beta1(d.data) for d in docs]
         assert new[0]["apiVersion"] == "nvidia.com/v1beta1"
         assert dump_with_comments(text, docs, new) == dump_all(new)
+
+
+BETA_ENV = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  # graph-wide env
+  env:
+    # the level
+    - name: LOG_LEVEL  # its name
+      value: debug
+  components:
+    - name: W
+      type: worker
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0
+"""
+
+
+def test_to_v1alpha1_graph_env_comments_follow_it_to_envs() -> None:
+    """v1beta1 ``spec.env`` is v1alpha1 ``spec.envs``: the comments above it, above its item and at the end of
+    its line come along; only the ``services`` key takes its sources from ``components`` (mutant 666952c69b82:
+    ``envs`` sorts before ``services``)."""
+    from dynamo_schema._convert._v1alpha1 import to_v1alpha1
+
+    lines = [line.strip() for line in _convert(BETA_ENV, to_v1alpha1)]
+    i = lines.index("envs:")
+    assert lines[i - 1:i + 4] == ["# graph-wide env", "envs:", "# the level", "- name: LOG_LEVEL  # its name",
+                                  "value: debug"]
