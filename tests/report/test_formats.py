@@ -202,6 +202,16 @@ def test_cel_not_checked_folds_into_the_first_error_only() -> None:
     assert got[2] == second and got[0] == W1
 
 
+def test_two_diagnostics_out_of_order_are_sorted_by_position() -> None:
+    """docs/cli.md "validate: output": the lines of one resource are printed sorted by file, line and column;
+    two diagnostics given line 12 before line 5 are swapped (the sortedness check compares neighbours).
+    # mutant ad99c5d28a8f"""
+    from dynamo_schema._report import prepare
+
+    r = ResourceResult("dgd.yaml", "DynamoGraphDeployment", "g", "nvidia.com/v1beta1", "invalid", [E1, W1])
+    assert prepare(r).diagnostics == [W1, E1]
+
+
 def test_junit_failure_message_counts_the_other_errors() -> None:
     """The junit ``<failure message>`` is the first error's message, with `` (and N more)`` when the resource
     has N further errors (ours by design: the junit reporter; warnings do not count). # mutants 83ac95fc9fc9
