@@ -144,6 +144,8 @@ def test_a_literal_block_is_followed_directly_by_the_next_key() -> None:  # muta
     # a leading zero: the values decide first (5 < 7), a tie goes to the shorter run (x7 < x07)
     (["x7", "x05"], ["x05", "x7"]),  # mutant 389edd708f0a
     (["x07", "x7"], ["x7", "x07"]),  # mutant e0c936877ac6
+    # zeros before the differing place do not count as a run's non-zero prefix: 05 < 7 (x005 < x07)
+    (["x07", "x005"], ["x005", "x07"]),  # mutant 308504af1eba
 ])
 def test_key_order_digit_runs(keys: list[str], want: list[str]) -> None:
     """go-yaml v2 sorter.go ``keyList.Less`` (an, bn: run values; ai, bi: run ends), whatever the input order."""
