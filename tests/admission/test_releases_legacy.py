@@ -631,3 +631,56 @@ def test_matching_failover_and_gms_modes_are_admitted_at_1_0() -> None:
     assert spec["failover"]["mode"] == spec["gpuMemoryService"]["mode"]
     assert spec["failover"]["mode"] is not spec["gpuMemoryService"]["mode"]  # the YAML loader's own strings
     assert [d.message for d in _dcd_diags(spec, "1.0") if "must match" in d.message] == []
+
+
+def test_topology_domains_are_checked_against_the_cluster_topology_at_1_1() -> None:  # mutant 281edfdc7d06
+    """dynamographdeployment.go validateTopologyDomainsAgainstGroveClusterTopology (1.1, 3b8a3845), on
+    create with the Grove pathway: every set packDomain (spec level first, then the services sorted by
+    name) must be a level of the ClusterTopology (``%s: domain %q does not exist in ClusterTopology %q;
+    available domains: %v``, domains sorted), and a service domain broader (lower level index) than the
+    spec-level one is refused (``spec.services[%s]: topologyConstraint.packDomain %q is broader than
+    spec-level %q; …``)."""
+    dgd = _dgd({"a": {"topologyConstraint": {"packDomain": "host"}}, "b": {"topologyConstraint": {"packDomain": "zone"}},
+                "c": {"topologyConstraint": {"packDomain": "rack"}}},
+               topologyConstraint={"topologyProfile": "grove-topology", "packDomain": "rack"})
+    settings = AdmissionSettings(grove_enabled=True, cluster_topologies={"grove-topology": ("zone", "rack")})
+    diags = validate(dgd["kind"], dgd, settings, "1.1", None)
+    assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
+        (("spec", "services", "a", "topologyConstraint", "packDomain"),
+         'spec.services[a].topologyConstraint.packDomain: domain "host" does not exist in ClusterTopology '
+         '"grove-topology"; available domains: [rack zone]'),
+        (("spec", "services", "b", "topologyConstraint", "packDomain"),
+         'spec.services[b]: topologyConstraint.packDomain "zone" is broader than spec-level "rack"; service '
+         "constraints must be equal to or narrower than the deployment-level constraint")]
+
+
+def test_failover_mode_must_match_the_gms_mode_at_1_0() -> None:  # mutant ef2a0c9be93d
+    """shared.go validateFailover at 1.0 (6d4d0a61): with GMS enabled and both modes set,
+    ``failover.mode %q must match gpuMemoryService.mode %q`` (checked before the interPod refusal)."""
+    spec = {"componentType": "worker", "resources": {"limits": {"gpu": "1"}},
+            "gpuMemoryService": {"enabled": True, "mode": "intraPod"},
+            "failover": {"enabled": True, "mode": "interPod", "numShadows": 1}}
+    assert [(d.message, d.path) for d in _dcd_diags(spec, "1.0")] == [
+        ('spec.failover: failover.mode "interPod" must match gpuMemoryService.mode "intraPod"',
+         ("spec", "failover", "mode"))]
+
+
+def test_epp_config_map_ref_needs_a_name() -> None:  # mutant d34a76b7d3a6
+    """shared.go validateEPPConfig (0.9, 5602dd2f): ``if v.spec.EPPConfig.ConfigMapRef.Name == ""`` gives
+    "%s.eppConfig.configMapRef.name is required"."""
+    spec = {"componentType": "epp", "replicas": 1, "eppConfig": {"configMapRef": {"name": ""}}}
+    diags = validate("DynamoComponentDeployment", _dcd(spec), AdmissionSettings(cluster_topologies=None), "0.9", None)
+    assert [(d.path, d.message) for d in diags if d.severity == "error"] == [
+        (("spec", "eppConfig", "configMapRef", "name"), "spec.eppConfig.configMapRef.name is required")]
+
+
+def test_replicas_of_a_scaling_adapter_service_are_frozen_for_users() -> None:  # mutant fe64a6fb4b44
+    """dynamographdeployment.go validateReplicasChanges (1.1, 3b8a3845): without an authorized identity
+    (operator or planner service account) a replicas change of a service with ``scalingAdapter.enabled``
+    is refused (``spec.services[%s].replicas cannot be modified directly when scaling adapter is enabled;
+    …``); a nil old replicas counts as 1."""
+    sa = {"scalingAdapter": {"enabled": True}}
+    got = _errors(_dgd({"main": {**sa, "replicas": 2}}), "1.1", old=_dgd({"main": sa}))
+    assert got == ("spec.services[main].replicas cannot be modified directly when scaling adapter is enabled; "
+                   "scale or update the related DynamoGraphDeploymentScalingAdapter instead")
+    assert _errors(_dgd({"main": {**sa, "replicas": 1}}), "1.1", old=_dgd({"main": sa})) == ""
