@@ -13,6 +13,7 @@ import pytest
 
 from dynamo_schema._admission import AdmissionSettings, default, validate
 from dynamo_schema._core._diagnostics import Diagnostic
+from tests.admission._admission_helpers import beta_dcd
 
 convert = pytest.importorskip("dynamo_schema._convert._v1alpha1")
 
@@ -271,3 +272,60 @@ def test_compatibility_gate_counts_failover_and_frontend_sidecar_alone() -> None
         assert _has_service_compat({"frontendSidecar": {"image": "frontend:latest"}}, dgd=dgd)
         assert _has_service_compat({"failover": {}}, dgd=dgd)
         assert not _has_service_compat({"gpuMemoryService": gms}, dgd=dgd)
+
+
+def admit_update(old_alpha: dict[str, Any], change: Callable[[dict[str, Any]], Any]) -> list[Diagnostic]:
+    """UPDATE from a v1alpha1 client: the stored (defaulted v1beta1) object is read back as v1alpha1,
+    ``change`` edits its spec, and the API server converts it to v1beta1 before the webhook runs."""
+    s = AdmissionSettings()
+    old = default(convert.to_v1beta1(old_alpha), s)
+    alpha = convert.to_v1alpha1(old)
+    change(alpha["spec"])
+    new = default(convert.to_v1beta1(alpha), s, operation="UPDATE", old=old)
+    return validate(new, s, old=old, source_version="v1alpha1")
+
+
+def test_dcd_v1alpha1_main_image_cannot_be_removed_on_update() -> None:  # mutants 733d6b40cf87 2784955ee7b8
+    """dynamocomponentdeployment_validation_envtest_test.go "v1alpha1 main image cannot be removed by removing
+    extra pod spec" (dynamocomponentdeployment.go ValidateUpdate ->
+    validateDynamoComponentDeploymentSharedSpecUpdateV1alpha1: ``newImage == "" && oldImage != ""``)."""
+    assert rows(admit_update(alpha_dcd(), lambda s: s.pop("extraPodSpec"))) == [
+        (("spec", "extraPodSpec", "mainContainer", "image"), "Required value: is required")
+    ]
+    assert rows(admit_update(alpha_dcd(), lambda s: None)) == []
+
+
+def test_dcd_v1beta1_update_has_no_v1alpha1_runtime_ratchet() -> None:  # mutant 733d6b40cf87
+    """dynamocomponentdeployment_validation_envtest_test.go "v1beta1 main image cannot be removed by removing pod
+    template": one error, on the v1beta1 field; the v1alpha1 ratchet runs only for a v1alpha1 request
+    (``validatesRuntimeVersionFor(runtimeVersionSourceV1Alpha1)``)."""
+    s = AdmissionSettings()
+    old = default(beta_dcd(), s)
+    new = copy.deepcopy(old)
+    new["spec"].pop("podTemplate")
+    assert [d.field + ": " + d.message for d in validate(new, s, old=old) if d.severity == "error"] == [
+        "spec.podTemplate.spec.containers: Required value: is required"
+    ]
+
+
+def test_dgd_v1alpha1_changed_custom_image_requires_override_on_update() -> None:  # mutant 2784955ee7b8
+    """dynamographdeployment_validation_envtest_test.go "changing a legacy alpha custom image requires runtime
+    version override" (validateDynamoGraphDeploymentSpecUpdateV1alpha1, per service); the unchanged legacy
+    tuple is ratcheted ("unchanged legacy alpha service runtime version is ratcheted on update")."""
+
+    def custom(image: str) -> Callable[[dict[str, Any]], None]:
+        def m(s: dict[str, Any]) -> None:
+            w = s["services"]["worker"]
+            w["runtimeVersionOverride"] = ""
+            w["extraPodSpec"]["mainContainer"]["image"] = image
+
+        return m
+
+    old = alpha_dgd(custom("registry.example/runtime:custom"))
+    assert rows(admit_update(old, custom("registry.example/runtime:other-custom"))) == [
+        (
+            ("spec", "services", "worker", "runtimeVersionOverride"),
+            "Required value: is required when the specified main container image has no parseable semantic-version tag",
+        )
+    ]
+    assert rows(admit_update(old, lambda s: None)) == []
