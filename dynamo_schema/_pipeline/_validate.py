@@ -284,24 +284,6 @@ def check_workload_kind(data: dict[str, Any], options: ValidateOptions) -> list[
     return diags
 
 
-def apply_over(live: Any, last: Any, new: Any) -> Any:
-    """``kubectl apply`` of ``new`` over the ``live`` object last applied as ``last`` (the three-way JSON
-    merge patch used for custom resources): maps are merged, lists and scalars replaced, a field the user
-    removed (in ``last``, not in ``new``) is deleted, and a field only the server wrote (schema defaults,
-    webhook annotations) is kept."""
-    if not isinstance(new, dict) or not isinstance(live, dict):
-        return new
-    prev = last if isinstance(last, dict) else {}
-    out: dict[str, Any] = {}
-    for k, v in new.items():
-        out[k] = apply_over(live[k], prev.get(k), v) if k in live else v
-    for k, v in live.items():
-        if k in new or k in prev:
-            continue
-        out[k] = v
-    return out
-
-
 def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOptions
                  ) -> tuple[list[Diagnostic], dict[str, Any] | None, dict[str, Any] | None]:
     """``kubectl apply`` of ``new`` over a cluster that holds ``old`` (both as the user wrote them).
@@ -342,6 +324,8 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
     if new_b is None:
         return conv, None, old_stored
     live = {k: v for k, v in old_stored.items() if k != "status"}
+    from ._releases import apply_over
+
     applied = apply_over(live, last, new_b)
     try:
         applied = dict(_admission.default(applied, _settings(options), operation="UPDATE", old=old_stored))

@@ -33,7 +33,7 @@ from dynamo_schema._grove._update import update_refusals as grove_update_refusal
 from dynamo_schema._pipeline import _diff, _diff_impact
 from dynamo_schema._pipeline._diff import diff_documents
 from dynamo_schema._pipeline._diff_impact import IMPACT_NO_RESTART, IMPACT_NONE, IMPACT_REPLACED, IMPACT_ROLLING
-from dynamo_schema._pipeline._validate import apply_over
+from dynamo_schema._pipeline._releases import apply_over
 from tests import _yaml as k8s_yaml
 
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.0"
