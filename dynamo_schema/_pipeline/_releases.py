@@ -156,24 +156,6 @@ def check_nvidia_release(data: dict[str, Any], options: Any, release: str, to_al
     return diags + hook, stored
 
 
-def apply_over(live: Any, last: Any, new: Any) -> Any:
-    """``kubectl apply`` of ``new`` over the ``live`` object last applied as ``last`` (the three-way JSON
-    merge patch used for custom resources): maps are merged, lists and scalars replaced, a field the user
-    removed (in ``last``, not in ``new``) is deleted, and a field only the server wrote (schema defaults,
-    webhook annotations) is kept."""
-    if not isinstance(new, dict) or not isinstance(live, dict):
-        return new
-    prev = last if isinstance(last, dict) else {}
-    out: dict[str, Any] = {}
-    for k, v in new.items():
-        out[k] = apply_over(live[k], prev.get(k), v) if k in live else v
-    for k, v in live.items():
-        if k in new or k in prev:
-            continue
-        out[k] = v
-    return out
-
-
 def check_update_release(new: dict[str, Any], old: dict[str, Any], options: Any, release: str, to_alpha: ToAlpha
                          ) -> tuple[list[Diagnostic], dict[str, Any] | None, dict[str, Any] | None]:
     """An update under ``release``: ``old`` admitted as it was created, then ``new`` judged against what was
@@ -195,6 +177,8 @@ def check_update_release(new: dict[str, Any], old: dict[str, Any], options: Any,
     last, _ = _convert(old, sent)
     applied = new
     if live is not None and last is not None:
+        from ._apply import apply_over
+
         applied = apply_over({k: v for k, v in live.items() if k != "status"}, last, new)
     diags, stored = check_nvidia_release(applied, options._replace(old=old_stored), release, to_alpha)
     return diags, stored, old_stored

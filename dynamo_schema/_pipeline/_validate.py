@@ -324,7 +324,7 @@ def check_update(new: dict[str, Any], old: dict[str, Any], options: ValidateOpti
     if new_b is None:
         return conv, None, old_stored
     live = {k: v for k, v in old_stored.items() if k != "status"}
-    from ._releases import apply_over
+    from ._apply import apply_over
 
     applied = apply_over(live, last, new_b)
     try:

@@ -31,9 +31,9 @@ from hypothesis import strategies as st
 from dynamo_schema._cli.commands.diff import run_diff
 from dynamo_schema._grove._update import update_refusals as grove_update_refusals
 from dynamo_schema._pipeline import _diff, _diff_impact
+from dynamo_schema._pipeline._apply import apply_over
 from dynamo_schema._pipeline._diff import diff_documents
 from dynamo_schema._pipeline._diff_impact import IMPACT_NO_RESTART, IMPACT_NONE, IMPACT_REPLACED, IMPACT_ROLLING
-from dynamo_schema._pipeline._releases import apply_over
 from tests import _yaml as k8s_yaml
 
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.0"
