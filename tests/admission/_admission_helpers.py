@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -106,9 +107,16 @@ def with_gpu(component: dict[str, Any], gpus: Any = "1") -> None:
     }
 
 
+def decoded(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` as the webhook receives it: decoded from the request's JSON body, so every string in it is
+    a fresh object (never one of the code's interned constants: a rule comparing with ``is`` fails here
+    as it fails on a file)."""
+    return json.loads(json.dumps(obj))
+
+
 def run(obj: dict[str, Any], settings: AdmissionSettings | None = None) -> list[Diagnostic]:
     s = settings or AdmissionSettings()
-    return validate(default(obj, s), s)
+    return validate(default(decoded(obj), s), s)
 
 
 def run_update(
@@ -119,12 +127,12 @@ def run_update(
 ) -> list[Diagnostic]:
     """Create ``old_obj`` (defaulted as CREATE), apply ``mutate`` to a copy, validate the UPDATE."""
     s = settings or AdmissionSettings()
-    old = default(old_obj, s)
+    old = default(decoded(old_obj), s)
     if old_status is not None:
-        old["status"] = old_status
+        old["status"] = decoded(old_status)
     new = copy.deepcopy(old)
     mutate(new)
-    new = default(new, s, operation="UPDATE", old=old)
+    new = default(decoded(new), s, operation="UPDATE", old=old)
     return validate(new, s, old=old)
 
 

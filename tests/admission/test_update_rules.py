@@ -308,6 +308,24 @@ def test_inter_pod_gms_removed_on_update() -> None:
     ]
 
 
+def test_workload_provider_cannot_be_replaced_or_removed() -> None:  # mutant 4905e3e0dab2
+    # Upstream's "workload provider cannot change" row changes component to grove; the Go rule
+    # (validateObjectMetaUpdate) compares with !=, so grove to component and a removed annotation
+    # (invalid value nil) are refused alike.
+    def replace(d: dict[str, Any]) -> None:
+        d["metadata"]["annotations"]["nvidia.com/workload-provider"] = "component"
+        for c in d["spec"]["components"]:  # defaulted on the Grove CREATE; Grove-only (a new-state error)
+            del c["minAvailable"]  # (its removal is refused too, by minAvailable's own immutability rule)
+
+    def remove(d: dict[str, Any]) -> None:
+        del d["metadata"]["annotations"]["nvidia.com/workload-provider"]
+
+    path = "metadata.annotations[nvidia.com/workload-provider]"
+    replaced = [e for e in errors(run_update(beta_dgd(), replace)) if e.startswith(path)]
+    assert replaced == [f'{path}: Invalid value: "component": field is immutable']
+    assert errors(run_update(beta_dgd(), remove)) == [f"{path}: Invalid value: null: field is immutable"]
+
+
 def test_power_limit_removed_on_update() -> None:
     diags = run_update(beta_dgd(_w(_power("300", "2"))), _w(lambda c: c["podTemplate"].pop("metadata")))
     assert errors(diags) == [
