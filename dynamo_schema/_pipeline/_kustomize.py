@@ -235,9 +235,14 @@ def check_patch(data: Any, target: PatchTarget | None = None, *, strict: bool = 
 
 
 def error_result(filename: str, diagnostics: list[Diagnostic]) -> ResourceResult:
-    """``validate``'s ``error`` result for a problem tied to no document (unreadable file, YAML syntax)."""
+    """``validate``'s ``error`` result for a problem tied to no document (unreadable file, YAML syntax).
+    Only warnings (a duplicate key of an empty ``kind: List`` under ``--no-strict``): ``skipped``, as nothing
+    is left to check; the warnings are still reported."""
     from .._report import ResourceResult
 
+    if diagnostics and all(d.severity != "error" for d in diagnostics):
+        return ResourceResult(filename=filename, kind="", name="", version="", status="skipped",
+                              diagnostics=diagnostics, reason="no resource")
     return ResourceResult(filename=filename, kind="", name="", version="", status="error", diagnostics=diagnostics)
 
 

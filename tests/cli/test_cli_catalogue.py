@@ -77,6 +77,16 @@ def test_duplicate_key() -> None:
     expect(text, "load.duplicate-key", '"type"')
 
 
+def test_duplicate_key_of_an_empty_list_under_no_strict_is_only_a_warning() -> None:
+    # --no-strict makes a duplicate key a warning (last wins): an empty kind: List then has no resource
+    # left, so the file is skipped, the warning reported, and the run passes; strict, it is refused.
+    text = "apiVersion: v1\nkind: List\nitems: []\nitems: []\n"
+    rc, errors = run(text, "--no-strict")
+    assert rc == 0
+    assert [(e["rule"], e["severity"], e["line"]) for e in errors] == [("load.duplicate-key", "warning", 4)]
+    assert run(text)[0] == 1
+
+
 def test_unsafe_python_tag() -> None:
     text = dgd("""\
         components: !!python/object/apply:os.system ["true"]  #<
