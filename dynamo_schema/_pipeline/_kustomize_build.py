@@ -11,6 +11,11 @@ can be traced (DIR's kustomization, its resources, components, patches, recursiv
 2. else the patch or base file whose document of the same kind has the deepest part of the field, the one
    whose value at the field is the built value first, then a patch first (its value wins in the build);
 3. else its line in the built stream (``kustomize:DIR``).
+
+A patch written inline in the kustomization (``patch: |-`` of a ``patches``/``patchesJson6902`` entry, a
+multi-line string of ``patchesStrategicMerge``) counts as a patch file whose lines are the kustomization's:
+a literal block scalar maps line for line; any other style (folded, quoted, an explicit indentation
+indicator) is not traced.
 """
 
 from __future__ import annotations
@@ -122,6 +127,7 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
     from ._kustomize import _read_yaml
 
     files: list[tuple[bool, str, dict[str, Any]]] = []
+    inline: list[tuple[Document, dict[str, Any]]] = []  # documents of inline patches, with their target
     seen: set[str] = set()
 
     def visit(d: str, depth: int) -> None:
@@ -142,32 +148,92 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
                 elif os.path.isfile(p):
                     files.append((False, p, {}))
         for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
-            for entry in data.get(key) or []:
+            for i, entry in enumerate(data.get(key) or []):
                 rel = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
                 target = entry.get("target") if isinstance(entry, dict) else None
+                target = target if isinstance(target, dict) else {}
                 if isinstance(rel, str) and "\n" not in rel:
                     full = os.path.normpath(os.path.join(d, rel))
                     if os.path.isfile(full):
-                        files.append((True, full, target if isinstance(target, dict) else {}))
+                        files.append((True, full, target))
+                    continue
+                text, where = (rel, (key, i)) if isinstance(rel, str) else (
+                    entry.get("patch"), (key, i, "patch")) if isinstance(entry, dict) else (None, ())
+                if isinstance(text, str):
+                    inline.extend((doc, target) for doc in _inline_documents(k, where, text))
 
     visit(folder, 0)
     out: list[tuple[bool, Document]] = []
     ops: list[_Op] = []
+    loaded: list[tuple[bool, Document, dict[str, Any]]] = []
     for is_patch, f, target in files:
         try:
             r = load_path_result(f, sequences=is_patch)
         except OSError:
             continue
-        for doc in r.documents:
-            if not isinstance(doc.data, list):
-                out.append((is_patch, doc))
-            elif is_json6902(doc.data):
-                for i, op in enumerate(doc.data):
-                    ptr = pointer(op["path"]) if isinstance(op.get("path"), str) else None
-                    if op.get("op") in ("add", "replace") and "value" in op and ptr is not None:
-                        ops.append(_Op(target, doc, i, ptr, op["value"]))
+        loaded.extend((is_patch, doc, target) for doc in r.documents)
+    loaded.extend((True, doc, target) for doc, target in inline)
+    for is_patch, doc, target in loaded:
+        if not isinstance(doc.data, list):
+            out.append((is_patch, doc))
+        elif is_json6902(doc.data):
+            for i, op in enumerate(doc.data):
+                ptr = pointer(op["path"]) if isinstance(op.get("path"), str) else None
+                if op.get("op") in ("add", "replace") and "value" in op and ptr is not None:
+                    ops.append(_Op(target, doc, i, ptr, op["value"]))
     out.sort(key=lambda x: not x[0])  # patches first: their values win in the build
     return out, ops
+
+
+def _inline_documents(kfile: str, where: tuple[Any, ...], text: str) -> list[Document]:
+    """The documents of the inline patch at ``where`` in the kustomization ``kfile`` (its value ``text``),
+    located at their lines in ``kfile``; [] unless the value is a literal block scalar whose lines give
+    ``text`` back (a folded or quoted string, or one with an indentation indicator, is not traced)."""
+    from .._io._load import load, load_path_result
+
+    try:
+        kdocs = load_path_result(kfile, strict=False).documents
+        with open(kfile, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not kdocs:
+        return []
+    pos = getattr(kdocs[0], "value_positions", {}).get(where) if isinstance(where[-1], str) \
+        else kdocs[0].positions.get(where)  # a list item's position is where its value starts
+    if pos is None or not 1 <= pos[0] <= len(lines):
+        return []
+    line, col = pos
+    header = lines[line - 1][col - 1:].split("#", 1)[0].rstrip()
+    if not header.startswith("|") or header[1:] not in ("", "-", "+"):
+        return []
+    body = lines[line:]
+    first = next((t for t in body if t.strip()), None)
+    if first is None:
+        return []
+    indent = len(first) - len(first.lstrip(" "))
+    content: list[str] = []
+    for t in body:
+        if t.strip() and len(t) - len(t.lstrip(" ")) < indent:
+            break
+        content.append(t[indent:])
+
+    def norm(v: str) -> str:
+        return "\n".join(x.rstrip() for x in v.split("\n")).strip("\n")
+
+    if indent == 0 or norm("\n".join(content)) != norm(text):
+        return []
+    out = []
+    for doc in load(text, kfile, strict=False, sequences=True).documents:
+        def moved(p: tuple[int, int]) -> tuple[int, int]:  # the text's line 1 is the line after the header
+            return (line + p[0], p[1] + indent)
+
+        doc.positions = {k: moved(v) for k, v in doc.positions.items()}
+        if hasattr(doc, "value_positions"):
+            doc.value_positions = {k: moved(v) for k, v in doc.value_positions.items()}
+        doc.start = moved(doc.start)
+        out.append(doc)
+    return out
 
 
 def _at(node: Any, path: tuple[Any, ...]) -> tuple[bool, Any]:

@@ -277,3 +277,29 @@ def test_a_dynamo_target_without_version_takes_the_version_the_paths_fit(tmp_pat
            for r in json.loads(out)["resources"] for d in r["errors"] if d["severity"] == "error"}
     assert got == {("alpha.yaml", "", "schema.type", "spec.services.Frontend.replicas"),
                    ("beta.yaml", "", "schema.type", "spec.components[0].replicas")}, got
+
+
+def test_kustomize_locates_errors_of_inline_patches_in_the_kustomization(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A patch written inline (`patch: |-` of a patches entry, a multi-line string of patchesStrategicMerge)
+    # is located at its own line of the kustomization, not at a base or patch file whose value the build
+    # replaced (before: the base's `replicas: 1` line for the inline patch's -3).
+    kubectl = _kubectl()
+    patch = tree(tmp_path, "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: demo\n"
+                   "spec:\n  components:\n    - name: Frontend\n      replicas: 2\n", target="")
+    k = tmp_path / "overlay" / "kustomization.yaml"
+    k.write_text(k.read_text()
+                 + "  - target:\n      kind: DynamoGraphDeployment\n      name: demo\n"
+                   "    patch: |-\n\n      - op: replace\n        path: /spec/components/0/replicas\n"
+                   "        value: -3\n"
+                 + "patchesStrategicMerge:\n  - |\n    apiVersion: nvidia.com/v1beta1\n"
+                   "    kind: DynamoGraphDeployment\n    metadata:\n      name: demo\n      labels:\n"
+                   "        a b: inline\n")
+    monkeypatch.setenv("PATH", _bin(tmp_path, kubectl=kubectl))
+    rc, out, _ = run("validate", "-o", "json", "--kustomize", str(tmp_path / "overlay"))
+    assert rc == 1
+    got = {(Path(f).name, n, rule) for f, n, rule in _located_files(out)}
+    assert got == {("kustomization.yaml", line_of(k, "value: -3"), "schema.minimum"),
+                   ("kustomization.yaml", line_of(k, "labels:"), "metadata.invalid-label-key"),
+                   # a CEL rule of the whole component: the patch file's item (patches first)
+                   ("patch.yaml", line_of(patch, "- name: Frontend"), "cel.min-available")}, out
