@@ -10,8 +10,10 @@ Go-template actions (``{{ … }}``). A chart's ``Chart.yaml``/``Chart.lock`` (no
 passed on as ``--values`` and ``--set``; no network, no cluster) and validates every rendered object as
 ``validate`` does. Each rendered document follows helm's ``# Source: CHART/templates/x.yaml`` comment: a
 problem is reported in that template file, at the line of the field when it can be found there (the
-line of the rendered text when it appears once in the template, else the template's line of the same key
-path, keys in order with growing indentation), else at the template's first line. Output helm renders
+line of the rendered text when it appears once in the template; else the template line that matches it
+at the same indentation with each ``{{ … }}`` read as any text, when one does; where several lines match, the k-th for the k-th
+such rendered line of that template's output, when the counts agree; else the template's line of the same
+key path, keys in order with growing indentation), else at the template's first line. Output helm renders
 from a template it does not find on disk (a packaged subchart) stays in the rendered stream ``helm:CHART``.
 """
 
@@ -177,13 +179,55 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip(" "))
 
 
-def template_line(template: list[str], rendered: str, keys: list[str]) -> tuple[int, int] | None:
-    """Where a rendered line came from in the template text (see the module), 1-based, or None."""
+def _pattern(line: str) -> re.Pattern[str] | None:
+    """A template line with each action (``{{ … }}``) read as any text, matching a rendered line (both
+    stripped); None for a line without an action, or with no text besides its actions."""
+    parts = re.split(_ACTION, line.strip())
+    if len(parts) < 2 or not "".join(parts).strip():
+        return None
+    return re.compile(".*?".join(re.escape(p) for p in parts))
+
+
+def _occurrence(hits: list[int], matches: Callable[[str], list[int]], section: list[str] | None,
+                at: int | None) -> int | None:
+    """Which of several template lines ``hits`` a rendered line came from: the k-th, when it is the k-th
+    rendered line of its template's output that these lines (and no others) match, and the output has
+    exactly as many such lines as ``hits`` (a loop that renders one line many times: no answer)."""
+    if section is None or at is None:
+        return None
+    same = [j for j, r in enumerate(section) if r.strip() and matches(r) == hits]
+    if len(same) != len(hits) or at not in same:
+        return None
+    return hits[same.index(at)]
+
+
+def template_line(template: list[str], rendered: str, keys: list[str], section: list[str] | None = None,
+                  at: int | None = None) -> tuple[int, int] | None:
+    """Where a rendered line came from in the template text (see the module), 1-based, or None.
+    ``section``: every rendered line of this template's output, ``rendered`` being ``section[at]``."""
     want = rendered.strip()
     if want:
-        hits = [i for i, t in enumerate(template) if t.strip() == want]
+        def exact(r: str) -> list[int]:
+            return [i for i, t in enumerate(template) if t.strip() == r.strip()]
+
+        hits = exact(rendered)
+        if len(hits) > 1:
+            one = _occurrence(hits, exact, section, at)
+            hits = [one] if one is not None else hits
         if len(hits) == 1:
             return hits[0] + 1, _indent(template[hits[0]]) + 1
+        if not hits:  # a line with a templated value: the template line that matches it, actions as any text
+            pats = [(i, _indent(t), rx) for i, t in enumerate(template) if (rx := _pattern(t)) is not None]
+
+            def fuzzy(r: str) -> list[int]:  # at the same indentation (helm keeps a template's literal text)
+                return [i for i, n, rx in pats if n == _indent(r) and rx.fullmatch(r.strip())]
+
+            hits = fuzzy(rendered)
+            if len(hits) > 1:
+                one = _occurrence(hits, fuzzy, section, at)
+                hits = [one] if one is not None else hits
+            if len(hits) == 1:
+                return hits[0] + 1, _indent(template[hits[0]]) + 1
     if not keys:
         return None
     pos, indent, found = 0, -1, None
@@ -199,6 +243,22 @@ def template_line(template: list[str], rendered: str, keys: list[str]) -> tuple[
     return found
 
 
+def _section_lines(rendered: list[str], line: int) -> list[int]:
+    """The rendered line numbers (1-based) of every document helm rendered from the template that
+    rendered ``line`` (each follows its ``# Source:`` comment; a template of several documents has several)."""
+    owner: list[str] = []
+    source = ""
+    for ln in rendered:
+        if ln.startswith(_SOURCE):
+            source = ln[len(_SOURCE):].strip()
+        owner.append(source)
+    if not 0 < line <= len(rendered) or not owner[line - 1]:
+        return []
+    mine = owner[line - 1]
+    return [i for i, (o, ln) in enumerate(zip(owner, rendered), 1)
+            if o == mine and ln != "---" and not ln.startswith(_SOURCE)]
+
+
 def _relocate(d: Diagnostic, doc: Document, rendered: list[str], template: str | None) -> Diagnostic:
     if template is None:
         return d
@@ -210,7 +270,9 @@ def _relocate(d: Diagnostic, doc: Document, rendered: list[str], template: str |
     line = d.line if d.line is not None else doc.start[0]
     here = rendered[line - 1] if 0 < line <= len(rendered) else ""
     keys = [p for p in d.path if isinstance(p, str)]
-    at = template_line(text, here, keys)
+    numbers = _section_lines(rendered, line)
+    section = [rendered[n - 1] for n in numbers]
+    at = template_line(text, here, keys, section, numbers.index(line) if line in numbers else None)
     if at is None:
         return d.located(template, 1, 1)
     return d.located(template, *at)

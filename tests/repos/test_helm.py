@@ -184,3 +184,53 @@ def test_template_line_mapping() -> None:
     # keys must nest (growing indentation): a top-level `type` is not the component's
     assert template_line(["type: x", "spec:", "  type: {{ .Values.t }}"], "  type: y", ["spec", "type"]) == (3, 3)
     assert template_line(["spec:", "type: {{ .Values.t }}"], "  type: y", ["spec", "type"]) is None
+
+
+TWO_WORKERS = """\
+spec:
+  components:
+    - name: Frontend
+      replicas: 1
+      image: {{ .Values.image }}
+    - name: {{ .Values.worker }}
+      replicas: {{ .Values.replicas }}
+      image: {{ .Values.image }}
+"""
+
+
+def test_a_templated_line_is_found_by_matching_its_actions_as_any_text() -> None:
+    # before: the key path alone (indices ignored) put the second component's name and replicas at the
+    # first component's lines (3 and 4)
+    from dynamo_schema._pipeline._helm import template_line
+
+    tpl = TWO_WORKERS.splitlines()
+    out = ["spec:", "  components:", "    - name: Frontend", "      replicas: 1", "      image: img:1",
+           "    - name: Bad_Name", "      replicas: -1", "      image: img:1"]
+    assert template_line(tpl, out[5], ["spec", "components", "name"], out, 5) == (6, 5)
+    assert template_line(tpl, out[6], ["spec", "components", "replicas"], out, 6) == (7, 7)
+    # two template lines match (`image: {{ … }}` twice): the k-th rendered one is the k-th template line
+    assert template_line(tpl, out[4], ["spec", "components", "image"], out, 4) == (5, 7)
+    assert template_line(tpl, out[7], ["spec", "components", "image"], out, 7) == (8, 7)
+    # a loop rendered the line more often than the template has it: no occurrence, the key path decides
+    looped = [*out, "      image: img:1"]
+    assert template_line(tpl, looped[8], ["spec", "components", "image"], looped, 8) == (5, 7)
+    # a repeated literal line: the k-th rendered one is the k-th template line, when the counts agree
+    lit = ["a:", "  - name: main", "b:", "  - name: main"]
+    assert template_line(lit, lit[3], ["b", "name"], lit, 3) == (4, 3)
+    assert template_line(lit, lit[1], ["b", "name"], lit, 1) == (2, 3)
+
+
+def test_helm_problems_of_a_second_component_are_at_its_template_lines(tmp_path: Path, only_helm: str) -> None:
+    c = chart(tmp_path)
+    dgd = c / "templates" / "dgd.yaml"
+    dgd.write_text(DGD_TEMPLATE + "    - name: {{ .Values.worker }}\n      type: worker\n"
+                   "      replicas: {{ .Values.workerReplicas }}\n      podTemplate:\n        spec:\n"
+                   "          containers:\n            - name: main\n              image: {{ .Values.image | quote }}\n")
+    rc, out, _ = run("validate", "-o", "json", "--helm", str(c), "--helm-set", "worker=Bad_Name",
+                     "--helm-set", "workerReplicas=-1")
+    assert rc == 1, out
+    got = {(d["path"], d["line"]) for r in json.loads(out)["resources"] for d in r["errors"]
+           if d["severity"] == "error"}
+    assert got == {("spec.components[1].name", line_of(dgd, "name: {{ .Values.worker }}")),
+                   ("spec.components[1].replicas", line_of(dgd, "replicas: {{ .Values.workerReplicas")),
+                   ("spec.components[1]", line_of(dgd, "name: {{ .Values.worker }}"))}, out
