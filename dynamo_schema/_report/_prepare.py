@@ -21,8 +21,16 @@ def _fold_suggestions(r: ResourceResult) -> ResourceResult:
     note (which image has no version tag) on its ``*.runtime-version-override-required`` error's line (the
     note itself is kept, as a note: json lists it, text prints no notes)."""
     notes = {(d.file, d.line, d.path): d.message for d in r.diagnostics if d.rule == "schema.did-you-mean"}
-    images = {(d.file, d.line, d.rule.rsplit(".", 1)[0]): d.message for d in r.diagnostics
+    # the note of an error: same rule family, at the main container image of the error's component (matched
+    # by path, not line: a --kustomize or --helm trace can put the two in different files)
+    images = {(d.rule.rsplit(".", 1)[0], tuple(d.path)): d.message for d in r.diagnostics
               if d.rule.endswith(".runtime-version-image") and d.severity == "note"}
+
+    def image_of(d: Diagnostic) -> str | None:
+        family, owner = d.rule.rsplit(".", 1)[0], tuple(d.path)[:-1]
+        return next((m for (f, p), m in images.items() if f == family and p[:len(owner)] == owner
+                     and p[len(owner):len(owner) + 1] in (("podTemplate",), ("extraPodSpec",))), None)
+
     if not notes and not images:
         return r
     out: list[Diagnostic] = []
@@ -32,8 +40,7 @@ def _fold_suggestions(r: ResourceResult) -> ResourceResult:
         hint = notes.get((d.file, d.line, d.path)) if d.rule == "schema.unknown-field" else None
         if hint:
             d = d._replace(message=f"{d.message}, {hint}")
-        image = images.get((d.file, d.line, d.rule.rsplit(".", 1)[0])) \
-            if d.rule.endswith(".runtime-version-override-required") else None
+        image = image_of(d) if d.rule.endswith(".runtime-version-override-required") and d.path else None
         out.append(d._replace(message=f"{d.message} ({image})") if image else d)
     return r._replace(diagnostics=out)
 

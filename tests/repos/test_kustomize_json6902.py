@@ -303,3 +303,25 @@ def test_kustomize_locates_errors_of_inline_patches_in_the_kustomization(tmp_pat
                    ("kustomization.yaml", line_of(k, "labels:"), "metadata.invalid-label-key"),
                    # a CEL rule of the whole component: the patch file's item (patches first)
                    ("patch.yaml", line_of(patch, "- name: Frontend"), "cel.min-available")}, out
+
+
+def test_kustomize_keeps_the_built_image_in_the_runtime_version_message(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # the images transformer gave the build a tag without a version: the base file still shows 1.5.0, so the
+    # text line must say which image the build has (before: traced into different lines, the error and its
+    # image note were no longer shown as one, and the image was not printed)
+    kubectl = _kubectl()
+    (tmp_path / "base").mkdir()
+    (tmp_path / "prod").mkdir()
+    (tmp_path / "base" / "obj.yaml").write_text(DGD)
+    (tmp_path / "base" / "kustomization.yaml").write_text("resources:\n  - obj.yaml\n")
+    (tmp_path / "prod" / "kustomization.yaml").write_text(
+        "resources:\n  - ../base\nimages:\n  - name: nvcr.io/nvidia/ai-dynamo/vllm-runtime\n    newTag: latest\n")
+    monkeypatch.setenv("PATH", _bin(tmp_path, kubectl=kubectl))
+    rc, out, _ = run("validate", "--kustomize", str(tmp_path / "prod"))
+    assert rc == 1
+    assert out.splitlines() == [
+        f"{tmp_path / 'base' / 'obj.yaml'}:{line_of(tmp_path / 'base' / 'obj.yaml', '- name: Frontend')}:7: "
+        "DynamoGraphDeployment/demo: spec.components[0].runtimeVersionOverride: Required value: is required when "
+        "the specified main container image has no parseable semantic-version tag (the main container image is "
+        '"nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest") [dgd.runtime-version-override-required]'], out
