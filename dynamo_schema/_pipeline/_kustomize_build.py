@@ -93,9 +93,73 @@ def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str]
             out.append(error_result(name, list(load_diags)))
             continue
         r = document_result(doc, options, load_diags)
-        r.diagnostics = [_trace(d, doc.data, sources, ops) for d in r.diagnostics]
+        r.diagnostics = [_trace(d, doc.data, sources, ops) for d in r.diagnostics] \
+            + _replaced_lists(doc.data, sources)
         r.filename = name
         out.append(r)
+    return out
+
+
+def _names(items: Any) -> list[str] | None:
+    """The ``name`` of every item of a list of named mappings (components, containers, env…), else None."""
+    if not isinstance(items, list) or not items:
+        return None
+    names = [x.get("name") for x in items if isinstance(x, dict)]
+    return names if len(names) == len(items) and all(isinstance(n, str) for n in names) else None  # type: ignore[return-value]
+
+
+def _replaced_lists(built: Any, sources: list[tuple[bool, Document]]) -> list[Diagnostic]:
+    """``kustomize.list-replaced`` warnings: a strategic-merge patch of a custom resource whose list of named
+    items replaced the base's list, dropping items. Kustomize merges a list by key only where it knows the
+    kind's schema (built-in kinds, or the kustomization's ``openapi:``); a CRD's lists are replaced whole,
+    which the build shows as the patch's items alone where the base had more."""
+    if not isinstance(built, dict) or not isinstance(built.get("kind"), str):
+        return []
+    kind = built["kind"]
+    group = str(built.get("apiVersion", "")).rpartition("/")[0]
+    if "." not in group or group.endswith(".k8s.io"):
+        return []  # a built-in kind (core, apps, networking.k8s.io…): kustomize knows its merge keys
+
+    def name_of(data: Any) -> Any:
+        meta = data.get("metadata") if isinstance(data, dict) else None
+        return meta.get("name") if isinstance(meta, dict) else None
+
+    out: list[Diagnostic] = []
+    bases = [doc for is_patch, doc in sources if not is_patch and isinstance(doc.data, dict)
+             and doc.data.get("kind") == kind]
+    for is_patch, doc in sources:
+        if not is_patch or not isinstance(doc.data, dict) or doc.data.get("kind") != kind:
+            continue
+        base = next((b for b in bases if name_of(b.data) == name_of(doc.data)), None)
+        if base is None:
+            continue
+
+        def walk(node: Any, path: tuple[Any, ...], base_doc: Document = base, patch: Document = doc) -> None:
+            if not isinstance(node, dict):
+                return
+            for k, v in node.items():
+                here = (*path, k)
+                mine = _names(v)
+                if mine is None:
+                    walk(v, here)
+                    continue
+                _, had = _at(base_doc.data, here)
+                _, now = _at(built, here)
+                before = _names(had)
+                if before is None or _names(now) != mine:
+                    continue
+                dropped = [n for n in before if n not in mine]
+                if dropped:
+                    line, col = patch.locate(here)
+                    field = ".".join(str(p) for p in here)
+                    out.append(Diagnostic(
+                        "kustomize.list-replaced", here,
+                        f"this strategic-merge patch replaced the whole list {field} (kustomize merges a custom "
+                        f"resource's lists by key only with the kustomization's openapi schema): "
+                        f"{', '.join(dropped)} of the base dropped; patch items with a JSON6902 patch, or list "
+                        "every item", "warning").located(patch.file, line, col))
+
+        walk(doc.data, ())
     return out
 
 

@@ -325,3 +325,31 @@ def test_kustomize_keeps_the_built_image_in_the_runtime_version_message(tmp_path
         "DynamoGraphDeployment/demo: spec.components[0].runtimeVersionOverride: Required value: is required when "
         "the specified main container image has no parseable semantic-version tag (the main container image is "
         '"nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest") [dgd.runtime-version-override-required]'], out
+
+
+def test_kustomize_warns_when_a_strategic_merge_patch_replaces_a_list(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # kustomize has no merge key for a custom resource's lists (no openapi: schema given), so a patch that
+    # names one component replaces spec.components whole: the build drops the others, silently
+    kubectl = _kubectl()
+    two = DGD + ("    - name: Worker\n      type: worker\n      replicas: 1\n      podTemplate:\n        spec:\n"
+                 "          containers:\n            - name: main\n"
+                 "              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0\n")
+    smp = "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: demo\nspec:\n" \
+          "  components:\n    - name: Worker\n      replicas: 3\n"
+    patch = tree(tmp_path, smp, target="", base=two)
+    monkeypatch.setenv("PATH", _bin(tmp_path, kubectl=kubectl))
+    rc, out, _ = run("validate", "--kustomize", str(tmp_path / "overlay"))
+    assert rc == 1, out  # the Worker of the build lost its pod template too: refused
+    base = tmp_path / "base" / "obj.yaml"
+    assert out.splitlines() == [
+        f"{base}:{line_of(base, 'containers:', line_of(base, '- name: Worker'))}:11: DynamoGraphDeployment/demo: "
+        "spec.components[0].podTemplate.spec.containers: Required value: is required [dgd.main-image-required]",
+        f"{patch}:{line_of(patch, 'components:')}:3: DynamoGraphDeployment/demo: spec.components: warning: this "
+        "strategic-merge patch replaced the whole list spec.components (kustomize merges a custom resource's lists "
+        "by key only with the kustomization's openapi schema): Frontend of the base dropped; patch items with a "
+        "JSON6902 patch, or list every item [kustomize.list-replaced]"], out
+    # a patch that lists every item drops none: no warning (the items are still replaced whole)
+    patch.write_text(smp.replace("  components:\n", "  components:\n    - name: Frontend\n"))
+    rc, out, _ = run("validate", "--kustomize", str(tmp_path / "overlay"))
+    assert "kustomize.list-replaced" not in out, out
