@@ -40,6 +40,10 @@ def version_text() -> str:
 
 
 def add_settings_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--operator-config", metavar="FILE",
+                   help="the operator's OperatorConfiguration file (operator.config.dynamo.nvidia.com/v1alpha1): its "
+                        "orchestrator, DRA, checkpoint, discovery and GPU settings, and for render its addresses, "
+                        "ingress, service mesh, schedulers (--settings and --set win)")
     p.add_argument("--settings", metavar="FILE", help="YAML mapping of admission settings (cluster/operator state)")
     p.add_argument("--set", dest="set_", metavar="KEY=VALUE", action="append", default=[],
                    help="one admission setting (repeatable; wins over --settings)")
@@ -120,7 +124,7 @@ def settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
     """The ``--settings`` file (read with located errors) overlaid with every ``--set``."""
     from .._pipeline._config import ConfigFileError, read_mapping_file
 
-    mapping: dict[str, Any] = {}
+    mapping: dict[str, Any] = dict(operator_config(ns)[0])
     if getattr(ns, "settings", None):
         try:
             mapping.update(read_mapping_file(ns.settings, "settings file"))
@@ -132,6 +136,25 @@ def settings_mapping(ns: argparse.Namespace) -> dict[str, Any]:
             raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
         mapping[key.strip()] = _set_value(key.strip(), value)
     return mapping
+
+
+def operator_config(ns: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(admission settings, render options) of ``--operator-config FILE`` (empty without it); read once."""
+    cached = getattr(ns, "_operator_config", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    path = getattr(ns, "operator_config", None)
+    result: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+    if path:
+        from .._pipeline._config import ConfigFileError
+        from .._pipeline._operatorconfig import read_operator_config
+
+        try:
+            result = read_operator_config(path)
+        except ConfigFileError as exc:
+            raise UsageError(str(exc)) from exc
+    ns._operator_config = result
+    return result
 
 
 def _set_value(key: str, value: str) -> Any:

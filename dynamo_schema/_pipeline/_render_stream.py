@@ -52,11 +52,12 @@ def is_dynamo_object(data: Any) -> bool:
 def render_stream(docs: list[Any], *, target: str | None, namespace: str, operator_version: str | None,
                   settings: Any, worker_hash_algorithm: str | None = None, provider: Any = None,
                   only_dynamo: bool = False, artifacts_as_files: bool = False,
-                  kubernetes_version: str = "1.32.0", stored_view: bool = False) -> StreamResult:
+                  kubernetes_version: str = "1.32.0", stored_view: bool = False,
+                  options: Any = None) -> StreamResult:
     locals_ = {"target": target, "namespace": namespace, "operator_version": operator_version, "settings": settings,
                "worker_hash_algorithm": worker_hash_algorithm, "provider": provider, "only_dynamo": only_dynamo,
                "artifacts_as_files": artifacts_as_files, "kubernetes_version": kubernetes_version,
-               "stored_view": stored_view}
+               "stored_view": stored_view, "options": options}
     result = StreamResult()
     if len(docs) > 2:  # many documents: as validate's bulk runs, the first warms up, then fewer collections
         from ._parallel import bulk_gc
@@ -76,7 +77,7 @@ def _render_docs(docs: list[Any], result: StreamResult, opts: dict[str, Any]) ->
     target, namespace, operator_version = opts["target"], opts["namespace"], opts["operator_version"]
     settings, worker_hash_algorithm, provider = opts["settings"], opts["worker_hash_algorithm"], opts["provider"]
     only_dynamo, artifacts_as_files = opts["only_dynamo"], opts["artifacts_as_files"]
-    kubernetes_version, stored_view = opts["kubernetes_version"], opts["stored_view"]
+    kubernetes_version, stored_view, options = opts["kubernetes_version"], opts["stored_view"], opts["options"]
     for doc in docs:
         data = doc.data
         if not is_rendered(data):
@@ -109,7 +110,7 @@ def _render_docs(docs: list[Any], result: StreamResult, opts: dict[str, Any]) ->
             result.objects.extend(render_object(data, target=target, namespace=namespace,
                                                 operator_version=operator_version, settings=settings,
                                                 messages=messages, worker_hash_algorithm=worker_hash_algorithm,
-                                                stored_view=stored_view))
+                                                stored_view=stored_view, options=options))
         except DynamoSchemaError as exc:
             diags = [doc.place(d) if d.path and "rendered" not in d.message
                      else d.located(doc.file, *doc.locate(())) for d in exc.diagnostics]

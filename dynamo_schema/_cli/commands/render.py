@@ -7,7 +7,14 @@ from typing import Any, TextIO
 
 from ..._k8s._gofmt import go_quote
 from .._common import UsageError, load_documents, report_lines
-from .._options import admission_settings, check_namespace, check_operator_version, release_note, settings_mapping
+from .._options import (
+    admission_settings,
+    check_namespace,
+    check_operator_version,
+    operator_config,
+    release_note,
+    settings_mapping,
+)
 
 
 def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -50,7 +57,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                            operator_version=ns.operator_version, settings=settings,
                            worker_hash_algorithm=ns.worker_hash_algorithm, provider=provider,
                            only_dynamo=ns.only_dynamo, artifacts_as_files=bool(ns.out),
-                           stored_view=ns.stored)
+                           stored_view=ns.stored, options=operator_config(ns)[1])
     for line in result.messages:
         stderr.write(line + "\n")
     if result.errors or result.failed:  # every failing document, in validate's line format; nothing written

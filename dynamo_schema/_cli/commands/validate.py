@@ -36,7 +36,7 @@ def run(ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     files = iter_paths_keeping_missing(ns.paths)  # a missing path: one ``error`` resource, others checked
-    settings = admission_settings(ns) if (ns.settings or ns.set_ or ns.operator_version) else None
+    settings = admission_settings(ns) if (ns.settings or ns.set_ or ns.operator_version or ns.operator_config) else None
     olds: dict[Any, Any] | None = None
     if ns.old:
         from ..._pipeline._validate_files import identity
