@@ -3,8 +3,9 @@
 The settings are those of ``validate`` (docs/cli.md), under one ``dynamo-schema`` section (or at the top
 level), camelCase or as on the command line:
 
-* ``operatorVersion`` (``--operator-version``), ``settings`` (a mapping, what ``--settings FILE`` holds),
-  ``set`` (a list of ``KEY=VALUE``, as ``--set``; wins over ``settings``): the admission settings, read by
+* ``operatorVersion`` (``--operator-version``), ``operatorConfig`` (a path, as ``--operator-config FILE``),
+  ``settings`` (a mapping, what ``--settings FILE`` holds; wins over ``operatorConfig``), ``set`` (a list of
+  ``KEY=VALUE``, as ``--set``; wins over ``settings``): the admission settings, read by
   ``AdmissionSettings.from_mapping`` (feature gates, cluster facts);
 * ``strict``, ``kubernetesVersion``, ``ignoreRules`` (``--ignore-rule``), ``skip``, ``reject``,
   ``ignoreMissingSchemas``, ``schemaLocation``: as ``validate``'s options of those names;
@@ -96,7 +97,7 @@ def _set_value(key: str, value: str) -> Any:
 
 
 KNOWN = frozenset(_norm(k) for k in (
-    "operatorVersion", "settings", "set", "strict", "kubernetesVersion", "ignoreRules", "ignoreRule", "skip",
+    "operatorVersion", "operatorConfig", "settings", "set", "strict", "kubernetesVersion", "ignoreRules", "ignoreRule", "skip",
     "reject", "ignoreMissingSchemas", "schemaLocation", "debounceMs", "docsUrl"))
 
 
@@ -111,6 +112,17 @@ def read_settings(raw: Any) -> ServerSettings:
     if unknown:
         raise SettingsError(f"unknown setting(s) {', '.join(unknown)}")
     mapping: dict[str, Any] = {}
+    config = s.get("operatorconfig")
+    if config is not None:
+        if not isinstance(config, str):
+            raise SettingsError(f"setting 'operatorConfig' must be the path of an OperatorConfiguration file, got {config!r}")
+        from .._pipeline._config import ConfigFileError
+        from .._pipeline._operatorconfig import read_operator_config
+
+        try:
+            mapping.update(read_operator_config(config)[0])
+        except ConfigFileError as exc:
+            raise SettingsError(str(exc)) from exc
     admission = s.get("settings")
     if admission is not None:
         if not isinstance(admission, Mapping):
