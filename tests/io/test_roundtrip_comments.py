@@ -229,3 +229,44 @@ def test_to_v1alpha1_graph_env_comments_follow_it_to_envs() -> None:
     i = lines.index("envs:")
     assert lines[i - 1:i + 4] == ["# graph-wide env", "envs:", "# the level", "- name: LOG_LEVEL  # its name",
                                   "value: debug"]
+
+
+DCD_SRC = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoComponentDeployment
+metadata:
+  name: worker
+spec:
+  backendFramework: vllm
+  # the role
+  componentType: worker
+  # shm size
+  sharedMemory:
+    size: 8Gi
+  extraPodMetadata:
+    # a label
+    labels:
+      team: a
+  extraPodSpec:
+    # pod-level
+    nodeSelector:
+      gpu: "true"
+    mainContainer:
+      image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0
+"""
+
+
+def test_a_dcds_comments_follow_its_moved_fields_to_v1beta1() -> None:  # mutant 7a60f948d876
+    """A DCD's spec is its component: ``componentType`` -> ``type``, ``sharedMemory`` -> ``sharedMemorySize``,
+    ``extraPodMetadata`` -> ``podTemplate.metadata``, ``extraPodSpec`` -> ``podTemplate.spec``; each comment
+    stays above the field it annotates, and a quoted value keeps its quotes."""
+    docs = load_text(DCD_SRC)
+    new = [to_v1beta1(d.data) for d in docs]
+    out = dump_with_comments(DCD_SRC, docs, new)
+    assert out is not None
+    assert same_data([d.data for d in load_text(out)], new)
+    lines = [line.strip() for line in out.splitlines()]
+    after = {c: lines[lines.index(c) + 1] for c in ("# the role", "# shm size", "# a label", "# pod-level")}
+    assert after == {"# the role": "type: worker", "# shm size": "sharedMemorySize: 8Gi", "# a label": "labels:",
+                     "# pod-level": "nodeSelector:"}
+    assert 'gpu: "true"' in lines
