@@ -207,27 +207,26 @@ def template_line(template: list[str], rendered: str, keys: list[str], section: 
     ``section``: every rendered line of this template's output, ``rendered`` being ``section[at]``."""
     want = rendered.strip()
     if want:
+        def pick(matches: Callable[[str], list[int]]) -> list[int]:
+            hits = matches(rendered)
+            if len(hits) > 1:
+                one = _occurrence(hits, matches, section, at)
+                hits = [one] if one is not None else hits
+            return hits
+
         def exact(r: str) -> list[int]:
             return [i for i, t in enumerate(template) if t.strip() == r.strip()]
 
-        hits = exact(rendered)
-        if len(hits) > 1:
-            one = _occurrence(hits, exact, section, at)
-            hits = [one] if one is not None else hits
+        pats = [(i, _indent(t), rx) for i, t in enumerate(template) if (rx := _pattern(t)) is not None]
+
+        def fuzzy(r: str) -> list[int]:  # at the same indentation (helm keeps a template's literal text)
+            return [i for i, n, rx in pats if n == _indent(r) and rx.fullmatch(r.strip())]
+
+        hits = pick(exact)
+        if not hits:  # a line with a templated value: the template line that matches it, actions as any text
+            hits = pick(fuzzy)
         if len(hits) == 1:
             return hits[0] + 1, _indent(template[hits[0]]) + 1
-        if not hits:  # a line with a templated value: the template line that matches it, actions as any text
-            pats = [(i, _indent(t), rx) for i, t in enumerate(template) if (rx := _pattern(t)) is not None]
-
-            def fuzzy(r: str) -> list[int]:  # at the same indentation (helm keeps a template's literal text)
-                return [i for i, n, rx in pats if n == _indent(r) and rx.fullmatch(r.strip())]
-
-            hits = fuzzy(rendered)
-            if len(hits) > 1:
-                one = _occurrence(hits, fuzzy, section, at)
-                hits = [one] if one is not None else hits
-            if len(hits) == 1:
-                return hits[0] + 1, _indent(template[hits[0]]) + 1
     if not keys:
         return None
     pos, indent, found = 0, -1, None

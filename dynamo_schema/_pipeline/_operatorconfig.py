@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._k8s._gofmt import json_kind as _json_type
 from ._config import ConfigFileError, read_mapping_document
 
 API_VERSION = "operator.config.dynamo.nvidia.com/v1alpha1"
@@ -72,18 +73,6 @@ _SECTIONS = {"orchestrators": "OrchestratorConfiguration", "grove": "GroveConfig
              "gpu": "GPUConfiguration", "infrastructure": "InfrastructureConfiguration",
              "ingress": "IngressConfiguration", "mpi": "MPIConfiguration",
              "serviceMesh": "ServiceMeshConfiguration"}
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def read_operator_config(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
