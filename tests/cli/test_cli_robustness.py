@@ -433,3 +433,22 @@ def test_several_unknown_provider_settings_name_the_first_and_count_the_rest(tmp
     rc, out, err = run("render", "--provider-config", config, str(IC_CASE / "spec.yaml"))
     assert (rc, out) == (2, "")
     assert err == f'error: {config}:1:1: unknown provider setting "INFERCRANE_NOPE" (and 2 more)\n'
+
+
+def test_render_refuses_more_nodes_than_its_bound_located(tmp_path: Path) -> None:  # mutant def2df80f9cc
+    # docs/decisions.md D12: render builds objects per node rank, so it refuses a nodeCount above 1,024 (work
+    # proportional to the input, not to a number in it); validate has no such bound
+    from dynamo_schema._cli._main import main
+
+    f = tmp_path / "dgd.yaml"
+    f.write_text("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: big\nspec:\n"
+                 "  backendFramework: vllm\n  components:\n    - name: worker\n      type: worker\n"
+                 "      multinode:\n        nodeCount: 1025\n      podTemplate:\n        spec:\n          containers:\n"
+                 "            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["render", "--target", "grove", str(f)], stdout=out, stderr=err) == 1
+    assert out.getvalue() == ""
+    assert err.getvalue() == (
+        f"{f}:11:9: DynamoGraphDeployment/big: spec.components[0].multinode.nodeCount: Invalid value: 1025: render "
+        "supports at most 1024 nodes per component (the operator would create objects for every node rank) "
+        "[render.too-many-nodes]\n")

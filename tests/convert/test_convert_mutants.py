@@ -233,3 +233,17 @@ def test_typed_dcd_spoke_save_restores_the_main_container_name_beside_other_pod_
     eps = to_v1alpha1(hub)["spec"]["extraPodSpec"]
     assert eps["mainContainer"] == {"name": "custom", "image": "img:1"}
     assert eps["terminationGracePeriodSeconds"] == 30
+
+
+def test_the_rolling_update_status_renames_its_component_list() -> None:  # mutant e0f35633989a
+    # upstream dynamographdeployment_conversion.go: RollingUpdateStatus.UpdatedComponents <-> UpdatedServices;
+    # read from YAML (the keys are the loader's strings, as a manifest's are)
+    from dynamo_schema._io._load import load_text
+
+    beta = load_text("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g, namespace: ns}\n"
+                     "spec:\n  components:\n    - name: worker\n      type: worker\nstatus:\n  rollingUpdate:\n"
+                     "    phase: InProgress\n    updatedComponents: [worker]\n")[0].data
+    alpha = to_v1alpha1(beta)
+    assert alpha["status"] == {"rollingUpdate": {"phase": "InProgress", "updatedServices": ["worker"]}}
+    again = load_text(json.dumps(alpha))[0].data
+    assert to_v1beta1(again)["status"] == beta["status"]

@@ -44,3 +44,11 @@ def test_replace_output_removes_only_what_the_previous_run_recorded(tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([MANIFEST, "a.yaml", "mine.txt"])
     recorded = [ln for ln in (tmp_path / MANIFEST).read_text().splitlines() if not ln.startswith("#")]
     assert recorded == ["a.yaml"] and (tmp_path / "a.yaml").read_text() == "a2"
+
+
+def test_replace_output_removes_a_previous_file_whatever_its_name_sorts_as(tmp_path: Path) -> None:
+    # mutant 7ff30eab8a8d: only the record itself is kept back, not every name sorting before it
+    replace_output(tmp_path, [("-first.txt", "a"), ("+plus.txt", "b"), ("z.txt", "c")])
+    replace_output(tmp_path, [("z.txt", "d")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([MANIFEST, "z.txt"])
+    assert (tmp_path / MANIFEST).read_text().splitlines()[-1] == "z.txt"
