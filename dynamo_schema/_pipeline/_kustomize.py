@@ -25,6 +25,7 @@ from .._core._diagnostics import Diagnostic
 from .._core._record import FrozenRecord
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .._core._document import Document
     from .._report import ResourceResult
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -129,6 +130,83 @@ def _patches_of(kustomization: str) -> dict[str, PatchTarget]:
             path = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
             if isinstance(path, str) and path and "\n" not in path:
                 out[os.path.normpath(os.path.join(base, path))] = _target_of(entry, base)
+    return out
+
+
+def inline_documents(kfile: str, where: tuple[Any, ...], text: str) -> list[Document]:
+    """The documents of the inline patch at ``where`` in the kustomization ``kfile`` (its value ``text``),
+    located at their lines in ``kfile``; [] unless the value is a literal block scalar whose lines give
+    ``text`` back (a folded or quoted string, or one with an indentation indicator, is not traced)."""
+    from .._io._load import load, load_path_result
+
+    try:
+        kdocs = load_path_result(kfile, strict=False).documents
+        with open(kfile, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not kdocs:
+        return []
+    pos = getattr(kdocs[0], "value_positions", {}).get(where) if isinstance(where[-1], str) \
+        else kdocs[0].positions.get(where)  # a list item's position is where its value starts
+    if pos is None or not 1 <= pos[0] <= len(lines):
+        return []
+    line, col = pos
+    header = lines[line - 1][col - 1:].split("#", 1)[0].rstrip()
+    if not header.startswith("|") or header[1:] not in ("", "-", "+"):
+        return []
+    body = lines[line:]
+    first = next((t for t in body if t.strip()), None)
+    if first is None:
+        return []
+    indent = len(first) - len(first.lstrip(" "))
+    content: list[str] = []
+    for t in body:
+        if t.strip() and len(t) - len(t.lstrip(" ")) < indent:
+            break
+        content.append(t[indent:])
+
+    def norm(v: str) -> str:
+        return "\n".join(x.rstrip() for x in v.split("\n")).strip("\n")
+
+    if indent == 0 or norm("\n".join(content)) != norm(text):
+        return []
+    out = []
+    for doc in load(text, kfile, strict=False, sequences=True).documents:
+        def moved(p: tuple[int, int]) -> tuple[int, int]:  # the text's line 1 is the line after the header
+            return (line + p[0], p[1] + indent)
+
+        doc.positions = {k: moved(v) for k, v in doc.positions.items()}
+        if hasattr(doc, "value_positions"):
+            doc.value_positions = {k: moved(v) for k, v in doc.value_positions.items()}
+        doc.start = moved(doc.start)
+        out.append(doc)
+    return out
+
+
+def inline_patch_results(path: str, *, strict: bool = True, kubernetes_version: str = "1.32.0") -> list[Any]:
+    """``validate``'s results for the patches written inline in the kustomization ``path`` (a ``patch: |-`` of
+    a ``patches``/``patchesJson6902`` entry, a multi-line string of ``patchesStrategicMerge``), each checked as
+    a patch file of the same entry would be and located at its lines of the kustomization."""
+    from .._io._load import LoadResult
+
+    data = _read_yaml(path)
+    if not isinstance(data, dict):
+        return []
+    base = os.path.dirname(path)
+    out: list[Any] = []
+    for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
+        entries = data.get(key)
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            text, where = (entry, (key, i)) if isinstance(entry, str) else (
+                entry.get("patch"), (key, i, "patch")) if isinstance(entry, dict) else (None, ())
+            if not isinstance(text, str) or (isinstance(entry, str) and "\n" not in entry):
+                continue  # a patch file's path (checked as that file)
+            docs = inline_documents(path, where, text)
+            if docs:
+                loaded = LoadResult(docs, [[] for _ in docs], [])
+                out += patch_results(loaded, path, _target_of(entry, base), strict=strict,
+                                     kubernetes_version=kubernetes_version)
     return out
 
 

@@ -188,7 +188,7 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
     the JSON6902 operations of its patches."""
     from .._io._load import load_path_result
     from ._json6902 import is_json6902, pointer
-    from ._kustomize import _read_yaml
+    from ._kustomize import _read_yaml, inline_documents
 
     files: list[tuple[bool, str, dict[str, Any]]] = []
     inline: list[tuple[Document, dict[str, Any]]] = []  # documents of inline patches, with their target
@@ -224,7 +224,7 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
                 text, where = (rel, (key, i)) if isinstance(rel, str) else (
                     entry.get("patch"), (key, i, "patch")) if isinstance(entry, dict) else (None, ())
                 if isinstance(text, str):
-                    inline.extend((doc, target) for doc in _inline_documents(k, where, text))
+                    inline.extend((doc, target) for doc in inline_documents(k, where, text))
 
     visit(folder, 0)
     out: list[tuple[bool, Document]] = []
@@ -247,57 +247,6 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
                     ops.append(_Op(target, doc, i, ptr, op["value"]))
     out.sort(key=lambda x: not x[0])  # patches first: their values win in the build
     return out, ops
-
-
-def _inline_documents(kfile: str, where: tuple[Any, ...], text: str) -> list[Document]:
-    """The documents of the inline patch at ``where`` in the kustomization ``kfile`` (its value ``text``),
-    located at their lines in ``kfile``; [] unless the value is a literal block scalar whose lines give
-    ``text`` back (a folded or quoted string, or one with an indentation indicator, is not traced)."""
-    from .._io._load import load, load_path_result
-
-    try:
-        kdocs = load_path_result(kfile, strict=False).documents
-        with open(kfile, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-    if not kdocs:
-        return []
-    pos = getattr(kdocs[0], "value_positions", {}).get(where) if isinstance(where[-1], str) \
-        else kdocs[0].positions.get(where)  # a list item's position is where its value starts
-    if pos is None or not 1 <= pos[0] <= len(lines):
-        return []
-    line, col = pos
-    header = lines[line - 1][col - 1:].split("#", 1)[0].rstrip()
-    if not header.startswith("|") or header[1:] not in ("", "-", "+"):
-        return []
-    body = lines[line:]
-    first = next((t for t in body if t.strip()), None)
-    if first is None:
-        return []
-    indent = len(first) - len(first.lstrip(" "))
-    content: list[str] = []
-    for t in body:
-        if t.strip() and len(t) - len(t.lstrip(" ")) < indent:
-            break
-        content.append(t[indent:])
-
-    def norm(v: str) -> str:
-        return "\n".join(x.rstrip() for x in v.split("\n")).strip("\n")
-
-    if indent == 0 or norm("\n".join(content)) != norm(text):
-        return []
-    out = []
-    for doc in load(text, kfile, strict=False, sequences=True).documents:
-        def moved(p: tuple[int, int]) -> tuple[int, int]:  # the text's line 1 is the line after the header
-            return (line + p[0], p[1] + indent)
-
-        doc.positions = {k: moved(v) for k, v in doc.positions.items()}
-        if hasattr(doc, "value_positions"):
-            doc.value_positions = {k: moved(v) for k, v in doc.value_positions.items()}
-        doc.start = moved(doc.start)
-        out.append(doc)
-    return out
 
 
 def _at(node: Any, path: tuple[Any, ...]) -> tuple[bool, Any]:

@@ -4,6 +4,7 @@ builds, results yielded in input order."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .._core._record import FrozenRecord
@@ -92,6 +93,14 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
         if olds is not None:
             opts = options._replace(old=olds.get(identity(doc.data)))
         out.append(document_result(doc, opts, load_diags, policy))
+    from ._kustomize import KUSTOMIZATION_NAMES
+
+    if preread is None and os.path.basename(path) in KUSTOMIZATION_NAMES:  # its inline patches, checked as patches
+        from ._kustomize import inline_patch_results
+
+        for r in inline_patch_results(path, strict=options.strict, kubernetes_version=options.kubernetes_version):
+            out.append(r)
+            starts.append((0, 0))  # inside the kustomization's one YAML document: waivers on a problem's line only
     from ._waivers import apply_to_file
 
     return apply_to_file(out, path, preread, starts, ignore_rules)

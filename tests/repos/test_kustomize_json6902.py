@@ -353,3 +353,24 @@ def test_kustomize_warns_when_a_strategic_merge_patch_replaces_a_list(tmp_path: 
     patch.write_text(smp.replace("  components:\n", "  components:\n    - name: Frontend\n"))
     rc, out, _ = run("validate", "--kustomize", str(tmp_path / "overlay"))
     assert "kustomize.list-replaced" not in out, out
+
+
+def test_a_walk_checks_the_inline_patches_of_a_kustomization(tmp_path: Path) -> None:
+    # the patches a kustomization writes inline are checked as its patch files are (validate DIR, the
+    # pre-commit hook), at their lines of the kustomization; no build needed
+    tree(tmp_path, "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: demo\n", target="")
+    k = tmp_path / "overlay" / "kustomization.yaml"
+    k.write_text(k.read_text()
+                 + "  - target:\n      group: nvidia.com\n      version: v1beta1\n      kind: DynamoGraphDeployment\n"
+                   "    patch: |-\n      - op: replace\n        path: /spec/components/0/replicas\n        value: two\n"
+                 + "patchesStrategicMerge:\n  - |\n    apiVersion: nvidia.com/v1beta1\n"
+                   "    kind: DynamoGraphDeployment\n    metadata:\n      name: demo\n    spec:\n      replica: 2\n")
+    rc, out, _ = run("validate", "-o", "json", str(tmp_path / "overlay"))
+    assert rc == 1, out
+    got = {(Path(f).name, n, rule) for f, n, rule in _located_files(out)}
+    assert got == {("kustomization.yaml", line_of(k, "value: two"), "schema.type"),
+                   ("kustomization.yaml", line_of(k, "replica: 2"), "schema.unknown-field")}, out
+    # a waiver on the inline patch's line holds as in a patch file
+    k.write_text(k.read_text().replace("value: two\n", "value: two  # dynamo-schema: ignore[schema.type]\n"))
+    rc, out, _ = run("validate", "-o", "json", str(tmp_path / "overlay"))
+    assert {rule for _f, _n, rule in _located_files(out)} == {"schema.unknown-field"}, out
