@@ -137,28 +137,37 @@ def inline_documents(kfile: str, where: tuple[Any, ...], text: str) -> list[Docu
     """The documents of the inline patch at ``where`` in the kustomization ``kfile`` (its value ``text``),
     located at their lines in ``kfile``; [] unless the value is a literal block scalar whose lines give
     ``text`` back (a folded or quoted string, or one with an indentation indicator, is not traced)."""
+    return inline_load(kfile, where, text, strict=False)[0]
+
+
+def inline_load(kfile: str, where: tuple[Any, ...], text: str, *, strict: bool = True
+                ) -> tuple[list[Document], list[list[Diagnostic]], list[Diagnostic]]:
+    """:func:`inline_documents` with the load's diagnostics (per document, and those tied to no document: a
+    YAML syntax error of the inline text), located in ``kfile`` too."""
     from .._io._load import load, load_path_result
+
+    nothing: tuple[list[Document], list[list[Diagnostic]], list[Diagnostic]] = ([], [], [])
 
     try:
         kdocs = load_path_result(kfile, strict=False).documents
         with open(kfile, encoding="utf-8") as fh:
             lines = fh.read().splitlines()
     except (OSError, UnicodeDecodeError):
-        return []
+        return nothing
     if not kdocs:
-        return []
+        return nothing
     pos = getattr(kdocs[0], "value_positions", {}).get(where) if isinstance(where[-1], str) \
         else kdocs[0].positions.get(where)  # a list item's position is where its value starts
     if pos is None or not 1 <= pos[0] <= len(lines):
-        return []
+        return nothing
     line, col = pos
     header = lines[line - 1][col - 1:].split("#", 1)[0].rstrip()
     if not header.startswith("|") or header[1:] not in ("", "-", "+"):
-        return []
+        return nothing
     body = lines[line:]
     first = next((t for t in body if t.strip()), None)
     if first is None:
-        return []
+        return nothing
     indent = len(first) - len(first.lstrip(" "))
     content: list[str] = []
     for t in body:
@@ -170,18 +179,23 @@ def inline_documents(kfile: str, where: tuple[Any, ...], text: str) -> list[Docu
         return "\n".join(x.rstrip() for x in v.split("\n")).strip("\n")
 
     if indent == 0 or norm("\n".join(content)) != norm(text):
-        return []
-    out = []
-    for doc in load(text, kfile, strict=False, sequences=True).documents:
-        def moved(p: tuple[int, int]) -> tuple[int, int]:  # the text's line 1 is the line after the header
-            return (line + p[0], p[1] + indent)
+        return nothing
 
+    def moved(p: tuple[int, int]) -> tuple[int, int]:  # the text's line 1 is the line after the header
+        return (line + p[0], p[1] + indent)
+
+    def relocated(d: Diagnostic) -> Diagnostic:
+        return d.located(kfile, *moved((d.line, d.column))) if d.line is not None and d.column is not None \
+            else d.located(kfile, line, col)
+
+    result = load(text, kfile, strict=strict, sequences=True)
+    for doc in result.documents:
         doc.positions = {k: moved(v) for k, v in doc.positions.items()}
         if hasattr(doc, "value_positions"):
             doc.value_positions = {k: moved(v) for k, v in doc.value_positions.items()}
         doc.start = moved(doc.start)
-        out.append(doc)
-    return out
+    return (list(result.documents), [[relocated(d) for d in ds] for ds in result.document_diagnostics],
+            [relocated(d) for d in result.errors])
 
 
 def inline_patch_results(path: str, *, strict: bool = True, kubernetes_version: str = "1.32.0") -> list[Any]:
@@ -202,10 +216,9 @@ def inline_patch_results(path: str, *, strict: bool = True, kubernetes_version: 
                 entry.get("patch"), (key, i, "patch")) if isinstance(entry, dict) else (None, ())
             if not isinstance(text, str) or (isinstance(entry, str) and "\n" not in entry):
                 continue  # a patch file's path (checked as that file)
-            docs = inline_documents(path, where, text)
-            if docs:
-                loaded = LoadResult(docs, [[] for _ in docs], [])
-                out += patch_results(loaded, path, _target_of(entry, base), strict=strict,
+            docs, diags, errors = inline_load(path, where, text, strict=strict)
+            if docs or errors:
+                out += patch_results(LoadResult(docs, diags, errors), path, _target_of(entry, base), strict=strict,
                                      kubernetes_version=kubernetes_version)
     return out
 

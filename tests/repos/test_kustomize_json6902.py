@@ -374,3 +374,18 @@ def test_a_walk_checks_the_inline_patches_of_a_kustomization(tmp_path: Path) -> 
     k.write_text(k.read_text().replace("value: two\n", "value: two  # dynamo-schema: ignore[schema.type]\n"))
     rc, out, _ = run("validate", "-o", "json", str(tmp_path / "overlay"))
     assert {rule for _f, _n, rule in _located_files(out)} == {"schema.unknown-field"}, out
+
+
+def test_a_walk_reports_load_problems_of_an_inline_patch_at_its_lines(tmp_path: Path) -> None:
+    # the inline text's own YAML problems: a duplicate key (strict: an error) and a syntax error
+    tree(tmp_path, "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: demo\n", target="")
+    k = tmp_path / "overlay" / "kustomization.yaml"
+    k.write_text(k.read_text()
+                 + "  - target:\n      kind: DynamoGraphDeployment\n    patch: |-\n      - op: replace\n"
+                   "        path: /spec/components/0/replicas\n        value: 1\n        value: 2\n"
+                 + "  - target:\n      kind: DynamoGraphDeployment\n    patch: |-\n      - op: [replace\n")
+    rc, out, _ = run("validate", "-o", "json", str(tmp_path / "overlay"))
+    assert rc == 1, out
+    got = {(Path(f).name, n, rule) for f, n, rule in _located_files(out)}
+    assert got == {("kustomization.yaml", line_of(k, "value: 2"), "load.duplicate-key"),
+                   ("kustomization.yaml", line_of(k, "- op: [replace") + 1, "load.syntax")}, out
