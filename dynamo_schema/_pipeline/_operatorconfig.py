@@ -66,13 +66,15 @@ _FIELDS: tuple[tuple[tuple[str, ...], str, str, str | None, str | None], ...] = 
     (("ingress", "virtualServiceGateway"), "IngressConfiguration", "string", None, "virtual_service_gateway"),
     (("mpi", "sshSecretName"), "MPIConfiguration", "string", None, "mpi_ssh_secret_name"),
 )
-_SECTIONS = {"orchestrators": "OrchestratorConfiguration", "grove": "GroveConfiguration",
-             "lws": "LWSConfiguration", "kaiScheduler": "KaiSchedulerConfiguration",
-             "volcanoScheduler": "VolcanoSchedulerConfiguration", "dra": "DRAConfiguration",
-             "checkpoint": "CheckpointConfiguration", "discovery": "DiscoveryConfiguration",
-             "gpu": "GPUConfiguration", "infrastructure": "InfrastructureConfiguration",
-             "ingress": "IngressConfiguration", "mpi": "MPIConfiguration",
-             "serviceMesh": "ServiceMeshConfiguration"}
+# (path of a section, its Go struct): the objects that hold the fields read above (unknown keys are ignored)
+_SECTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("orchestrators",), "OrchestratorConfiguration"), (("orchestrators", "grove"), "GroveConfiguration"),
+    (("orchestrators", "lws"), "LWSConfiguration"), (("orchestrators", "kaiScheduler"), "KaiSchedulerConfiguration"),
+    (("orchestrators", "volcanoScheduler"), "VolcanoSchedulerConfiguration"), (("dra",), "DRAConfiguration"),
+    (("checkpoint",), "CheckpointConfiguration"), (("discovery",), "DiscoveryConfiguration"),
+    (("gpu",), "GPUConfiguration"), (("infrastructure",), "InfrastructureConfiguration"),
+    (("ingress",), "IngressConfiguration"), (("mpi",), "MPIConfiguration"),
+    (("serviceMesh",), "ServiceMeshConfiguration"))
 
 
 def read_operator_config(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -93,17 +95,15 @@ def read_operator_config(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
                    f"kind: {KIND} (found apiVersion {api!r}, kind {kind!r})")
     settings: dict[str, Any] = {}
     render: dict[str, Any] = {}
-    for section, struct in _SECTIONS.items():  # a section that is not an object: the Go decoder's refusal
-        spots: tuple[tuple[str, ...], ...] = ((section,), ("orchestrators", section))
-        for spot in spots:
-            owner: Any = data
-            for p in spot[:-1]:
-                owner = owner.get(p) if isinstance(owner, dict) else None
-            found = owner.get(spot[-1]) if isinstance(owner, dict) else None
-            if found is not None and not isinstance(found, dict):
-                parent = "OperatorConfiguration" if len(spot) == 1 else "OrchestratorConfiguration"
-                raise fail(spot, f"json: cannot unmarshal {_json_type(found)} into Go struct field "
-                                 f"{parent}.{'.'.join(spot)} of type v1alpha1.{struct}")
+    for spot, struct in _SECTIONS:  # a section that is not an object: the Go decoder's refusal
+        owner: Any = data
+        for p in spot[:-1]:
+            owner = owner.get(p) if isinstance(owner, dict) else None
+        found = owner.get(spot[-1]) if isinstance(owner, dict) else None
+        if found is not None and not isinstance(found, dict):
+            parent = "OperatorConfiguration" if len(spot) == 1 else "OrchestratorConfiguration"
+            raise fail(spot, f"json: cannot unmarshal {_json_type(found)} into Go struct field "
+                             f"{parent}.{'.'.join(spot)} of type v1alpha1.{struct}")
     for where, struct, gotype, setting, option in _FIELDS:
         node: Any = data
         for p in where:

@@ -82,6 +82,14 @@ def test_without_the_file_nothing_changes(tmp_path: Path) -> None:
         run("render", "--target", "grove", EXAMPLE)[1]
 
 
+def test_keys_the_operator_does_not_know_are_ignored_whatever_their_value(tmp_path: Path) -> None:
+    # the universal decoder is not strict: a top-level `grove` or an `orchestrators.dra` is no field of
+    # OperatorConfiguration / OrchestratorConfiguration, so its value is never decoded
+    odd = config(tmp_path, HEAD + "grove: 5\norchestrators:\n  dra: [1]\n")
+    assert run("render", "--target", "grove", "--operator-config", odd, EXAMPLE)[:2] == \
+        run("render", "--target", "grove", EXAMPLE)[:2]
+
+
 def test_the_grove_gate_of_the_file_decides_admission_and_set_wins(tmp_path: Path) -> None:
     f = tmp_path / "dgd.yaml"
     f.write_text((ROOT / "examples" / "rejected-admission.yaml").read_text()
