@@ -210,6 +210,50 @@ class _Decoder:
                 self.mismatch(path, jk, t.name, struct, stack)
 
 
+def _decodes(v: Any, t: GoType) -> bool:
+    """Whether :meth:`_Decoder.value` finds nothing in ``v`` (no mismatch, no refusal): the same checks,
+    without the paths and field names a finding needs (most objects decode; a finding is then looked
+    for, and located, by the decoder itself)."""
+    if v is None:
+        return True
+    kind = t.kind
+    if kind == "struct":
+        if not isinstance(v, dict):
+            return False
+        fields = t.fields()
+        for key, x in v.items():
+            f = fields.get(key)
+            if f is not None and x is not None and not _decodes(x, f[0]):
+                return False
+        return True
+    if kind == "string":
+        return isinstance(v, str)
+    if kind == "any":
+        return True
+    if kind == "slice":
+        return isinstance(v, list) and t.elem is not None and all(_decodes(x, t.elem) for x in v)
+    if kind == "map":
+        return isinstance(v, dict) and t.elem is not None and all(_decodes(x, t.elem) for x in v.values())
+    if kind == "quantity":
+        if isinstance(v, (dict, list, bool)):
+            return False
+        if isinstance(v, str):
+            from .._k8s._quantity import go_trim_space
+
+            return parse_quantity_error(go_trim_space(v)) is None
+        return True
+    if kind == "intorstr":
+        return isinstance(v, str) or _int_ok(v, "int32")
+    jk = _json_kind(v)
+    if kind == "bool":
+        return jk == "bool"
+    if kind == "int":
+        return jk == "number" and _int_ok(v, t.name)
+    if kind == "float":
+        return jk == "number" and not (t.name == "float32" and abs(float(v)) > 3.4028234663852886e38)
+    return True
+
+
 def decode_error(obj: dict[str, Any], schema: dict[str, Any]) -> Diagnostic | None:
     """The mutating webhook's refusal of ``obj`` (a v1beta1 DGD / DCD / DGDR, nulls pruned, CRD
     defaults applied) when it does not decode into the Go type, as one ``webhook.decode`` error at the
@@ -217,9 +261,12 @@ def decode_error(obj: dict[str, Any], schema: dict[str, Any]) -> Diagnostic | No
     root = root_type(schema, str(obj.get("kind")))
     if root is None:
         return None
+    body = {k: v for k, v in obj.items() if k == "spec"}
+    if _decodes(body, root):
+        return None
     dec = _Decoder()
     try:
-        dec.value({k: v for k, v in obj.items() if k == "spec"}, root, (), root.struct, ())
+        dec.value(body, root, (), root.struct, ())
     except _Abort as exc:
         return Diagnostic("webhook.decode", exc.path, exc.message)
     if dec.saved is not None:
@@ -272,6 +319,26 @@ def _zero_struct(t: GoType) -> dict[str, Any] | None:
     return out
 
 
+#: the kinds whose values the patch can change (a quantity's text, a struct's zero fields, their elements)
+_WALKED = frozenset({"quantity", "struct", "slice", "map"})
+
+
+def _struct_plan(t: GoType) -> tuple[dict[str, GoType], tuple[tuple[str, GoType, bool], ...]]:
+    """A struct's fields the patch can change: those whose values are walked (by json name), and those
+    it adds, at their zero value, when absent (in field order)."""
+    if t.plan is None:
+        walked: dict[str, GoType] = {}
+        added: list[tuple[str, GoType, bool]] = []
+        for key, (ft, written, value_struct) in t.fields().items():
+            if ft.kind in _WALKED:
+                walked[key] = ft
+            if (written or value_struct) and _zero(ft, value_struct) is not _MISSING:
+                added.append((key, ft, value_struct))
+        t.plan = (walked, tuple(added))
+    plan: tuple[dict[str, GoType], tuple[tuple[str, GoType, bool], ...]] = t.plan
+    return plan
+
+
 def _patched(v: Any, t: GoType) -> Any:
     kind = t.kind
     if kind == "quantity":
@@ -290,32 +357,38 @@ def _patched(v: Any, t: GoType) -> Any:
     if kind == "struct":
         if not isinstance(v, dict):
             return v
+        walked, added = _struct_plan(t)
         out: dict[str, Any] | None = None
-        for key, (ft, written, value_struct) in t.fields().items():
-            cur = v.get(key)
-            if cur is not None:
-                new = _patched(cur, ft)
-                if new is cur:
-                    continue
-            elif key not in v and (written or value_struct):
-                new = _zero(ft, value_struct)
-                if new is _MISSING:
-                    continue
-            else:
+        # the keys are independent: a changed value keeps its place, an added field goes last (in
+        # field order), as when the fields are visited in their declared order
+        for key, cur in v.items():
+            ft = walked.get(key)
+            if ft is None or cur is None:
+                continue
+            new = _patched(cur, ft)
+            if new is cur:
                 continue
             if out is None:
                 out = dict(v)
             out[key] = new
+        for key, ft, value_struct in added:
+            if key in v:
+                continue
+            if out is None:
+                out = dict(v)
+            out[key] = _zero(ft, value_struct)
         return v if out is None else out
     if kind == "slice":
-        if not isinstance(v, list) or t.elem is None:
+        elem = t.elem
+        if not isinstance(v, list) or elem is None or elem.kind not in _WALKED:
             return v
-        items = [x if x is None else _patched(x, t.elem) for x in v]
+        items = [x if x is None else _patched(x, elem) for x in v]
         return v if all(a is b for a, b in zip(items, v)) else items
     if kind == "map":
-        if not isinstance(v, dict) or t.elem is None:
+        elem = t.elem
+        if not isinstance(v, dict) or elem is None or elem.kind not in _WALKED:
             return v
-        vals = {k: (x if x is None else _patched(x, t.elem)) for k, x in v.items()}
+        vals = {k: (x if x is None else _patched(x, elem)) for k, x in v.items()}
         return v if all(vals[k] is v[k] for k in v) else vals
     return v
 

@@ -231,7 +231,7 @@ class GoType:
     """One Go type: ``kind`` is struct, map, slice, string, int, float, bool, quantity, intorstr or any;
     ``name`` is how ``encoding/json`` prints it (``int32``, ``[]string``, ``v1.PodTemplateSpec``)."""
 
-    __slots__ = ("_fields", "_schema", "elem", "kind", "name", "node")
+    __slots__ = ("_fields", "_schema", "elem", "kind", "name", "node", "plan")
 
     def __init__(self, kind: str, name: str, node: Any = None, schema: Any = None, elem: GoType | None = None) -> None:
         self.kind = kind
@@ -240,6 +240,8 @@ class GoType:
         self._schema = schema
         self.elem = elem
         self._fields: dict[str, tuple[GoType, bool, bool]] | None = None
+        #: what the webhook's patch can change in a value of this type, worked out once (``_godecode``)
+        self.plan: Any = None
 
     @property
     def struct(self) -> str:

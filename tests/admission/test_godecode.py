@@ -4,10 +4,13 @@ admission (``_pipeline/_validate.py: _check_v1beta1``), against the operator-ver
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import dynamo_schema
 from dynamo_schema._admission import AdmissionSettings, crd_defaults
@@ -240,3 +243,80 @@ def test_a_long_quantity_is_parsed_to_its_end() -> None:  # mutant 3804b4a2b608
     assert parse_quantity_error("1e-9223372036854775809") == "unable to parse quantity's suffix"
     assert parse_quantity_error("1e" + "0" * 5000 + "1") is None  # leading zeros: ParseInt reads 1
     assert parse_quantity_error("1e" + "9" * 5000) == "unable to parse quantity's suffix"  # no crash on length
+
+
+def _detailed_finds_nothing(obj: dict[str, Any], schema: dict[str, Any]) -> bool:
+    """The located decoder alone (``decode_error`` without its ``_decodes`` shortcut)."""
+    from dynamo_schema._schema import _godecode as G
+    from dynamo_schema._schema._gotypes import root_type
+
+    root = root_type(schema, str(obj.get("kind")))
+    assert root is not None
+    dec = G._Decoder()
+    try:
+        dec.value({k: v for k, v in obj.items() if k == "spec"}, root, (), root.struct, ())
+    except G._Abort:
+        return False
+    return dec.saved is None
+
+
+@functools.cache
+def _v1beta1_inputs() -> tuple[dict[str, Any], ...]:
+    """The v1beta1 operator-case inputs with a schema, CRD-defaulted (read once; copy before changing)."""
+    out = []
+    for p in oc.case_files():
+        obj = oc.load_case(p)["input"]
+        if isinstance(obj, dict) and obj.get("apiVersion") == "nvidia.com/v1beta1" and isinstance(obj.get("spec"), dict):
+            if _schemas.for_object(obj["apiVersion"], str(obj.get("kind"))) is not None:
+                out.append(crd_defaults(obj))
+    return tuple(out)
+
+
+@needs_cases
+def test_the_decode_shortcut_agrees_with_the_decoder_on_every_operator_case() -> None:
+    from dynamo_schema._schema._godecode import _decodes
+    from dynamo_schema._schema._gotypes import root_type
+
+    inputs = _v1beta1_inputs()
+    refused = 0
+    for obj in inputs:
+        schema = _schemas.for_object(obj["apiVersion"], obj["kind"])
+        assert schema is not None
+        root = root_type(schema, obj["kind"])
+        assert root is not None
+        clean = _detailed_finds_nothing(obj, schema)
+        assert _decodes({"spec": obj["spec"]}, root) is clean, obj["metadata"]
+        refused += not clean
+    assert len(inputs) > 300 and refused >= 10  # both answers are exercised
+
+
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**65), max_value=2**65),
+                  st.floats(allow_nan=False), st.text(max_size=6), st.sampled_from(["1Gi", "1.5", "x1", " 2 ", "-1"]),
+                  st.just([]), st.just({}), st.just([1]), st.just({"a": 1}))
+
+
+@needs_cases
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_decode_shortcut_agrees_with_the_decoder_on_changed_values(data: st.DataObject) -> None:
+    # any value put anywhere in an operator case's spec: a type mismatch, a bad quantity, an out-of-range int
+    from dynamo_schema._schema._godecode import _decodes
+    from dynamo_schema._schema._gotypes import root_type
+
+    obj = copy.deepcopy(data.draw(st.sampled_from(_v1beta1_inputs())))
+    node: Any = obj["spec"]
+    for _ in range(data.draw(st.integers(min_value=0, max_value=6))):
+        keys = list(node.items()) if isinstance(node, dict) else list(enumerate(node)) if isinstance(node, list) else []
+        inner = [(k, v) for k, v in keys if isinstance(v, (dict, list)) and v]
+        if not inner:
+            break
+        _, node = data.draw(st.sampled_from(inner))
+    if isinstance(node, dict) and node:
+        node[data.draw(st.sampled_from(sorted(node)))] = data.draw(_LEAF)
+    elif isinstance(node, list) and node:
+        node[data.draw(st.integers(min_value=0, max_value=len(node) - 1))] = data.draw(_LEAF)
+    schema = _schemas.for_object(obj["apiVersion"], obj["kind"])
+    assert schema is not None
+    root = root_type(schema, obj["kind"])
+    assert root is not None
+    assert _decodes({"spec": obj["spec"]}, root) is _detailed_finds_nothing(obj, schema)
