@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -223,6 +224,31 @@ def inline_patch_results(path: str, *, strict: bool = True, kubernetes_version: 
     return out
 
 
+#: folder -> (its modification time, the kustomization files in it): a bulk ``validate`` asks for every
+#: file, and every file of a folder shares its chain of parent folders. Adding, removing or renaming an
+#: entry changes the folder's modification time, so a long-lived process (the language server) sees a
+#: kustomization created after it started. File times tick coarsely (a few milliseconds on Linux): a
+#: folder changed less than :data:`_SETTLED_NS` ago is scanned again each time, not remembered (as git
+#: treats a "racily clean" index entry).
+_FOLDERS: dict[str, tuple[int, tuple[str, ...]]] = {}
+_SETTLED_NS = 2_000_000_000
+
+
+def _kustomizations_in(folder: str) -> tuple[str, ...]:
+    """The kustomization files directly in ``folder`` (in :data:`KUSTOMIZATION_NAMES` order)."""
+    try:
+        stamp = os.stat(folder).st_mtime_ns
+    except OSError:
+        return ()
+    hit = _FOLDERS.get(folder)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    found = tuple(k for k in (os.path.join(folder, name) for name in KUSTOMIZATION_NAMES) if os.path.isfile(k))
+    if time.time_ns() - stamp > _SETTLED_NS:
+        _FOLDERS[folder] = (stamp, found)
+    return found
+
+
 def patch_target(path: str) -> PatchTarget | None:
     """The target of ``path`` when a kustomization in its tree lists it as a patch, else None."""
     if path == "-" or not os.path.isfile(path):
@@ -230,12 +256,10 @@ def patch_target(path: str) -> PatchTarget | None:
     full = os.path.normpath(os.path.abspath(path))
     folder = os.path.dirname(full)
     for _ in range(_SEARCH_UP):
-        for name in KUSTOMIZATION_NAMES:
-            k = os.path.join(folder, name)
-            if os.path.isfile(k):
-                hit = _patches_of(k).get(full)
-                if hit is not None:
-                    return hit
+        for k in _kustomizations_in(folder):
+            hit = _patches_of(k).get(full)
+            if hit is not None:
+                return hit
         parent = os.path.dirname(folder)
         if parent == folder:
             break

@@ -118,6 +118,28 @@ def test_patches_listed_by_a_kustomization_are_checked_as_patches(tmp_path: Path
     assert rc == 1 and out.startswith(f"{patch}:{_line(patch, 'replicas: -3')}:7: ")
 
 
+def test_a_kustomization_added_later_is_found_by_a_long_lived_process(tmp_path: Path) -> None:
+    """The folder scan of ``patch_target`` is remembered (a bulk run asks once per file), but a folder whose
+    entries change is scanned again: the language server sees a kustomization created after it started."""
+    from dynamo_schema._pipeline._kustomize import patch_target
+
+    tree = _tree(tmp_path)
+    comp = tree / "components" / "pull"
+    kfile = comp / "kustomization.yaml"
+    kept = kfile.read_text()
+    kfile.unlink()
+    settled = os.stat(comp).st_mtime - 60
+    os.utime(comp, (settled, settled))  # changed long ago: its scan is remembered
+    patch = str(comp / "patch-dgd.yaml")
+    assert patch_target(patch) is None
+    kfile.write_text(kept)  # a new entry: the folder's modification time moves
+    found = patch_target(patch)
+    assert found is not None and found.kind == "DynamoGraphDeployment"
+    kfile.unlink()
+    os.utime(comp, (settled + 30, settled + 30))
+    assert patch_target(patch) is None
+
+
 @needs_kubectl
 def test_kustomize_build_is_validated_and_errors_traced_to_the_patch(tmp_path: Path) -> None:
     assert KUBECTL is not None, "kubectl is required under CI"
