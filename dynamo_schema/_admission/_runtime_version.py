@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from .._core._lazyre import lazy
 from ._common import as_dict, as_list, as_str, get
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
@@ -31,7 +32,7 @@ _CORE = r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
 _PRE = rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
 _BUILD = r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
 IMAGE_TAG_PATTERN = re.compile(rf"^[vV]?{_CORE}{_PRE}{_BUILD}\Z")
-_STRICT_SEMVER = re.compile(rf"^{_CORE}{_PRE}{_BUILD}\Z")
+_STRICT_SEMVER = lazy(rf"^{_CORE}{_PRE}{_BUILD}\Z")
 
 MAIN_CONTAINER_NAME = "main"
 

@@ -5,7 +5,8 @@ PyYAML's ``yaml/__init__`` imports its pure-Python reader, whose class body comp
 ``\\uE000-\\uFFFD``, ``\\U00010000-\\U0010ffff``). ``re`` builds the 64 K-entry map of such a class one code
 point at a time: ~57 M instructions, 11 % of a cold one-file ``validate`` (docs/decisions.md D26), for a
 pattern the C loader we use never reads. The same set written as its complement (the few non-printable
-ranges) compiles in ~5 M. Before the first ``import yaml`` of a command-line process, that pattern is put
+ranges) compiles in ~5 M, and only when first used (``_core._lazyre.lazy``: only the pure-Python reader
+searches with it). Before the first ``import yaml`` of a command-line process, that pattern is put
 into ``re``'s compile cache under PyYAML's pattern text, so PyYAML's ``re.compile`` finds it: the same
 matches for every code point (``tests/test_perf_paths.py`` checks all 1,114,112 and that PyYAML got it).
 Library users are not touched (only ``main`` calls this), and a Python whose ``re`` keeps its cache
@@ -22,7 +23,7 @@ NON_PRINTABLE_COMPLEMENT = "[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uD800-
 
 
 def prime_yaml_reader() -> None:
-    """Seed ``re``'s cache with PyYAML's reader pattern, compiled from its complement (before ``import yaml``)."""
+    """Seed ``re``'s cache with PyYAML's reader pattern, its complement compiled on first use (before ``import yaml``)."""
     if "yaml" in sys.modules:
         return
     import re
@@ -30,4 +31,6 @@ def prime_yaml_reader() -> None:
     cache = getattr(re, "_cache", None)
     if not isinstance(cache, dict):
         return
-    cache.setdefault((str, YAML_NON_PRINTABLE, 0), re.compile(NON_PRINTABLE_COMPLEMENT))
+    from .._core._lazyre import lazy
+
+    cache.setdefault((str, YAML_NON_PRINTABLE, 0), lazy(NON_PRINTABLE_COMPLEMENT))

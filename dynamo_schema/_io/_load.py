@@ -31,12 +31,12 @@ numerals resolve as go-yaml resolves them; a JSON number outside float64 is refu
 from __future__ import annotations
 
 import os
-import re
 import sys
 from typing import Any
 
 from .._core._diagnostics import Diagnostic, DynamoSchemaError, Path
 from .._core._document import Document
+from .._core._lazyre import lazy
 from .._core._record import Record
 from ._builder import _Abort, _Builder, _json_int, _json_literal
 from ._scalars import (
@@ -466,7 +466,7 @@ def _json_check(text: str, file: str) -> tuple[Any, Diagnostic | None]:
     return data, None
 
 
-_STRUCTURE = re.compile(r"while (?:scanning|parsing) an? (.+)")
+_STRUCTURE = lazy(r"while (?:scanning|parsing) an? (.+)")
 
 
 def _syntax_message(exc: Any) -> str:

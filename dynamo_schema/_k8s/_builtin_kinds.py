@@ -17,12 +17,13 @@ if TYPE_CHECKING:  # pathlib (with urllib.parse, ipaddress: ~3 ms) only where a 
     from pathlib import Path
 
 from .._core._diagnostics import Diagnostic
+from .._core._lazyre import lazy
 
 DEFAULT_KUBERNETES_VERSION = "1.32.0"
 
 _VERSION_RE = re.compile(r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 # kind, group and version become part of a file name: only these characters may reach it
-_SAFE_PART = re.compile(r"[A-Za-z0-9.-]+")
+_SAFE_PART = lazy(r"[A-Za-z0-9.-]+")
 
 
 def parse_version(version: str) -> tuple[int, int, int]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
+from .._core._lazyre import lazy
 from .._k8s._container import has_arg
 from ._errors import RenderError
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
@@ -23,10 +24,10 @@ VLLM_MP_MASTER_PORT = "29500"
 SGLANG_PORT = "29500"
 MPI_SSH_PORT = 2222
 
-_PYTHON_CMD = re.compile(r"^(.*/)?(python\d*(\.\d+)*)\Z", re.ASCII)
+_PYTHON_CMD = lazy(r"^(.*/)?(python\d*(\.\d+)*)\Z", re.ASCII)
 _SHELL_SPECIAL = set(" \t\n'\"\\{}[]$`!")
-_POSIX_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+\Z")
-_K8S_VAR = re.compile(r"\$\((\w+)\)")
+_POSIX_SAFE = lazy(r"^[A-Za-z0-9_@%+=:,./-]+\Z")
+_K8S_VAR = lazy(r"\$\((\w+)\)")
 
 
 # ---------------------------------------------------------------- deployers

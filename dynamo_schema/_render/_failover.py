@@ -8,11 +8,11 @@ shared claim, the socket mount and ``GMS_SOCKET_DIR``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._core._datacopy import deepcopy
+from .._core._lazyre import lazy
 from . import _dra
 from ._errors import RenderError
 from ._gms import SHARED_MOUNT_PATH
@@ -30,8 +30,8 @@ _REPLACED_ENV = frozenset({
     "DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", "DYN_SYSTEM_PORT", "DYN_SYSTEM_ENABLED", "DYN_HEALTH_CHECK_ENABLED",
     "CONTAINER_NAME", "DYN_FORWARDPASS_METRIC_PORT",
 })
-_LEADING_DIGITS = re.compile(r"[0-9]*")
-_GO_ATOI = re.compile(r"[+-]?[0-9]+")
+_LEADING_DIGITS = lazy(r"[0-9]*")
+_GO_ATOI = lazy(r"[+-]?[0-9]+")
 
 
 def is_intra_pod_failover(component: Mapping[str, Any]) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .._core._lazyre import lazy
+
 Version = tuple[int, int, int]
 
 #: ``features/compatibility/gates.go`` ``VLLMMultiprocessing``: an operator-origin version at or above this
@@ -17,8 +19,8 @@ VLLM_MULTIPROCESSING_ORIGIN: Version = (1, 0, 0)
 
 #: Masterminds/semver v3.4.0 ``NewVersion`` (``CoerceNewVersion`` on, its default): the loose pattern, anchored at
 #: both ends of the text (Go's ``$`` is the end of the text, not a line), ASCII digits only.
-_LOOSE = re.compile(r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-                    r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?", re.ASCII)
+_LOOSE = lazy(r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
+             r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?", re.ASCII)
 _UINT64 = 1 << 64
 
 

@@ -23,10 +23,11 @@ Not shimmed (a rule using them is a compile error, reported as not evaluated): `
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from functools import cache
 from typing import Any
+
+from .._core._lazyre import lazy
 
 __all__ = [
     "ABSENT",
@@ -67,9 +68,9 @@ def available() -> bool:
 
 # --- errors --------------------------------------------------------------------------------------
 
-_STATUS = re.compile(r"^[A-Z_]+: ")
-_NOT_FOUND = re.compile(r'^Key not found in map : "?(.*?)"?$')
-_INDEX = re.compile(r"^Index error: index=(-?\d+) size=(\d+)$")
+_STATUS = lazy(r"^[A-Z_]+: ")
+_NOT_FOUND = lazy(r'^Key not found in map : "?(.*?)"?$')
+_INDEX = lazy(r"^Index error: index=(-?\d+) size=(\d+)$")
 
 
 def _go_text(err: str) -> str:

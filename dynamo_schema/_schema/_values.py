@@ -4,19 +4,19 @@ the string formats kube-apiserver checks, enum membership, ``x-kubernetes-list-t
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Callable
 from typing import Any
 
 from .._core._diagnostics import Path
+from .._core._lazyre import lazy
 from .._k8s._gofmt import field_error, go_json
 from ._fielderrors import Run, schema_field_error
 from ._nodes import Node
 
 __all__ = ["STRING_FORMATS", "enum_ok", "list_uniqueness", "scalar_key"]
 
-_DATE_TIME = re.compile(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
-_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_DATE_TIME = lazy(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+_DATE = lazy(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 
 
 def _is_date(s: str) -> bool:

@@ -92,3 +92,16 @@ def test_escapes_and_numbers() -> None:
                   2**70, -5, True, None, [], {}, {1: "x", False: "y", 2.5: "z"}, float("nan")):
         _same(value)
     assert _golayout.go_marshal({"a<": ["&", 1, True, None]}) == '{"a\\u003c":["\\u0026",1,true,null]}'
+
+
+def test_the_special_character_check_is_the_regular_expression_on_every_code_point() -> None:
+    # the fast writer's test for "Go writes this string differently" (ASCII strings without the regular
+    # expression): the same answer for each code point, alone and next to ASCII text
+    import re
+
+    rx = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
+    for cp in range(0x110000):
+        c = chr(cp)
+        for s in (c, "ab" + c, c + "-x"):
+            assert _golayout._go_special(s) is (rx.search(s) is not None), hex(cp)
+    assert not _golayout._go_special("") and not _golayout._go_special("plain-ascii.text/x")

@@ -14,6 +14,7 @@ from ..._core._consts import (
     ANN_WORKLOAD_PROVIDER,
 )
 from ..._core._diagnostics import Diagnostic, Path
+from ..._core._lazyre import lazy
 from ..._k8s._gofmt import go_list
 from .._common import (
     as_dict,
@@ -167,7 +168,7 @@ def power_limit(component: Any) -> tuple[str, bool]:
     return "", False
 
 
-_ATOI = re.compile(r"^[+-]?[0-9]+\Z")
+_ATOI = lazy(r"^[+-]?[0-9]+\Z")
 
 
 def _validate_power(component: dict[str, Any], cpath: Path) -> list[Diagnostic]:

@@ -1,0 +1,38 @@
+"""Regular expressions compiled on first use.
+
+A cold one-file ``validate`` has a budget of a few tens of milliseconds, and ``re`` spends 20-400 µs
+compiling each pattern. A pattern that only some inputs reach (an error message's parser, a rarely set
+field's format, a render option) is declared with :func:`lazy` instead of ``re.compile``: the same
+object for its readers (``match``, ``fullmatch``, ``search``, ``sub``, ``pattern`` … are the compiled
+pattern's), compiled when one of them is first read. A pattern every run reaches stays ``re.compile``d:
+the indirection costs a little on each use.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+__all__ = ["lazy"]
+
+
+class _LazyPattern:
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:  # the compiled pattern's attributes (slots are found first)
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(*self._args)
+        return getattr(compiled, name)
+
+    def __repr__(self) -> str:
+        return f"lazy({self._args[0]!r}, {self._args[1]!r})"
+
+
+def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)``, compiled when first used."""
+    return cast("re.Pattern[str]", _LazyPattern(pattern, int(flags)))
