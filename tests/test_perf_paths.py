@@ -48,10 +48,44 @@ def _structure(x: Any, seen: dict[int, tuple[int, Any]]) -> Any:
 @settings(max_examples=300)
 @given(_JSON)
 def test_deepcopy_equals_copy_deepcopy(value: Any) -> None:
-    mine, theirs = _datacopy.deepcopy(value), copy.deepcopy(value)
+    theirs = copy.deepcopy(value)
+    for mine in (_datacopy.deepcopy(value), _datacopy.walk_copy(value)):  # by marshal, by the walk
+        assert _structure(mine, {}) == _structure(theirs, {})
+        if isinstance(value, (dict, list)):
+            assert mine is not value
+
+
+@pytest.mark.parametrize("value", [
+    pytest.param(lambda: {"x": (shared := {"a": [1, 2]}), "y": shared, "t": (shared, "s")}, id="shared"),
+    pytest.param(lambda: (lambda c: (c.append(c), {"c": c})[1])([1]), id="cyclic"),
+    pytest.param(lambda: {"s": "\ud800x", "n": float("inf"), "z": -0.0, "big": 2**100, "k": {1: None}}, id="scalars"),
+])
+def test_the_marshal_copy_keeps_sharing_cycles_and_types(value: Any) -> None:
+    # the fast way (marshal) of a plain tree: shared and cyclic containers stay so, scalar types exact
+    original = value()
+    mine, theirs = _datacopy.deepcopy(original), copy.deepcopy(original)
     assert _structure(mine, {}) == _structure(theirs, {})
-    if isinstance(value, (dict, list)):
-        assert mine is not value
+    assert _structure(_datacopy.walk_copy(original), {}) == _structure(theirs, {})
+
+
+def test_a_tree_marshal_cannot_write_is_copied_by_the_walk() -> None:
+    deep: list[Any] = []
+    node = deep
+    for _ in range(2500):  # deeper than marshal's limit (2,000), within the walk's recursion limit
+        node.append([])
+        node = node[0]
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        mine = _datacopy.deepcopy(deep)
+    finally:
+        sys.setrecursionlimit(limit)
+    depth, node = 0, mine
+    while node:
+        node, depth = node[0], depth + 1
+    assert depth == 2500 and mine is not deep
 
 
 def test_deepcopy_keeps_sharing_cycles_and_types() -> None:
