@@ -32,6 +32,7 @@ class Node:
         "all_of",
         "all_of_enums",
         "any_of",
+        "below",
         "ctx",
         "default",
         "embedded",
@@ -105,6 +106,7 @@ class Node:
     any_of: list[Node]
     multiple_of: float | int | None
     fast: Any  # the fast path's plan of this node (``_fastcheck``), made on first use
+    below: dict[str, bool] | None  # ``has_below`` answers of this node, by key
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -267,6 +269,7 @@ class _Ctx:
         n.raw = d
         n.ctx = self
         n.fast = None
+        n.below = None
         t = d.get("type")
         if isinstance(t, str):
             types: tuple[str, ...] = (t,)
@@ -382,7 +385,13 @@ def has_below(node: Node, key: str) -> bool:
     ``node`` or below it (``$ref`` followed). Computed on the raw schema, once per schema dict
     (cheap: no node compiled); True when unsure (a ``$ref`` cycle, a bad ``$ref``), so that a walk
     only skips subtrees with nothing to do."""
-    return _raw_below(node.ctx, node.raw, key)
+    below = node.below
+    if below is None:
+        below = node.below = {}
+    found = below.get(key)
+    if found is None:
+        found = below[key] = _raw_below(node.ctx, node.raw, key)
+    return found
 
 
 def _raw_below(ctx: Any, x: Any, key: str) -> bool:
