@@ -8,13 +8,13 @@ entries of the v1beta1 CRD schemas at the reference revision (a test compares th
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._core._consts import ANN_ENABLE_GROVE, ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
 from .._core._consts import V1BETA1 as GROUP_VERSION
 from .._core._datacopy import deepcopy
+from .._k8s._semver import new_version, version_string
 from ._common import as_dict, as_list, as_str, get
 from ._provider import SCOPE_COMPONENT, SCOPE_LEADER, SCOPE_ROOT, SCOPE_WORKER, expected_target
 from ._settings import AdmissionSettings
@@ -329,23 +329,10 @@ def _default_dcd(dcd: dict[str, Any], op: str) -> None:
         spec["name"] = name
 
 
-_LOOSE_SEMVER = re.compile(
-    r"^v?([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?"
-    r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
-)
-
-
 def canonical_semver(value: str) -> str | None:
-    """Masterminds ``semver.NewVersion(v).String()``; None when ``value`` does not parse."""
-    m = _LOOSE_SEMVER.match(value)
-    if not m:
-        return None
-    out = f"{int(m.group(1))}.{int(m.group(2) or 0)}.{int(m.group(3) or 0)}"
-    if m.group(4):
-        out += "-" + m.group(4)
-    if m.group(5):
-        out += "+" + m.group(5)
-    return out
+    """Masterminds ``semver.NewVersion(v).String()``; None when ``value`` does not parse (``_k8s._semver``)."""
+    parsed = new_version(value)
+    return None if parsed is None else version_string(parsed)
 
 
 def dgdr_default_image(settings: AdmissionSettings) -> str:

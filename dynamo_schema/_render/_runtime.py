@@ -6,9 +6,7 @@ runtime version enters only the worker hash (``_workerhash.resolved_runtime_vers
 
 from __future__ import annotations
 
-import re
-
-from .._core._lazyre import lazy
+from .._k8s._semver import new_version
 
 Version = tuple[int, int, int]
 
@@ -17,30 +15,11 @@ Version = tuple[int, int, int]
 VLLM_MULTIPROCESSING_ORIGIN: Version = (1, 0, 0)
 
 
-#: Masterminds/semver v3.4.0 ``NewVersion`` (``CoerceNewVersion`` on, its default): the loose pattern, anchored at
-#: both ends of the text (Go's ``$`` is the end of the text, not a line), ASCII digits only.
-_LOOSE = lazy(r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-             r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?", re.ASCII)
-_UINT64 = 1 << 64
-
-
 def parse_semver(text: str | None) -> tuple[Version, str] | None:
-    """Masterminds/semver ``NewVersion``: ``((major, minor, patch), prerelease)``, or None where it returns an error
-    (not a loose version, a segment over uint64, an empty or leading-zero numeric prerelease identifier). A missing
-    minor or patch is 0; build metadata is checked, then ignored."""
-    if not isinstance(text, str):
-        return None
-    m = _LOOSE.fullmatch(text)
-    if m is None:
-        return None
-    parts = (int(m.group(1)), int((m.group(2) or ".0")[1:]), int((m.group(3) or ".0")[1:]))
-    if any(p >= _UINT64 for p in parts):
-        return None
-    pre = m.group(5) or ""
-    # validatePrerelease: a numeric identifier has no leading zero (the pattern already refuses an empty one)
-    if any(ident.isdigit() and len(ident) > 1 and ident[0] == "0" for ident in pre.split(".") if pre):
-        return None
-    return parts, pre
+    """Masterminds/semver ``NewVersion`` (``_k8s._semver``): ``((major, minor, patch), prerelease)``, or None where
+    it returns an error. Build metadata is checked, then ignored."""
+    parsed = new_version(text)
+    return None if parsed is None else (parsed[0], parsed[1])
 
 
 def at_least(text: str | None, minimum: Version) -> bool:

@@ -465,6 +465,23 @@ def test_power_limit_is_an_atoi_integer(watts: str, want: str | None) -> None:
     assert errors(run(beta_dgd(_w(_power(watts))))) == ([] if want is None else [prefix + want])
 
 
+# semver.NewVersion of Masterminds/semver v3.4.0 (the version upstream's go.mod pins at 2a6da14c) on each value,
+# run with that library: True where it returns a version, False where it returns an error
+@pytest.mark.parametrize(("value", "accepted"), [
+    ("1.5.0", True), ("v1.2", True), ("01.2.3", True), ("1.0.0-0a", True), ("1.2.3-rc.1+b.7", True),
+    ("18446744073709551615.0.0", True),
+    ("1.5.0\n", False),  # Go's $ is the end of the text (a YAML | block ends in a newline)
+    ("1.0.0-01", False),  # "version segment starts with 0"
+    ("99999999999999999999.0.0", False),  # strconv.ParseUint: value out of range
+    ("1.2.3-", False), (" 1.2.3", False), ("1.2.3.4", False), ("1.2.3+", False), ("1.2.3-a..b", False),
+])
+def test_origin_version_annotation_is_a_masterminds_semver(value: str, accepted: bool) -> None:
+    key = "nvidia.com/dynamo-operator-origin-version"
+    got = errors(run(beta_dgd(_ann(key, value))))
+    want = f"metadata.annotations[{key}]: Invalid value: {json.dumps(value)}: must be valid semver"
+    assert got == ([] if accepted else [want])
+
+
 @pytest.mark.parametrize(
     ("annotations", "settings", "want"),
     [
