@@ -22,7 +22,7 @@ source is not implemented in the code.)
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from .._core._lazyre import lazy
 from ._common import as_dict, as_list, as_str, get
@@ -37,13 +37,36 @@ _STRICT_SEMVER = lazy(rf"^{_CORE}{_PRE}{_BUILD}\Z")
 MAIN_CONTAINER_NAME = "main"
 
 
-class RuntimeVersion(NamedTuple):
-    major: int
-    minor: int
-    patch: int
+class RuntimeVersion(tuple[int, int, int]):
+    """``(major, minor, patch)``: ordered as a tuple, printed ``X.Y.Z``. Written out rather than a
+    ``typing.NamedTuple``, whose class creation (a ForwardRef compiled per annotated field, the
+    generated ``__new__``) costs ~11 M instructions, 3 % of a cold one-file ``validate``."""
+
+    __slots__ = ()
+
+    def __new__(cls, major: int, minor: int, patch: int) -> RuntimeVersion:
+        return tuple.__new__(cls, (major, minor, patch))
+
+    @property
+    def major(self) -> int:
+        return self[0]
+
+    @property
+    def minor(self) -> int:
+        return self[1]
+
+    @property
+    def patch(self) -> int:
+        return self[2]
+
+    def __repr__(self) -> str:
+        return f"RuntimeVersion(major={self[0]!r}, minor={self[1]!r}, patch={self[2]!r})"
 
     def __str__(self) -> str:
-        return f"{self.major}.{self.minor}.{self.patch}"
+        return f"{self[0]}.{self[1]}.{self[2]}"
+
+    def __getnewargs__(self) -> tuple[int, int, int]:  # pickling and copying: the three fields
+        return (self[0], self[1], self[2])
 
 
 class RuntimeVersionError(ValueError):

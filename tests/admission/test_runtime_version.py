@@ -83,3 +83,19 @@ def test_component_runtime_version_reads_main_container() -> None:
     assert component_runtime_version(comp) == RuntimeVersion(1, 3, 0)
     assert component_runtime_version({**comp, "runtimeVersionOverride": "1.6.0"}) == RuntimeVersion(1, 6, 0)
     assert component_runtime_version({}) is None
+
+
+def test_a_runtime_version_is_an_ordered_triple() -> None:
+    import copy
+    import pickle
+
+    from dynamo_schema._admission._runtime_version import RuntimeVersion, parse_image_version
+
+    v = parse_image_version("nvcr.io/nvidia/ai-dynamo/vllm-runtime:v1.5.2")
+    assert (v.major, v.minor, v.patch) == (1, 5, 2) and v == (1, 5, 2) and isinstance(v, tuple)
+    assert str(v) == "1.5.2" and repr(v) == "RuntimeVersion(major=1, minor=5, patch=2)"
+    assert RuntimeVersion(1, 5, 0) < v < RuntimeVersion(1, 10, 0) and v >= (1, 5, 2)
+    assert sorted([RuntimeVersion(1, 10, 0), v, RuntimeVersion(0, 9, 9)])[0] == (0, 9, 9)
+    for twin in (pickle.loads(pickle.dumps(v)), copy.deepcopy(v), copy.copy(v)):
+        assert type(twin) is RuntimeVersion and twin == v and str(twin) == "1.5.2"
+    assert hash(v) == hash((1, 5, 2)) and len({v, (1, 5, 2)}) == 1
