@@ -33,9 +33,11 @@ Exceptions: every error the library raises for bad input is a ``DynamoSchemaErro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ._core._version import __version__
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "AdapterError",

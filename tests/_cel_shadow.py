@@ -16,11 +16,13 @@ import reprlib
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dynamo_schema._schema import _cel as C
 from dynamo_schema._schema import _cel_engine as E
-from dynamo_schema._schema._cel_rules import Rule
+
+if TYPE_CHECKING:
+    from dynamo_schema._schema._cel_rules import Rule  # a type alias for the checker only (D56)
 
 Outcome = tuple[str, Any]  # ("value", bool) | ("error", text) | ("exception", repr)
 

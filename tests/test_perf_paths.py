@@ -172,6 +172,9 @@ NOT_FOR_A_COLD_VALIDATE = [
     "dataclasses", "inspect", "ast", "dis",
     # the language server and its framework: only the lsp command imports them (D47)
     "dynamo_schema._lsp", "pygls", "lsprotocol", "cattrs",
+    # typing (~12 M instructions): the modules of this path import its names for the type checker only, and
+    # copy with weakref (~6 M): plain trees are copied by marshal (D56)
+    "typing", "copy", "weakref",
 ]
 
 

@@ -126,8 +126,6 @@ Rules 60–64 run on the v1alpha1 compatibility view rebuilt by ``dynamo_schema.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
 from ._common import get
 from ._defaults import apply_schema_defaults, default, is_v1beta1
@@ -144,6 +142,10 @@ from .rules._dgd import grove_pathway, validate_dgd
 from .rules._dgdr import validate_dgdr, validate_dgdr_update
 from .rules._shared import Ctx
 from .rules._update import cel_transition_rules, validate_dcd_update, validate_dgd_update
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "BUNDLED_OPERATOR_VERSION",

@@ -3,7 +3,6 @@ Kubernetes ``field.Error`` rendering (``ErrorBody()``: ``<Type>: <value>: <detai
 
 from __future__ import annotations
 
-from typing import Any
 
 # the safe accessors: one copy in _core, re-exported for the rules
 from .._core._access import as_dict as as_dict
@@ -12,6 +11,10 @@ from .._core._access import as_list as as_list
 from .._core._access import as_str as as_str
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error, go_quote
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def get(d: Any, *keys: str) -> Any:
@@ -68,7 +71,8 @@ FIELD_IMMUTABLE = "field is immutable"
 
 
 # Go struct field order (JSON names, omitempty) for values rendered in field errors.
-StructFields = tuple[tuple[str, bool, Any], ...]  # (json name, omitempty, zero value)
+if TYPE_CHECKING:
+    StructFields = tuple[tuple[str, bool, Any], ...]  # (json name, omitempty, zero value)
 
 SPEC_TOPOLOGY_CONSTRAINT: StructFields = (("clusterTopologyName", False, ""), ("packDomain", True, ""))
 TOPOLOGY_CONSTRAINT: StructFields = (("packDomain", False, ""),)

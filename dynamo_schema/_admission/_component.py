@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._k8s._grovenames import MAX_COMBINED_GROVE_NAME as MAX_COMBINED_GROVE_NAME
 from .._k8s._grovenames import is_inter_pod_gms as inter_pod_gms_enabled
 from .._k8s._grovenames import longest_clique_name
@@ -11,6 +9,10 @@ from .._k8s._grovenames import node_count as node_count
 from .._k8s._grovenames import pcs_name_for_dgd as pcs_name_for_dgd
 from .._k8s._grovenames import uses_pcsg as uses_pcsg
 from ._common import as_dict, as_int, as_list, as_str, get
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 GMS_INTRA = "IntraPod"
 GMS_INTER = "InterPod"

@@ -7,9 +7,7 @@ entries of the v1beta1 CRD schemas at the reference revision (a test compares th
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import ANN_ENABLE_GROVE, ANN_ORIGIN_VERSION, ANN_WORKLOAD_PROVIDER
 from .._core._consts import V1BETA1 as GROUP_VERSION
@@ -18,6 +16,10 @@ from .._k8s._semver import new_version, version_string
 from ._common import as_dict, as_list, as_str, get
 from ._provider import SCOPE_COMPONENT, SCOPE_LEADER, SCOPE_ROOT, SCOPE_WORKER, expected_target
 from ._settings import AdmissionSettings
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 KindPath = tuple[str, ...]
 
@@ -115,7 +117,7 @@ def _apply_path(node: Any, path: KindPath, value: Any) -> None:
         return
     if not rest:
         if node.get(head) is None:
-            node[head] = copy.deepcopy(value)
+            node[head] = deepcopy(value)
         return
     child = node.get(head)
     if rest[0] == "*":
@@ -128,7 +130,8 @@ def _apply_path(node: Any, path: KindPath, value: Any) -> None:
 #: A compiled default plan: ``(leaves, children)`` per object level, ``leaves`` the ``(key, value)``
 #: pairs set there, ``children`` the ``(key, each_item, plan)`` steps (``each_item``: the key holds a
 #: list and ``plan`` applies to each of its items).
-_Plan = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, bool, Any], ...]]
+if TYPE_CHECKING:
+    _Plan = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, bool, Any], ...]]
 _SCALARS = (str, int, float, bool, type(None))
 
 

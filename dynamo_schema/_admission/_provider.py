@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._k8s._gofmt import json_kind
 from .._k8s._grovenames import is_inter_pod_gms as inter_pod_gms_enabled
 from .._k8s._grovenames import uses_pcsg
 from ._component import is_multinode
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 SCOPE_ROOT = "root"
 SCOPE_COMPONENT = "component"

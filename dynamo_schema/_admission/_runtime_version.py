@@ -22,10 +22,13 @@ source is not implemented in the code.)
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .._core._lazyre import lazy
 from ._common import as_dict, as_list, as_str, get
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 _CORE = r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._record import FrozenRecord
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Operator version of the reference revision (ai-dynamo/dynamo@2a6da14c, Helm chart
 #: ``deploy/helm/charts/platform`` version 1.5.0); stamped as

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterator
+
     from .._core._diagnostics import Diagnostic
     from .._core._document import Document
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Sequence, TextIO
 
 from ._common import UsageError
 from ._parser import _parse_validate, parse_command_line, program_name
 from ._parser import build_parser as build_parser  # re-exported: tests and tools build the parser from here
 from ._startup import prime_yaml_reader
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Callable, Sequence, TextIO
 
 
 class _Command:

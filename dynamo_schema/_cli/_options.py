@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any
 
 from ._common import UsageError
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from .._admission import AdmissionSettings
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, NoReturn, Sequence
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn, Sequence
 
 DESCRIPTION = ("Typed checks, rendering and conversion of NVIDIA Dynamo deployments and InferCrane "
                "DeploymentSpecs, offline. Exit codes: 0 success, 1 invalid input, 2 usage or I/O error.")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._k8s._quantity import quantity_is_zero
 from ._fields import (
     FRONTEND_SIDECAR,
@@ -15,6 +13,10 @@ from ._fields import (
     with_mode,
 )
 from ._json import JSONArray, JSONObject, dc, empty, no_none, set_nonempty
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _merge_envs(common: JSONArray, specific: JSONArray) -> JSONArray:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._consts import V1ALPHA1 as ALPHA
 from ._annotations import DCD_SCRUB, DCD_SPEC_ANNOTATION, DCD_STATUS_ANNOTATION, hub_annotation, read_payload
 from ._component_from_hub import comp_to_svc
@@ -13,6 +11,10 @@ from ._hub_save import hub_save
 from ._json import JSONObject
 from ._spoke_restore import read_spoke, svc_restore
 from ._status import dcd_status_to_alpha
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def dcd_to_alpha(obj: JSONObject) -> JSONObject:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._consts import V1ALPHA1 as ALPHA
 from ._annotations import (
     DGD_SCRUB,
@@ -19,6 +17,10 @@ from ._hub_save import hub_save
 from ._json import JSONArray, JSONObject, drop_nulls
 from ._spoke_restore import spoke_to_internal, svc_restore
 from ._status import status_restore, status_to_alpha
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def dgd_to_alpha(obj: JSONObject) -> JSONObject:

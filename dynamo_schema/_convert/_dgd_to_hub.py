@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._consts import V1BETA1 as BETA
 from ._annotations import (
     DGD_SCRUB,
@@ -20,6 +18,10 @@ from ._hub_restore import comp_restore, hub_restore
 from ._json import JSONObject, dc
 from ._spoke_save import upstream_spoke_save
 from ._status import status_save, status_to_beta
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def dgd_to_beta(obj: JSONObject) -> JSONObject:

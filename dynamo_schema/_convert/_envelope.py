@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from .._core._diagnostics import DynamoSchemaError
 from ._annotations import read_payload, scrub_annotations, write_payload
 from ._json import JSONObject, dc
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 class ConversionError(DynamoSchemaError, ValueError):

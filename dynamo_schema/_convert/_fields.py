@@ -3,11 +3,13 @@ compilation-cache mounts, GPU memory service / failover modes, fields spelled th
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._consts import GPU_RESOURCE
 from .._k8s._quantity import quantity_is_zero
 from ._json import JSONObject, dc, deep_empty, no_none, set_nonempty
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"

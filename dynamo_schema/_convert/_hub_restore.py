@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._component_to_hub import build_pod_template
 from ._fields import (
     FRONTEND_SIDECAR,
@@ -18,6 +16,10 @@ from ._fields import (
 )
 from ._fill import fill
 from ._json import JSONArray, JSONObject, dc, deep_empty, drop_nulls
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 _NO_CACHE_MOUNT = "compilationCacheMountAbsent"
 _NO_MAIN = "mainContainerAbsent"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._component_to_hub import build_pod_template
 from ._fields import MAIN, containers_of, find_ctr, find_mount, only_name
 from ._json import JSONArray, JSONObject, dc, deep_empty, sem_eq
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _sparse_hub_mounts(src: JSONArray, projected: JSONArray) -> JSONArray:

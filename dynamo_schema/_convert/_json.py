@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
-
 from .._core._datacopy import deepcopy
 
 # A manifest is plain JSON data as the loader returns it (dict keys in source order). Its leaves are
 # not validated before conversion, so the values of an object or array are ``Any``: every step
 # checks the shape it reads (``isinstance``), as the operator's conversion of unstructured data does.
-JSONObject = dict[str, Any]
-JSONArray = list[Any]
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+    JSONObject = dict[str, Any]
+    JSONArray = list[Any]
 
-_T = TypeVar("_T")
+    _T = TypeVar("_T")
+else:  # importers read these names at run time (annotations only)
+    JSONObject = dict
+    JSONArray = list
 
 
 if TYPE_CHECKING:

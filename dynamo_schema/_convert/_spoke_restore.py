@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._k8s._quantity import quantity_is_zero
@@ -21,6 +20,10 @@ from ._fields import (
 )
 from ._fill import fill
 from ._json import JSONArray, JSONObject, dc, drop_nulls, empty
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 # v1alpha1 field that can live in a dedicated slot or in extraPodSpec.mainContainer:
 # semantic main-container key -> (dedicated key, mainContainer key)

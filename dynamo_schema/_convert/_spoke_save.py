@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._fields import FRONTEND_SIDECAR, cache_mount_count, resources_need_preservation, shm_needs_preservation
 from ._json import JSONObject, dc, empty
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 _PROMOTED_SUBTYPES = ("prefill", "decode")
 

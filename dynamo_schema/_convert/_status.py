@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from ._json import JSONArray, JSONObject, dc
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 def _status_convert(status: Any, replicas: tuple[str, str], updated: tuple[str, str], entry: Callable[[JSONObject], JSONObject]) -> Any:

@@ -53,8 +53,6 @@ disabled scalingAdapter is restored explicitly).
 
 from __future__ import annotations
 
-from typing import Callable
-
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._core._consts import V1BETA1 as BETA
 from ._annotations import DCD_SPEC_ANNOTATION as DCD_SPEC_ANNOTATION
@@ -72,6 +70,10 @@ from ._dgdr_from_hub import dgdr_to_alpha
 from ._dgdr_to_hub import dgdr_to_beta
 from ._envelope import ConversionError as ConversionError
 from ._json import JSONObject, dc
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Callable
 
 __all__ = [
     "ConversionError",
@@ -93,7 +95,8 @@ def to_v1alpha1(obj: JSONObject) -> JSONObject:
     return _dispatch(obj, ALPHA, dcd_to_alpha, dgdr_to_alpha, dgd_to_alpha)
 
 
-_Converter = Callable[[JSONObject], JSONObject]
+if TYPE_CHECKING:
+    _Converter = Callable[[JSONObject], JSONObject]
 
 
 def _dispatch(obj: JSONObject, api: str, dcd: _Converter, dgdr: _Converter, dgd: _Converter) -> JSONObject:

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 __all__ = ["as_dict", "as_int", "as_list", "as_str"]
 

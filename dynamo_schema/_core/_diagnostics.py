@@ -6,13 +6,18 @@ and, once the pipeline has located it, the source ``file:line:col``.
 
 from __future__ import annotations
 
-from typing import Literal, Union
-
 from ._record import FrozenRecord
 
-PathElem = Union[str, int]
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Severity = Literal["error", "warning", "note"]
+else:
+    Severity = str
+
+PathElem = str | int
 Path = tuple[PathElem, ...]
-Severity = Literal["error", "warning", "note"]
 
 
 def format_path(path: Path) -> str:

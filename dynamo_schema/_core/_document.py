@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from ._diagnostics import Diagnostic, Path
 from ._record import Record
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class Document(Record):

@@ -17,9 +17,12 @@ packages (a webhook is a callable or a ``"module:function"`` name, resolved when
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ._record import FrozenRecord
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"
@@ -34,7 +37,8 @@ GROUP = "nvidia.com"
 
 #: what a kind's webhook rules are: ``rules(obj, old) -> list[Diagnostic]`` (``old``: the object as deployed,
 #: on an update; None on create), or the ``"module:function"`` name of one
-Webhook = Callable[[dict[str, Any], "dict[str, Any] | None"], list[Any]]
+if TYPE_CHECKING:
+    Webhook = Callable[[dict[str, Any], "dict[str, Any] | None"], list[Any]]
 
 
 class KindSpec(FrozenRecord):

@@ -11,7 +11,9 @@ the indirection costs a little on each use.
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["lazy"]
 
@@ -35,4 +37,4 @@ class _LazyPattern:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, compiled when first used."""
-    return cast("re.Pattern[str]", _LazyPattern(pattern, int(flags)))
+    return _LazyPattern(pattern, int(flags))  # type: ignore[return-value]  # the Pattern's attributes, by delegation

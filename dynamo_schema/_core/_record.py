@@ -23,11 +23,12 @@ dataclass gave:
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from dataclasses import Field
-    from typing import TypeVar
+    from typing import Any, ClassVar, TypeVar
 
     # for the type checker only: a TypeVar bound by a string makes a ForwardRef, which compiles the
     # string (~10 M instructions, 3 % of a cold one-file ``validate``); the annotations are not evaluated
@@ -41,6 +42,7 @@ class _LazyDataclassFields:
         table = owner.__dict__.get("_dataclass_fields_cache")
         if table is None:
             import dataclasses
+            from typing import Any
 
             annotations: dict[str, Any] = {}
             for klass in reversed(owner.__mro__):

@@ -5,13 +5,15 @@ topology constraints, LPX no topology constraints."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
 from .._k8s._gofmt import field_error, go_json, go_quote
 from .._k8s._names import dns1123_subdomain_errors
 from ._common import PcsView, as_dict, as_str, str_map
 from ._settings import KAI_SCHEDULER, LPX_SCHEDULER, VOLCANO_SCHEDULER, GroveSettings
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["backend_errors"]
 

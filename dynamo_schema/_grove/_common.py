@@ -5,11 +5,13 @@ PodCliqueSet the rules read and the topology-constraint domains."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._access import as_dict, as_int, as_list, as_str
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ANN_MNNVL_GROUP", "FIELD_IMMUTABLE", "TPL", "PcsView", "as_dict", "as_int", "as_list", "as_str", "duplicate",

@@ -23,7 +23,6 @@ the clique order is used.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error, go_quote
@@ -55,6 +54,10 @@ from ._defaults import grove_defaults
 from ._mnnvl import mnnvl_create
 from ._settings import GroveSettings
 from ._topology import topology_on_create
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["GroveSettings", "grove_defaults", "validate_pcs"]
 

@@ -4,10 +4,12 @@ Grove's validating webhook sees on CREATE and UPDATE."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._datacopy import deepcopy
 from ._common import as_dict, as_int, as_list
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["grove_defaults"]
 

@@ -4,13 +4,15 @@ DNS-1123 label (or ``none``) on CREATE, needs auto-MNNVL enabled, and is immutab
 
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import field_error, go_quote
 from .._k8s._names import dns1123_label_errors
 from ._common import ANN_MNNVL_GROUP, TPL, PcsView, as_dict, as_list, forbidden, invalid, str_map
 from ._settings import GroveSettings
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, Iterator
 
 RULE_CREATE = "grove.mnnvl"
 RULE_UPDATE = "grove.mnnvl-immutable"

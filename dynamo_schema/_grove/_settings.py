@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
-
 from .._core._record import FrozenRecord
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 KUBE_SCHEDULER = "default-scheduler"
 KAI_SCHEDULER = "kai-scheduler"

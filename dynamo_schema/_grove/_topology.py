@@ -6,8 +6,6 @@ allowed, no legacy repair)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic, Path, format_path
 from .._k8s._gofmt import go_quote
 from ._common import (
@@ -23,6 +21,10 @@ from ._common import (
     required_domain,
 )
 from ._settings import GroveSettings
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["topology_on_create", "topology_update"]
 

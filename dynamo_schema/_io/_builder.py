@@ -4,7 +4,6 @@ conversion, located diagnostics)."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import go_quote
@@ -39,6 +38,10 @@ from ._scalars import (
     _rx,
     _string_problem,
 )
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 # --------------------------------------------------------------------------------------------------
 # YAML node graph -> plain data

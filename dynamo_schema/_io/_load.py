@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 from .._core._diagnostics import Diagnostic, DynamoSchemaError, Path
 from .._core._document import Document
@@ -59,6 +58,10 @@ from ._scalars import (
     _rx,
     _string_problem,
 )
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "MAX_BYTES",

@@ -5,10 +5,13 @@ from __future__ import annotations
 import math
 import re
 from functools import cached_property
-from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._k8s._gofmt import go_float, go_sharp_v
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Maximum number of nodes aliases may add to one document ...
 NODE_BUDGET = 1_000_000

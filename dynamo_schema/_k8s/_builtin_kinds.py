@@ -11,9 +11,11 @@ import json
 import os
 import re
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pathlib (with urllib.parse, ipaddress: ~3 ms) only where a schema is read, not in a cold validate
+    from typing import Any
+
     from pathlib import Path
 
 from .._core._diagnostics import Diagnostic

@@ -24,7 +24,10 @@ from __future__ import annotations
 import math
 import struct
 from decimal import Decimal
-from typing import Any, Callable
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = [
     "OMIT",

@@ -40,10 +40,13 @@ from decimal import (
     localcontext,
 )
 from functools import cache
-from typing import Any
 
 from ._gofmt import go_json
 from ._quantity import go_trim_space, split_quantity
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 LAYOUTS: dict[str, tuple[str, ...]] = {
     # k8s.io/api core/v1 + apimachinery meta/v1

@@ -9,11 +9,14 @@ as the operator's Go helpers do (``GetNumberOfNodes``, ``IsInterPodGMSEnabled``,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .._core._access import as_dict, as_str
 from ._gohash import fnv32a
 from ._roles import longest_role_name
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Grove's limit on a PodClique's combined resource name (PCS + replica + clique), which the operator
 #: and the DGDR profiler check as well (one copy of the number).

@@ -6,10 +6,12 @@ Moved from ``_compile`` (which re-exports every name) so that the validation sta
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
 from ._gofmt import go_quote
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 _DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN = _DNS1123_LABEL + r"(\." + _DNS1123_LABEL + r")*"

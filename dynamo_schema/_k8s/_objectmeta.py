@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from .._core._diagnostics import Diagnostic
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
 _QNAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"

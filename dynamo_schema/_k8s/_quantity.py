@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 # k8s.io/apimachinery/pkg/api/resource: <signedNumber><suffix>, suffix binary, decimal or exponent
 _QTY = re.compile(

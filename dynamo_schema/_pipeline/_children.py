@@ -11,9 +11,11 @@ Messages name the object: ``rendered KIND/NAME: FIELD: MESSAGE``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def output_schema_version(api: str, kind: str, kubernetes_version: str) -> str:

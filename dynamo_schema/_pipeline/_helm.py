@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, Callable
 
 from .._core._diagnostics import Diagnostic
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Callable
+
     from .._core._document import Document
     from .._report import ResourceResult
     from ._validate import ValidateOptions

@@ -26,11 +26,14 @@ import json
 import os
 import re
 from functools import cache
-from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import MODELLED_GROUPS as MODELLED_GROUPS  # the one list of kinds (D50)
 from .._core._record import FrozenRecord
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 # (apiVersion, kind) -> (Kubernetes release that stopped serving it, the API to use instead).
 # From the Kubernetes "Deprecated API Migration Guide" (kubernetes.io/docs/reference/using-api/

@@ -20,12 +20,14 @@ import os
 import re
 import time
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._record import FrozenRecord
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from .._core._document import Document
     from .._report import ResourceResult
 

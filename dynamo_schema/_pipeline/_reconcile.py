@@ -10,10 +10,12 @@ refused, as ``reconcile.*`` diagnostics located at the component that causes it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import RECONCILED_KINDS
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
 

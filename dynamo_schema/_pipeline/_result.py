@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from .._core._access import as_str
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .._report import ResourceResult
     from ._validate import ValidateOptions
 

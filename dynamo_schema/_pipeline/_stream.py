@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def results_in_order(fn: Callable[[Any], Any], work: list[Any], jobs: int) -> Iterator[Any]:

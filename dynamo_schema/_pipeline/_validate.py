@@ -14,12 +14,15 @@ Each document is checked on its own, the way the API server admits it:
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
 from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
 from .._core._record import FrozenRecord, Record
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ValidateOptions(FrozenRecord):

@@ -5,12 +5,14 @@ builds, results yielded in input order."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterator
 
 from .._core._record import FrozenRecord
 from ._result import document_result
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Iterator
+
     from .._report import ResourceResult
     from ._validate import ValidateOptions
 

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._record import Record
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 _COMMENT = r"#\s*dynamo-schema:\s*ignore\[([^\]]*)\]"  # compiled by the first file with a waiver (D32)
 

@@ -6,12 +6,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ._errors import RenderError
 from ._options import RenderOptions
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .targets import RenderTarget
 
 __all__ = ["RenderError", "RenderOptions", "pcs_name", "render", "target_registry", "worker_hash"]

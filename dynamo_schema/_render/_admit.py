@@ -4,11 +4,14 @@ the pathway the target renders): idempotent on an object admission already store
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import ANN_WORKLOAD_PROVIDER
 from .._core._datacopy import deepcopy
 from ._options import RenderOptions
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 FALLBACK_OPERATOR_VERSION = "1.5.0"
 

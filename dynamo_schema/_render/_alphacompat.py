@@ -23,7 +23,10 @@ from __future__ import annotations
 import marshal
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
 DCD_SPEC_ANNOTATION = "nvidia.com/dcd-spec"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import ANN_ORIGIN_VERSION, ANN_VLLM_BACKEND
 from .._core._lazyre import lazy
@@ -17,6 +16,10 @@ from ._errors import RenderError
 from ._names import is_inter_pod_gms, wait_leader_configmap_name
 from ._podrequest import PodRequest, gpu_count, pod_template_annotations
 from ._runtime import VLLM_MULTIPROCESSING_ORIGIN, at_least
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 VLLM_RAY_PORT = "6379"
 VLLM_DP_RPC_PORT = "13445"

@@ -13,10 +13,13 @@ just created is never Ready, so no restore is injected into pod specs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._record import Record
 from . import _dra
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 IMMEDIATE = "Immediate"
 WAIT_FOR_CHECKPOINT = "WaitForCheckpoint"

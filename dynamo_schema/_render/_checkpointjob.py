@@ -15,7 +15,6 @@ reference) is not rendered: ``render.unsupported``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import LABEL_COMPONENT, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
@@ -34,6 +33,10 @@ from ._names import discovery_service_account, is_worker_type
 from ._options import RenderOptions
 from ._pod import generate_pod_spec, is_k8s_discovery
 from ._podrequest import PodRequest
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The UID of a DGD that carries none: the first object an empty API server creates (D39).
 PLACEHOLDER_UID = "00000000-0000-0000-0000-000000000001"

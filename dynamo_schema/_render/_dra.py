@@ -9,11 +9,14 @@ ResourceClaimTemplates a DGD owns). Everything works on plain data (pod specs an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._k8s._gofmt import go_quote
 from ._errors import RenderError
 from ._options import RenderOptions
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The pod-level claim every GMS container shares (``dra.ClaimName``).
 CLAIM_NAME = "intrapod-shared-gpu"

@@ -20,7 +20,10 @@ module version in the reference ``go.mod`` (v1.2.0; its fields are the ones the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 API_VERSION = "inference.networking.x-k8s.io/v1alpha1"
 KIND = "EndpointPickerConfig"

@@ -8,7 +8,6 @@ Upstream: ``internal/discovery/resource.go``, ``dgd_wait_for_leader_reconciler.g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import (
     ANN_BASE_MODEL,
@@ -33,6 +32,10 @@ from ._names import (
     wait_leader_configmap_name,
 )
 from ._waitleader import WAIT_FOR_LEADER_SCRIPT
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def discovery_rbac(dgd_name: str, namespace: str) -> list[dict[str, Any]]:

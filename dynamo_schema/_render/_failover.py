@@ -9,13 +9,16 @@ shared claim, the socket mount and ``GMS_SOCKET_DIR``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._datacopy import deepcopy
 from .._core._lazyre import lazy
 from . import _dra
 from ._errors import RenderError
 from ._gms import SHARED_MOUNT_PATH
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 ENGINE_COUNT = 2
 SYSTEM_PORT = 9090  # consts.DynamoSystemPort

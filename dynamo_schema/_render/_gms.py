@@ -9,11 +9,14 @@ dicts; every function changes the one it is given.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from .._k8s._gofmt import go_quote
 from . import _dra
 from ._errors import RenderError
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 SERVER_CONTAINER = "gms-server"
 #: The emptyDir shared by the server and its clients for the UDS sockets (not the snapshot control volume).

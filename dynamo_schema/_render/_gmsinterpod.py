@@ -12,7 +12,6 @@ rank-isolated hostPath directory.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._datacopy import deepcopy
 from .._k8s._roles import ROLE_SUFFIX_GMS, ROLE_SUFFIX_LEADER, ROLE_SUFFIX_WORKER
@@ -20,6 +19,10 @@ from . import _dra
 from ._errors import RenderError
 from ._gms import ENV_SOCKET_DIR, SERVER_MODULE
 from ._names import is_inter_pod_gms, is_scaling_group_forced, node_count, normalize_kube_name
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 ROLE_GMS = "gms"
 SHARED_VOLUME = "gms-shared"

@@ -8,7 +8,6 @@ Upstream: ``graph.go`` ``GenerateDynamoComponentsDeployments``/``generateSingleD
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import (
     ANN_DISCOVERY_BACKEND,
@@ -23,6 +22,10 @@ from .._core._datacopy import deepcopy
 from ._backend_detect import backend_for_generated_dcds
 from ._envmerge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
 LABEL_DGD_NAME = "nvidia.com/dynamo-graph-deployment-name"

@@ -11,11 +11,14 @@ Upstream (reference revision 2a6da14c): ``internal/dynamo/graph.go``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ._envmerge import merge_envs
 from ._errors import RenderError
 from ._names import is_worker_type
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 ENV_KV_TRANSFER_DOMAIN = "DYN_KV_TRANSFER_DOMAIN"
 ENV_KV_TRANSFER_ENFORCEMENT = "DYN_KV_TRANSFER_ENFORCEMENT"

@@ -7,7 +7,6 @@ Behaviour follows ``rendering.md`` §5–§6 and upstream ``deploy/operator/inte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import ANN_DISCOVERY_BACKEND, ANN_DISCOVERY_MODE, LABEL_WORKER_HASH
 from .._core._datacopy import deepcopy
@@ -25,6 +24,10 @@ from ._names import (
 )
 from ._options import RenderOptions
 from ._podrequest import MAIN, PodRequest, main_container, pod_template_annotations, pod_template_labels
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_SHM = "8Gi"
 PLANNER_SA = "planner-serviceaccount"

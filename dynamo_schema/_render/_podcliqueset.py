@@ -6,7 +6,6 @@ Facts from ``grove.md`` §8–§9 and upstream ``internal/dynamo/graph.go``/``gr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import (
     ANN_DISCOVERY_BACKEND,
@@ -55,6 +54,10 @@ from ._workloads import (
     LABEL_SELECTOR,
     LABEL_SUB_TYPE,
 )
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 ANN_KAI_QUEUE = "nvidia.com/kai-scheduler-queue"
 ANN_VOLCANO_QUEUE = "nvidia.com/volcano-queue"

@@ -7,11 +7,14 @@ imports the other's module for these.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import GPU_RESOURCE
 from .._core._record import Record
 from ._options import RenderOptions
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAIN = "main"
 

@@ -13,11 +13,14 @@ Admission defaulted each override's ``target`` and checked its identity and valu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._k8s._gofmt import go_quote
 from ._errors import RenderError
 from ._names import uses_pcsg
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 PCS, CLIQUE, GROUP = "PodCliqueSet", "PodCliqueTemplateSpec", "PodCliqueScalingGroupConfig"
 

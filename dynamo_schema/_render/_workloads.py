@@ -7,7 +7,6 @@ Upstream: ``internal/controller/dynamocomponentdeployment_controller.go`` and
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._core._consts import (
     ANN_BASE_MODEL,
@@ -36,6 +35,10 @@ from ._names import (
 from ._options import RenderOptions
 from ._pod import generate_pod_spec, is_k8s_discovery
 from ._podrequest import PodRequest, pod_template_annotations, pod_template_labels
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 LABEL_SUB_TYPE = "nvidia.com/dynamo-sub-component-type"
 LABEL_SELECTOR = "nvidia.com/selector"

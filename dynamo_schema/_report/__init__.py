@@ -12,7 +12,6 @@ Imports only ``_core``.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from ._base import Reporter
 from ._prepare import CEL_NOTE, prepare
@@ -28,6 +27,10 @@ from ._result import (
     text_line,
 )
 from ._summary import summary_line
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CEL_NOTE", "FORMATS", "NO_SCHEMA", "REPORTERS", "SHOWN_NOTES", "Reporter", "ResourceResult", "Status",
            "identity", "make", "position_key", "prepare", "report_text", "skip_reason", "summary_counts",

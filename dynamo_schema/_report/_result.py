@@ -12,15 +12,19 @@ silent.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from .._core._diagnostics import Diagnostic
 from .._core._record import Record
 
 __all__ = ["NO_SCHEMA", "SHOWN_NOTES", "ResourceResult", "Status", "group_of", "identity", "one_line",
            "position_key", "printable", "silent_failure_line", "skip_reason", "status_message", "summary_counts", "text_line", "who"]
 
-Status = Literal["valid", "invalid", "error", "skipped"]
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Status = Literal["valid", "invalid", "error", "skipped"]
+else:
+    Status = str
 
 
 class ResourceResult(Record):

@@ -14,10 +14,13 @@ callers' own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from .._core._diagnostics import Diagnostic
 from .._core._record import Record
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Checked", "api_server_checks", "meta_errors"]
 

@@ -10,9 +10,11 @@ Python ``jsonschema``'s words (docs/decisions.md D50). The schemas are kubeconfo
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def validate_builtin(obj: dict[str, Any], *, version: str, strict: bool = True) -> list[Diagnostic] | None:

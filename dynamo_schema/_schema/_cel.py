@@ -27,16 +27,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error
 from ._cel_rules import BY_NORM as _BY_NORM
-from ._cel_rules import NONE, RULES, CelError, Rule, rule_id
+from ._cel_rules import NONE, RULES, CelError, rule_id
 from ._cel_rules import norm as _norm
 from ._cel_rules import uses_old_self as _uses_old_self
 from ._defaulting import apply_schema_defaults, defaulted_view
 from ._nodes import Node, compile_schema, has_below
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._cel_rules import Rule
 
 __all__ = [
     "BLOCKED_MESSAGE",

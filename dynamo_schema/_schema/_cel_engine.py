@@ -25,9 +25,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 from functools import cache
-from typing import Any
 
 from .._core._lazyre import lazy
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ABSENT",

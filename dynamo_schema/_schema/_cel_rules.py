@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from .._core._consts import ANN_VLLM_BACKEND as _BACKEND_ANNOTATION
 from .._k8s._quantity import parse_quantity
 from ._cel_engine import ABSENT, CelRuntimeError, _cel_eq
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["BY_NORM", "NONE", "RULES", "CelError", "Rule", "norm", "rule_id", "uses_old_self"]
 
@@ -332,7 +335,8 @@ def _r_no_group_pack_domain(s: Any, old: Any) -> bool:
     return _no_pack_domain_in(s, old, "podCliqueScalingGroups")
 
 
-Rule = Callable[[Any, Any], bool]
+if TYPE_CHECKING:
+    Rule = Callable[[Any, Any], bool]
 
 # exact rule text -> (short name, translation)
 RULES: dict[str, tuple[str, Rule]] = {

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
+from .._core._datacopy import deepcopy
 from .._core._diagnostics import Diagnostic, Path
 from ._fielderrors import Run, null_note
 from ._nodes import Node, compile_schema, has_below
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["apply_defaults", "apply_schema_defaults", "defaulted_view", "prune_nulls"]
 
@@ -50,7 +52,7 @@ def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
                 if out is None:
                     out = _before(data, k)
                 if sub.has_default:
-                    out[k] = copy.deepcopy(sub.default)
+                    out[k] = deepcopy(sub.default)
                 continue
             nk: Any = _prune(v, sub, path + (k,), run) if sub is not None else v
             if nk is not v and out is None:
@@ -66,7 +68,7 @@ def _prune(data: Any, node: Node | None, path: Path, run: Run) -> Any:
         for i, v in enumerate(data):
             if v is None and item.has_default and not item.nullable:
                 null_note(run, path + (i,), item)
-                nv: Any = copy.deepcopy(item.default)
+                nv: Any = deepcopy(item.default)
             elif not isinstance(v, (dict, list)):  # a scalar (or a null left for the type check)
                 nv = v
             else:
@@ -107,13 +109,13 @@ def apply_defaults(x: Any, node: Node | None) -> Any:
         out = dict(x)
         for k, sub in _defaulted_props(node):
             if k not in out or (out[k] is None and not sub.nullable):
-                out[k] = copy.deepcopy(sub.default)
+                out[k] = deepcopy(sub.default)
         for k, v in out.items():
             child = node.prop(k) if node.props_raw is not None else None
             if child is None:
                 child = node.additional()
                 if child is not None and v is None and child.has_default and not child.nullable:
-                    out[k] = v = copy.deepcopy(child.default)
+                    out[k] = v = deepcopy(child.default)
             if child is not None and isinstance(v, (dict, list)):
                 out[k] = apply_defaults(v, child)
         return out
@@ -124,7 +126,7 @@ def apply_defaults(x: Any, node: Node | None) -> Any:
         res = []
         for v in x:
             if v is None and item.has_default and not item.nullable:
-                v = copy.deepcopy(item.default)
+                v = deepcopy(item.default)
             res.append(apply_defaults(v, item) if isinstance(v, (dict, list)) else v)
         return res
     return x
@@ -142,7 +144,7 @@ def defaulted_view(x: Any, node: Node | None) -> Any:
             if k not in x or (x[k] is None and not sub.nullable):
                 if out is None:
                     out = dict(x)
-                out[k] = copy.deepcopy(sub.default)
+                out[k] = deepcopy(sub.default)
         src = x if out is None else out
         for k, v in src.items():  # values replaced in place: no key is added while iterating
             child = node.prop(k) if node.props_raw is not None else None
@@ -150,7 +152,7 @@ def defaulted_view(x: Any, node: Node | None) -> Any:
             if child is None:
                 child = node.additional()
                 if child is not None and v is None and child.has_default and not child.nullable:
-                    nv = copy.deepcopy(child.default)
+                    nv = deepcopy(child.default)
             if child is not None and isinstance(nv, (dict, list)):
                 nv = defaulted_view(nv, child)
             if nv is not v:
@@ -166,7 +168,7 @@ def defaulted_view(x: Any, node: Node | None) -> Any:
         for i, v in enumerate(x):
             nv = v
             if v is None and item.has_default and not item.nullable:
-                nv = copy.deepcopy(item.default)
+                nv = deepcopy(item.default)
             if isinstance(nv, (dict, list)):
                 nv = defaulted_view(nv, item)
             if nv is not v and res is None:

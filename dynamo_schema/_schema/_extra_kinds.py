@@ -9,10 +9,12 @@ its messages). Rule ids of the webhook: ``dynamomodel.*``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import EXTRA_KINDS as EXTRA_KINDS  # kind -> served versions (the one list, D50)
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def check_extra(data: dict[str, Any], *, strict: bool = True, old: Any = None) -> list[Diagnostic]:

@@ -14,11 +14,13 @@ checked here at all, its type names as a set, and whether string / number constr
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._fielderrors import Run
 from ._nodes import Node
 from ._values import STRING_FORMATS, enum_ok, list_uniqueness
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["clean"]
 

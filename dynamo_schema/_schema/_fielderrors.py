@@ -4,11 +4,13 @@ unknown-field and pruned-null diagnostics, and the run that collects them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import field_error, field_value_v033, go_float, go_quote
 from ._nodes import Node
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Run", "go_number", "null_note", "openapi_name", "schema_field_error", "unknown_field"]
 

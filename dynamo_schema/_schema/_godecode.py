@@ -20,10 +20,12 @@ JSON patch from the request to that text, less the removals the Go type alone ca
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._diagnostics import Diagnostic, Path
 from ._gotypes import GoType, root_type
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["decode_error", "go_round_trip", "parse_quantity_error"]
 

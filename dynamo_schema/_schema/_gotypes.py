@@ -20,9 +20,11 @@ batch/v1, ``k8s.io/apimachinery`` meta/v1, ``sigs.k8s.io/gateway-api-inference-e
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._core._consts import NULL_REF
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["GoType", "root_type"]
 

@@ -7,9 +7,12 @@ patterns are RE2 compiled for Python."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .._core._consts import NULL_REF
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Node", "child_node", "compile_schema", "has_below"]
 

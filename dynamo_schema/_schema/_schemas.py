@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import os
 from functools import cache
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 _DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_data", "schemas")  # dynamo_schema/_data
 

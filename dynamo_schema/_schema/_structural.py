@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import datetime
 import math
-from typing import Any
 
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import go_quote
@@ -36,6 +35,10 @@ from ._nodes import Node, child_node, compile_schema
 from ._values import STRING_FORMATS as _STRING_FORMATS
 from ._values import enum_ok as _enum_ok
 from ._values import list_uniqueness as _list_uniqueness
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "Node",

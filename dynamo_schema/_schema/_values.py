@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from typing import Any
 
 from .._core._diagnostics import Path
 from .._core._lazyre import lazy
 from .._k8s._gofmt import field_error, go_json
 from ._fielderrors import Run, schema_field_error
 from ._nodes import Node
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["STRING_FORMATS", "enum_ok", "list_uniqueness", "scalar_key"]
 

@@ -12,13 +12,15 @@ Go rendering (``spec.services[worker]``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..._core._consts import ANN_VLLM_BACKEND
 from ..._core._diagnostics import Diagnostic, Path
 from ..._core._kinds import DCD, DGD
 from .._common import as_dict, as_int, as_list, as_str, forbidden, get, invalid, required, str_map, warning
 from ._shared import runtime_version_rules
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..._core._diagnostics import Diagnostic
 from .._common import as_dict, as_str
 from .._settings import AdmissionSettings
 from ._shared import Ctx, validate_elastic_ep, validate_shared_spec
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def dcd_ctx(settings: AdmissionSettings, *, check_runtime_version: bool = True) -> Ctx:

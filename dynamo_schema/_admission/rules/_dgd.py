@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..._core._consts import (
     ANN_DISCOVERY_MODE,
@@ -50,6 +49,10 @@ from .._provider import (
 )
 from .._settings import AdmissionSettings
 from ._shared import Ctx, validate_elastic_ep, validate_provider_override, validate_shared_spec
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 ANN_POWER_LIMIT = "dynamo.nvidia.com/gpu-power-limit"
 TOPOLOGY_COMPOSITION = (

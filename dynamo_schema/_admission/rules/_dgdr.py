@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
+from ..._core._datacopy import deepcopy
 from ..._core._diagnostics import Diagnostic
 from .._common import as_dict, as_str, forbidden, get, invalid, required
 from .._runtime_version import image_has_version
 from .._settings import AdmissionSettings
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 HARDWARE_DETAIL = "GPU hardware configuration is required when GPU discovery is disabled"
 OVERRIDE_DETAIL = "is required when spec.image has no parseable semantic-version tag"
@@ -84,11 +86,11 @@ def _deferred_runtime_update(new: dict[str, Any], old: dict[str, Any], phase: st
     activated = new_auto is None or new_auto
     if activated and phase != "Ready":
         return False
-    stripped = copy.deepcopy(new)
+    stripped = deepcopy(new)
     for key in ("autoApply", "runtimeVersionOverride"):
         stripped.pop(key, None)
         if key in old:
-            stripped[key] = copy.deepcopy(old[key])
+            stripped[key] = deepcopy(old[key])
     return _semantic_equal(stripped, old)
 
 

@@ -3,8 +3,6 @@ both the DGD (per ``spec.components[i]``) and the DCD (``spec``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..._core._consts import GPU_RESOURCE
 from ..._core._diagnostics import Diagnostic, Path
 from ..._core._record import Record
@@ -43,6 +41,10 @@ from .._provider import (
 )
 from .._runtime_version import image_has_version
 from .._settings import AdmissionSettings
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 RUNTIME_VERSION_OVERRIDE_REQUIRED = (
     "is required when the specified main container image has no parseable semantic-version tag"

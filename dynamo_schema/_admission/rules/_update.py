@@ -3,8 +3,6 @@ plus the CEL transition rules of the CRDs that need the old object."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..._core._consts import ANN_WORKLOAD_PROVIDER, GPU_RESOURCE
 from ..._core._diagnostics import Diagnostic, Path
 from .._common import (
@@ -45,6 +43,10 @@ from ._shared import (
     runtime_version_rules,
     validate_gms,
 )
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 SCALING_ADAPTER_DETAIL = (
     "cannot be modified directly when scaling adapter is enabled; scale or update the related "

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 from .._common import UsageError, load_documents, read_stdin
 from .._options import admission_settings
 
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Iterator, TextIO
+
     from ..._pipeline._validate import ValidateOptions
     from ..._report import ResourceResult
 

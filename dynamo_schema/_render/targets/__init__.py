@@ -9,9 +9,14 @@ Protocol. A new target: a module here with its ``TARGET``, and its name in ``_MO
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
-from ._target import RenderFunction, RenderTarget, Target
+from ._target import Target
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._protocol import RenderTarget
 
 #: The target modules, in registry order.
 _MODULES = ("kubernetes", "grove", "dcd")
@@ -33,10 +38,15 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """``TARGETS`` is built on first use (importing every target module): ``validate``'s reconcile check
-    renders for one pathway and imports that target's module only (:func:`target`)."""
+    renders for one pathway and imports that target's module only (:func:`target`). ``RenderTarget``,
+    the Protocol of a target, is imported when asked for."""
     if name == "TARGETS":
         registry = globals().setdefault("TARGETS", _registry())
         return registry
+    if name == "RenderTarget":  # the Protocol (typing): for checking a plug-in, not needed to render
+        from ._protocol import RenderTarget
+
+        return RenderTarget
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -56,4 +66,4 @@ def names_for(kind: str) -> tuple[str, ...]:
     return tuple(name for name, t in __getattr__("TARGETS").items() if kind in t.kinds)
 
 
-__all__ = ["TARGETS", "RenderFunction", "RenderTarget", "Target", "names_for", "target"]
+__all__ = ["TARGETS", "RenderTarget", "Target", "names_for", "target"]

@@ -4,7 +4,6 @@ gets, and the final clean-up of the rendered objects."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .._admit import admit
 from .._backend_detect import backend_for_generated_dcds
@@ -23,6 +22,10 @@ from .._graph import generate_dcds, strip_private
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
 from .._workloads import render_dcd_workloads
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 DGD = "DynamoGraphDeployment"
 DCD = "DynamoComponentDeployment"

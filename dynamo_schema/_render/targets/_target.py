@@ -1,31 +1,18 @@
-"""The shape of a render target (``RenderTarget``) and the record every target module exports."""
+"""The record every target module exports (``Target``); the shape of a render target, the ``RenderTarget``
+Protocol, is in ``_protocol`` (imported by type checkers and by whoever checks a plug-in against it)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
-
 from ..._core._record import FrozenRecord
-from .._options import RenderOptions
 
-RenderFunction = Callable[[dict[str, Any], RenderOptions], list[dict[str, Any]]]
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
+    from .._options import RenderOptions
 
-@runtime_checkable
-class RenderTarget(Protocol):
-    """A render target: ``render(obj, options)`` turns one admitted-to-be ``nvidia.com/v1beta1`` object of
-    one of ``kinds`` into new dicts, in a stable order; the input is never changed."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def kinds(self) -> frozenset[str]: ...
-
-    @property
-    def description(self) -> str: ...
-
-    def render(self, obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]: ...
+    RenderFunction = Callable[[dict[str, Any], RenderOptions], list[dict[str, Any]]]
 
 
 class Target(FrozenRecord):

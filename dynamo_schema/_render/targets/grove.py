@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..._core._consts import LABEL_WORKER_HASH
 from .._admit import admit
 from .._checkpoint import CheckpointInfo
@@ -25,6 +23,10 @@ from ._common import (
     worker_hash,
 )
 from ._target import Target
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def render_grove_target(obj: dict[str, Any], options: RenderOptions) -> list[dict[str, Any]]:
