@@ -87,13 +87,14 @@ def kustomize_results(folder: str, options: ValidateOptions, log: Callable[[str]
         return [_error(name, "kustomize.build-failed", text)]
     loaded = load(proc.stdout, name, strict=options.strict)
     sources, ops = _sources(folder)
+    renames = _renames(folder)
     out = []
     for doc, load_diags in loaded.entries():
         if doc is None:
             out.append(error_result(name, list(load_diags)))
             continue
         r = document_result(doc, options, load_diags)
-        r.diagnostics = [_trace(d, doc.data, sources, ops) for d in r.diagnostics] \
+        r.diagnostics = [_trace(d, doc.data, sources, ops, renames) for d in r.diagnostics] \
             + _replaced_lists(doc.data, sources)
         r.filename = name
         out.append(r)
@@ -183,6 +184,36 @@ class _Op:
         self.target, self.doc, self.index, self.pointer, self.value = target, doc, index, pointer, value
 
 
+def _resources(folder: str, data: dict[str, Any]) -> list[str]:
+    """The local paths a kustomization in ``folder`` builds from (``resources``, ``bases``, ``components``), in order."""
+    return [os.path.normpath(os.path.join(folder, entry)) for key in ("resources", "bases", "components")
+            for entry in data.get(key) or [] if isinstance(entry, str) and "://" not in entry]
+
+
+def _renames(folder: str) -> list[tuple[str, str]]:
+    """(kustomization file, ``namePrefix`` or ``nameSuffix``) of each kustomization of the build in ``folder`` that
+    renames its resources, outermost first."""
+    from ._kustomize import _read_yaml
+
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def visit(d: str, depth: int) -> None:
+        k = _kustomization(d)
+        if k is None or k in seen or depth > 16:
+            return
+        seen.add(k)
+        data = _read_yaml(k)
+        if isinstance(data, dict):
+            out.extend((k, key) for key in ("namePrefix", "nameSuffix") if isinstance(data.get(key), str) and data[key])
+            for p in _resources(d, data):
+                if os.path.isdir(p):
+                    visit(p, depth + 1)
+
+    visit(folder, 0)
+    return out
+
+
 def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
     """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively, and
     the JSON6902 operations of its patches."""
@@ -202,15 +233,11 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
         data = _read_yaml(k)
         if not isinstance(data, dict):
             return
-        for key in ("resources", "bases", "components"):
-            for entry in data.get(key) or []:
-                if not isinstance(entry, str) or "://" in entry:
-                    continue
-                p = os.path.normpath(os.path.join(d, entry))
-                if os.path.isdir(p):
-                    visit(p, depth + 1)
-                elif os.path.isfile(p):
-                    files.append((False, p, {}))
+        for p in _resources(d, data):
+            if os.path.isdir(p):
+                visit(p, depth + 1)
+            elif os.path.isfile(p):
+                files.append((False, p, {}))
         for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
             for i, entry in enumerate(data.get(key) or []):
                 rel = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
@@ -330,8 +357,8 @@ def _source_path(src: Any, built: Any, path: tuple[Any, ...]) -> tuple[Any, ...]
     return tuple(out)
 
 
-def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]], ops: list[_Op] | None = None
-           ) -> Diagnostic:
+def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]], ops: list[_Op] | None = None,
+           renames: list[tuple[str, str]] | None = None) -> Diagnostic:
     if not d.path or not isinstance(built, dict):
         return d
     if ops:
@@ -355,5 +382,22 @@ def _trace(d: Diagnostic, built: Any, sources: list[tuple[bool, Document]], ops:
     if best is None:
         return d
     _, doc, sp = best
+    if renames and path == ("metadata", "name") and _at(doc.data, sp) != (True, built_value):
+        # the name as built is not the source's: a namePrefix / nameSuffix made it (the outermost one shown)
+        renamed = _rename_place(*renames[0])
+        if renamed is not None:
+            return d.located(*renamed)
     line, col = doc.positions[sp]
     return d.located(doc.file, line, col)
+
+
+def _rename_place(kustomization: str, key: str) -> tuple[str, int, int] | None:
+    """Where ``key`` (``namePrefix``/``nameSuffix``) is written in ``kustomization``: file, line, column."""
+    from .._io._load import load_path_result
+
+    try:
+        docs = load_path_result(kustomization, strict=False).documents
+    except OSError:
+        return None
+    pos = docs[0].positions.get((key,)) if docs else None
+    return None if pos is None else (kustomization, pos[0], pos[1])

@@ -131,3 +131,46 @@ def test_kustomizations_are_followed_16_levels_below_the_folder(tmp_path: Path) 
     files = {doc.file for _, doc in _sources(str(tmp_path / "l0"))[0]}
     assert str(tmp_path.joinpath("l0", *["next"] * 16, "obj.yaml")) in files
     assert len(files) == 17
+
+
+def _renamed_tree(tmp: Path, overlay_text: str, base_extra: str = "") -> Path:
+    (tmp / "base").mkdir()
+    (tmp / "overlay").mkdir()
+    (tmp / "base" / "obj.yaml").write_text(BASE)
+    (tmp / "base" / "kustomization.yaml").write_text(base_extra + "resources:\n  - obj.yaml\n")
+    (tmp / "overlay" / "kustomization.yaml").write_text(overlay_text)
+    return tmp / "overlay"
+
+
+NAME_DIAG = Diagnostic("reconcile.invalid-label-value", ("metadata", "name"), "must be no more than 63 characters")
+
+
+def test_a_name_a_name_prefix_made_is_located_at_the_prefix(tmp_path: Path) -> None:
+    """The built name is not the base's: the kustomization whose ``namePrefix`` made it is shown (its key)."""
+    from dynamo_schema._pipeline._kustomize_build import _renames
+
+    overlay = _renamed_tree(tmp_path, "resources:\n  - ../base\nnamePrefix: team-a-\n")
+    built = {**BUILT, "metadata": {"name": "team-a-demo"}}
+    sources, ops = _sources(str(overlay))
+    renames = _renames(str(overlay))
+    assert renames == [(str(overlay / "kustomization.yaml"), "namePrefix")]
+    got = _trace(NAME_DIAG, built, sources, ops, renames)
+    assert (got.file, got.line, got.column) == (str(overlay / "kustomization.yaml"), 3, 1)
+    # another field of the object stays where the base wrote it; a name the build kept, too
+    other = _trace(DIAG, built, sources, ops, renames)
+    assert (other.file, other.line) == (str(tmp_path / "base" / "obj.yaml"), 8)
+    kept = _trace(NAME_DIAG, BUILT, sources, ops, renames)
+    assert (kept.file, kept.line) == (str(tmp_path / "base" / "obj.yaml"), 4)
+
+
+def test_the_outermost_renaming_kustomization_is_shown(tmp_path: Path) -> None:
+    """Suffixes and prefixes of every level: the outermost kustomization that renames is shown."""
+    from dynamo_schema._pipeline._kustomize_build import _renames
+
+    overlay = _renamed_tree(tmp_path, "resources:\n  - ../base\nnameSuffix: -prod\n", base_extra="namePrefix: b-\n")
+    renames = _renames(str(overlay))
+    assert renames == [(str(overlay / "kustomization.yaml"), "nameSuffix"),
+                       (str(tmp_path / "base" / "kustomization.yaml"), "namePrefix")]
+    sources, ops = _sources(str(overlay))
+    got = _trace(NAME_DIAG, {**BUILT, "metadata": {"name": "b-demo-prod"}}, sources, ops, renames)
+    assert (got.file, got.line) == (str(overlay / "kustomization.yaml"), 3)

@@ -160,3 +160,24 @@ def test_kustomize_build_failure_is_an_error_resource(tmp_path: Path) -> None:
     rc, out, _ = run("validate", "-o", "json", "--kustomize", str(tmp_path))
     assert rc == 1
     assert '"kustomize.build-failed"' in out
+
+
+@needs_kubectl
+def test_a_name_prefix_that_makes_the_name_too_long_is_located_at_the_prefix(tmp_path: Path) -> None:
+    # the base is valid alone; the overlay's namePrefix makes the DGD name too long for the labels the
+    # operator derives from it: that error is shown at the namePrefix line, the others at their components
+    base, overlay = tmp_path / "base", tmp_path / "overlay"
+    base.mkdir()
+    overlay.mkdir()
+    shutil.copy(ROOT / "examples" / "vllm-disagg.yaml", base / "dgd.yaml")
+    (base / "kustomization.yaml").write_text("resources:\n  - dgd.yaml\n")
+    rc, _, _ = run("validate", str(base / "dgd.yaml"))
+    assert rc == 0
+    kfile = overlay / "kustomization.yaml"
+    kfile.write_text("resources:\n  - ../base\nnamePrefix: a-very-long-team-name-prefix-for-the-production-environment-\n")
+    rc, out, _ = run("validate", "--kustomize", str(overlay))
+    lines = out.splitlines()
+    built = "a-very-long-team-name-prefix-for-the-production-environment-llama-disagg"
+    named = [ln for ln in lines if f"DynamoGraphDeployment/{built}: metadata.name: " in ln]
+    assert rc == 1 and named and all(ln.startswith(f"{kfile}:3:1: ") for ln in named)
+    assert any(ln.startswith(f"{base / 'dgd.yaml'}:") and "spec.components[" in ln for ln in lines)
