@@ -190,39 +190,14 @@ def _resources(folder: str, data: dict[str, Any]) -> list[str]:
             for entry in data.get(key) or [] if isinstance(entry, str) and "://" not in entry]
 
 
-def _renames(folder: str) -> list[tuple[str, str]]:
-    """(kustomization file, ``namePrefix`` or ``nameSuffix``) of each kustomization of the build in ``folder`` that
-    renames its resources, outermost first."""
+def _walk(folder: str, *, pre: Callable[[str, dict[str, Any]], Any] | None = None,
+          on_file: Callable[[str], Any] | None = None,
+          post: Callable[[str, str, dict[str, Any]], Any] | None = None) -> None:
+    """Visit the kustomization in ``folder`` and every one it builds from, each once (16 levels at most):
+    ``pre(kustomization, data)``, then its resources in the order listed (a folder visited, a file given to
+    ``on_file``), then ``post(folder, kustomization, data)``."""
     from ._kustomize import _read_yaml
 
-    out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-
-    def visit(d: str, depth: int) -> None:
-        k = _kustomization(d)
-        if k is None or k in seen or depth > 16:
-            return
-        seen.add(k)
-        data = _read_yaml(k)
-        if isinstance(data, dict):
-            out.extend((k, key) for key in ("namePrefix", "nameSuffix") if isinstance(data.get(key), str) and data[key])
-            for p in _resources(d, data):
-                if os.path.isdir(p):
-                    visit(p, depth + 1)
-
-    visit(folder, 0)
-    return out
-
-
-def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
-    """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively, and
-    the JSON6902 operations of its patches."""
-    from .._io._load import load_path_result
-    from ._json6902 import is_json6902, pointer
-    from ._kustomize import _read_yaml, inline_documents
-
-    files: list[tuple[bool, str, dict[str, Any]]] = []
-    inline: list[tuple[Document, dict[str, Any]]] = []  # documents of inline patches, with their target
     seen: set[str] = set()
 
     def visit(d: str, depth: int) -> None:
@@ -233,11 +208,39 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
         data = _read_yaml(k)
         if not isinstance(data, dict):
             return
+        if pre is not None:
+            pre(k, data)
         for p in _resources(d, data):
             if os.path.isdir(p):
                 visit(p, depth + 1)
-            elif os.path.isfile(p):
-                files.append((False, p, {}))
+            elif os.path.isfile(p) and on_file is not None:
+                on_file(p)
+        if post is not None:
+            post(d, k, data)
+
+    visit(folder, 0)
+
+
+def _renames(folder: str) -> list[tuple[str, str]]:
+    """(kustomization file, ``namePrefix`` or ``nameSuffix``) of each kustomization of the build in ``folder`` that
+    renames its resources, outermost first."""
+    out: list[tuple[str, str]] = []
+    _walk(folder, pre=lambda k, data: out.extend(
+        (k, key) for key in ("namePrefix", "nameSuffix") if isinstance(data.get(key), str) and data[key]))
+    return out
+
+
+def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
+    """(is a patch, Document) of every file the kustomization in ``folder`` builds from, recursively, and
+    the JSON6902 operations of its patches."""
+    from .._io._load import load_path_result
+    from ._json6902 import is_json6902, pointer
+    from ._kustomize import inline_documents
+
+    files: list[tuple[bool, str, dict[str, Any]]] = []
+    inline: list[tuple[Document, dict[str, Any]]] = []  # documents of inline patches, with their target
+
+    def patches(d: str, k: str, data: dict[str, Any]) -> None:
         for key in ("patches", "patchesStrategicMerge", "patchesJson6902"):
             for i, entry in enumerate(data.get(key) or []):
                 rel = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
@@ -253,7 +256,7 @@ def _sources(folder: str) -> tuple[list[tuple[bool, Document]], list[_Op]]:
                 if isinstance(text, str):
                     inline.extend((doc, target) for doc in inline_documents(k, where, text))
 
-    visit(folder, 0)
+    _walk(folder, on_file=lambda p: files.append((False, p, {})), post=patches)
     out: list[tuple[bool, Document]] = []
     ops: list[_Op] = []
     loaded: list[tuple[bool, Document, dict[str, Any]]] = []
