@@ -12,14 +12,13 @@ import os
 import re
 from functools import cache
 
-TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
-if TYPE_CHECKING:  # pathlib (with urllib.parse, ipaddress: ~3 ms) only where a schema is read, not in a cold validate
-    from typing import Any
-
-    from pathlib import Path
-
 from .._core._diagnostics import Diagnostic
 from .._core._lazyre import lazy
+
+TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
+if TYPE_CHECKING:  # pathlib (with urllib.parse, ipaddress: ~3 ms) only where a schema is read, not in a cold validate
+    from pathlib import Path
+    from typing import Any
 
 DEFAULT_KUBERNETES_VERSION = "1.32.0"
 
