@@ -328,3 +328,14 @@ def test_release_mutations_agree(release: str, tmp_path: Path) -> None:
     rejected = sum(1 for d in docs if dv.ours(d, release)[0])
     assert 0 < rejected < len(docs)  # the mutations reach both verdicts
     assert _compare(docs, binary, tmp_path, release=release)[:50] == []
+
+
+@pytest.mark.parametrize("size", [8192, 16384])
+def test_a_document_of_a_buffer_size_gets_a_verdict(size: int, tmp_path: Path) -> None:
+    # the pinned kubectl-validate reports nothing for a file of a multiple of 8,192 bytes without a final
+    # newline: run_batch writes one, so such a case (once drawn by a random seed) is compared as any other
+    binary = require("kubectl-validate")
+    doc: dict[str, Any] = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"k": ""}}
+    doc["data"]["k"] = "a" * (size - len(json.dumps(doc)))
+    assert len(json.dumps(doc)) == size
+    assert dv.run_batch(binary, [doc], tmp_path) == [(False, set())]
