@@ -69,7 +69,9 @@ class _Rx:
 
     @cached_property
     def dot_float(self) -> re.Pattern[str]:
-        return re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?\Z")
+        # strconv.ParseFloat of a Go decimal literal that starts with ".": one "_" may separate two
+        # digits, in the fraction and in the exponent (kubectl decodes ".0_0" to 0, ".5e1_0" to 5e9)
+        return re.compile(r"\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?\Z")
 
     @cached_property
     def timestamp(self) -> re.Pattern[str]:
@@ -211,7 +213,7 @@ def _resolve_plain(value: str) -> Any:
     c = value[0]
     if c == ".":
         if _rx().dot_float.match(value):
-            f = float(value)
+            f = float(value.replace("_", ""))
             if f not in (float("inf"), float("-inf")):
                 return f
         return value

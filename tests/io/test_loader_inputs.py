@@ -534,3 +534,16 @@ def test_an_explicitly_tagged_key_is_decoded_like_a_tagged_value() -> None:  # m
     assert "!!zzz" in d.message
     (doc,) = load_text("a:\n  !!timestamp 2001-12-14: 1\n  !!str 0x10: 2\n")
     assert doc.data == {"a": {"2001-12-14": 1, "0x10": 2}}
+
+
+@pytest.mark.parametrize(("token", "value"), [
+    # kubectl v1.32 (`kubectl patch --local`, sigs.k8s.io/yaml) decodes these plain scalars so; the
+    # oracle test re-checks the same tokens against the installed kubectl
+    (".0_0", 0), (".5_5", 0.55), (".1_2_3", 0.123), (".5e1_0", 5000000000), (".5e+1_0", 5000000000),
+    (".0e0_1", 0), (".5E-1", 0.05),
+    (".5e_1", ".5e_1"), ("._5", "._5"), (".5_", ".5_"), (".5__5", ".5__5"), (".5_e1", ".5_e1"),
+    (".5e1_", ".5e1_"), (".e5", ".e5"), (".0x1", ".0x1"), (".5p1", ".5p1"),
+])
+def test_plain_scalar_starting_with_a_dot_is_a_go_float_literal(token: str, value: object) -> None:
+    got = load_text(f"v: {token}\n")[0].data["v"]
+    assert got == value and type(got) is type(value)

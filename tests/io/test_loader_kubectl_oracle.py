@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._io._load import load_text
@@ -55,11 +55,16 @@ _cased = st.builds(lambda w, flips: "".join(c.upper() if f else c for c, f in zi
                    _words, st.lists(st.booleans(), min_size=10, max_size=10))
 _numberish = st.from_regex(r"[-+]?[0-9_.eExXoObB]{1,10}", fullmatch=True)
 _tokens = st.one_of(_cased, _numberish, st.from_regex(r"[0-9a-fA-F_.:+-]{1,8}", fullmatch=True))
+# a plain scalar that starts with "." is read by strconv.ParseFloat with Go's digit separators
+# (found by a random seed: ".0_0" is 0 to kubectl)
+_DOT_FLOATS = [".0_0", ".5_5", ".1_2_3", ".5e1_0", ".5e+1_0", ".0e0_1", ".5E-1", ".5e_1", "._5", ".5_",
+               ".5__5", ".5_e1", ".5e1_", ".5e", ".e5", ".", "._", ".0x1", ".5p1"]
 
 
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(_tokens, min_size=1, max_size=40, unique=True))
+@example(tokens=_DOT_FLOATS)
 def test_plain_scalars_decode_like_kubectl(tmp_path: Path, tokens: list[str]) -> None:
     tokens = [t for t in tokens if is_plain_scalar(t) and t not in (".inf", "+.inf", "-.inf")
               and t.lower().lstrip("+-") not in (".inf", ".nan")]
@@ -74,6 +79,7 @@ def test_plain_scalars_decode_like_kubectl(tmp_path: Path, tokens: list[str]) ->
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(_tokens, min_size=1, max_size=30, unique=True))
+@example(tokens=_DOT_FLOATS)
 def test_plain_keys_decode_like_kubectl(tmp_path: Path, tokens: list[str]) -> None:
     tokens = [t for t in tokens if is_plain_scalar(t) and t.lower() not in ("~", "null", "<<")]
     # one key per sub-map: spellings that collide (y / true) would make kubectl's result depend on
