@@ -53,6 +53,9 @@ disabled scalingAdapter is restored explicitly).
 
 from __future__ import annotations
 
+import marshal
+from functools import lru_cache
+
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._core._consts import V1BETA1 as BETA
 from ._annotations import DCD_SPEC_ANNOTATION as DCD_SPEC_ANNOTATION
@@ -93,6 +96,29 @@ def to_v1alpha1(obj: JSONObject) -> JSONObject:
     """Convert a v1beta1 DGD, DCD, DGDR or DGDSA to v1alpha1 (a v1alpha1 input is returned as a copy; a
     Dynamo kind served in one version only raises :class:`ConversionError`)."""
     return _dispatch(obj, ALPHA, dcd_to_alpha, dgdr_to_alpha, dgd_to_alpha)
+
+
+# ---------------------------------------------------------------- the v1alpha1 view, once per content
+# ``validate`` converts an admitted v1beta1 object to v1alpha1 for the webhook rules of its compatibility
+# view (``_admission.rules._alpha``), then its reconcile render asks for the same view once per component
+# and again for the worker hash (``_render._alphacompat``). The conversion is a pure function of the
+# object's content, so it is cached by content: the key is the object's exact serialization (marshal
+# version 2 keeps types -- True is not 1 -- and key order), and every caller gets a fresh copy.
+
+
+@lru_cache(maxsize=16)
+def _alpha_bytes(content: bytes) -> bytes:
+    return marshal.dumps(to_v1alpha1(marshal.loads(content)), 2)
+
+
+def alpha_by_content(obj: JSONObject) -> JSONObject:
+    """``to_v1alpha1(obj)`` (exceptions propagate), computed once per distinct content; a fresh object."""
+    try:
+        content = marshal.dumps(obj, 2)
+    except ValueError:  # not plain data: convert without the cache
+        return to_v1alpha1(obj)
+    result: JSONObject = marshal.loads(_alpha_bytes(content))
+    return result
 
 
 if TYPE_CHECKING:

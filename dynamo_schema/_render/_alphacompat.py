@@ -20,9 +20,7 @@ gets a fresh copy, as a fresh conversion would give it.
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping
-from functools import lru_cache
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -153,27 +151,9 @@ def dcd_preserved_annotations(dcd: Mapping[str, Any]) -> dict[str, str]:
     return dict((dcd_alpha_spec(dcd) or {}).get("annotations") or {})
 
 
-# ---------------------------------------------------------------- the conversion, once per content
-# Rendering one DGD asks for its v1alpha1 view once per component and again for the worker hash. The
-# conversion is a pure function of the object's content, so it is cached by content: the key is the
-# object's exact serialization (marshal version 2 keeps types — True is not 1 — and key order), and
-# every caller gets a fresh copy.
-
-
-@lru_cache(maxsize=16)
-def _alpha_bytes(content: bytes) -> bytes:
-    from .._convert._v1alpha1 import to_v1alpha1
-
-    return marshal.dumps(to_v1alpha1(marshal.loads(content)), 2)
-
-
 def alpha_view(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """``to_v1alpha1(dict(obj))`` (exceptions propagate), computed once per distinct content."""
-    try:
-        content = marshal.dumps(dict(obj), 2)
-    except ValueError:  # not plain data: convert without the cache
-        from .._convert._v1alpha1 import to_v1alpha1
+    """``to_v1alpha1(dict(obj))`` (exceptions propagate), computed once per distinct content
+    (``_convert._v1alpha1.alpha_by_content``: admission's view of the same stored object is the same entry)."""
+    from .._convert._v1alpha1 import alpha_by_content
 
-        return to_v1alpha1(dict(obj))
-    result: dict[str, Any] = marshal.loads(_alpha_bytes(content))
-    return result
+    return alpha_by_content(dict(obj))

@@ -42,3 +42,28 @@ def test_each_call_returns_an_independent_copy() -> None:
     one = alpha_view(DGD)
     one["spec"]["services"].clear()
     assert alpha_view(DGD) == to_v1alpha1(copy.deepcopy(DGD))
+
+
+def test_admission_and_render_share_one_conversion() -> None:
+    """The webhook rules' view of an admitted object and its render's view are one cache entry: the
+    second asker does not convert again (and still gets its own copy)."""
+    from dynamo_schema._admission.rules._alpha import _alpha_view
+    from dynamo_schema._convert import _v1alpha1
+
+    dgd = copy.deepcopy(DGD)
+    dgd["metadata"]["name"] = "shared-once"  # content no other test uses
+    before = _v1alpha1._alpha_bytes.cache_info()
+    admitted = _alpha_view(dgd)
+    rendered = alpha_view(dgd)
+    after = _v1alpha1._alpha_bytes.cache_info()
+    assert (after.misses - before.misses, after.hits - before.hits) == (1, 1)
+    assert admitted == rendered == to_v1alpha1(copy.deepcopy(dgd)) and admitted is not rendered
+
+
+def test_content_marshal_cannot_write_is_converted_directly() -> None:
+    class Text(str):
+        pass
+
+    dgd = copy.deepcopy(DGD)
+    dgd["metadata"]["name"] = Text("x")
+    assert alpha_view(dgd) == to_v1alpha1(copy.deepcopy(DGD))

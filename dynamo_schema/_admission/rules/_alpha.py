@@ -27,11 +27,11 @@ FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 
 def _alpha_view(obj: dict[str, Any]) -> dict[str, Any] | None:
     try:
-        from ..._convert._v1alpha1 import to_v1alpha1
+        from ..._convert._v1alpha1 import alpha_by_content
     except ImportError:  # pragma: no cover - converter not installed
         return None
     try:
-        alpha = to_v1alpha1(obj)
+        alpha = alpha_by_content(obj)  # the render of the same object reuses this conversion
     except Exception:  # noqa: BLE001 - malformed input: the schema stage reports it
         return None
     return alpha if isinstance(alpha, dict) else None
