@@ -153,7 +153,7 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     return diags + hook, stored
 
 
-_DECODE_NOTES = frozenset({"schema.unknown-field", "schema.did-you-mean"})
+_DECODE_NOTES = frozenset({"schema.unknown-field", "schema.did-you-mean"})  # = _structural.DECODING_RULES
 
 
 def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: ValidateOptions,
@@ -170,8 +170,7 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     from .._schema._godecode import decode_error
 
     pruned, notes = _structural.prune_nulls(data, schema)
-    structural = _structural.validate(pruned, schema, strict=options.strict, status_subresource=True)
-    decoding = [d for d in structural if d.rule in _DECODE_NOTES]
+    decoding = _structural.decoding_findings(pruned, schema, strict=options.strict, status_subresource=True)
     diags: list[Diagnostic] = list(notes)
     if options.strict and any(d.rule == "schema.unknown-field" and d.severity == "error" for d in decoding):
         return diags + decoding, None

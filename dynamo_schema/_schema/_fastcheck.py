@@ -214,3 +214,97 @@ def _array(data: list[Any], node: Node) -> bool:
         list_uniqueness(run, data, node, ())
         return not run.diags
     return True
+
+
+# --------------------------------------------------------------------------------------------------
+# strict decoding only
+
+
+def known_fields(data: Any, node: Node, root_meta: bool, status_subresource: bool) -> bool:
+    """True only when the structural walk of ``data`` (the resource root) reports no
+    ``schema.unknown-field`` (and so no ``schema.did-you-mean``): what the API server's strict decoding
+    looks at, the field names alone. ``root_meta`` as :func:`clean`; ``status_subresource`` as
+    :func:`._structural.validate`. Unsure (a mapping or list where the schema declares another type, an
+    embedded resource, a subclass) is False, and the caller runs the walk."""
+    if type(data) is not dict:
+        return False
+    skip: tuple[str, ...] = ()
+    if root_meta and not node.embedded:
+        if "metadata" in data:
+            meta = data["metadata"]
+            if type(meta) is dict:
+                for k in meta:
+                    if k not in _OBJECT_META_FIELDS:
+                        return False
+            elif isinstance(meta, (dict, list)):
+                return False
+        skip = ("metadata",)
+    if status_subresource and "status" in data:
+        if not _status_keys(data["status"], node.prop("status")):
+            return False
+        skip += ("status",)
+    return _keys(data, node, skip)
+
+
+def _keys(data: Any, node: Node, skip: tuple[str, ...] = ()) -> bool:
+    if type(data) is dict:
+        types = node.types
+        if types and "object" not in types or node.embedded:
+            return False  # the pruned fields of a wrong type, an embedded resource: the walk decides
+        props = node.props_raw
+        for k, v in data.items():
+            if skip and k in skip:
+                continue
+            sub = node.prop(k) if props is not None else None
+            if sub is None:
+                sub = node.additional()
+                if sub is None:
+                    if node.allows_unknown:
+                        continue
+                    return False
+            if isinstance(v, (dict, list)) and not _keys(v, sub):
+                return False
+        return True
+    if type(data) is list:
+        types = node.types
+        if types and "array" not in types:
+            return False
+        item = node.items()
+        if item is None:
+            return True
+        for v in data:
+            if isinstance(v, (dict, list)) and not _keys(v, item):
+                return False
+        return True
+    return False  # a subclass of dict or list
+
+
+def _status_keys(data: Any, node: Node | None) -> bool:
+    """``_structural._unknown_only`` (the dropped ``status`` of a resource with a status subresource)
+    reports nothing: field names only, whatever the values' types."""
+    if node is None or node.preserve:
+        return True
+    if isinstance(data, dict):
+        if type(data) is not dict:
+            return False
+        props = node.props_raw
+        for k, v in data.items():
+            if node.embedded and k in ("apiVersion", "kind", "metadata"):
+                continue
+            sub = node.prop(k) if props is not None else None
+            if sub is None:
+                sub = node.additional()
+                if sub is None:
+                    if node.allows_unknown:
+                        continue
+                    return False
+            if not _status_keys(v, sub):
+                return False
+    elif isinstance(data, list):
+        if type(data) is not list:
+            return False
+        item = node.items()
+        for v in data:
+            if not _status_keys(v, item):
+                return False
+    return True

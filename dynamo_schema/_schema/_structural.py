@@ -30,6 +30,7 @@ from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import go_quote
 from ._defaulting import prune_nulls
 from ._fastcheck import clean as _clean
+from ._fastcheck import known_fields as _known_fields
 from ._fielderrors import Run, go_number, null_note, openapi_name, schema_field_error, unknown_field
 from ._nodes import Node, child_node, compile_schema
 from ._values import STRING_FORMATS as _STRING_FORMATS
@@ -487,3 +488,20 @@ def validate(
             seen.add(key)
             out.append(d)
     return out
+
+
+#: what strict decoding reports (before any value is checked)
+DECODING_RULES = frozenset({"schema.unknown-field", "schema.did-you-mean"})
+
+
+def decoding_findings(data: Any, schema: dict[str, Any], *, strict: bool = True,
+                      status_subresource: bool = False) -> list[Diagnostic]:
+    """The findings of :func:`validate` that strict decoding makes (:data:`DECODING_RULES`), alone: the
+    field names are compared first (``_fastcheck.known_fields``), and only a document with an unknown
+    (or unsure) field is walked."""
+    if FAST_PATH and isinstance(data, dict):
+        node = compile_schema(schema)
+        if _known_fields(data, node, _root_meta_is_opaque(node), status_subresource):
+            return []
+    return [d for d in validate(data, schema, strict=strict, status_subresource=status_subresource)
+            if d.rule in DECODING_RULES]

@@ -47,13 +47,26 @@ def _pairs() -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
         seen.append((copy.deepcopy(data), schema, dict(kw)))
         return real(data, schema, **kw)
 
+    real_decoding = S.decoding_findings
+
+    def record_decoding(data: Any, schema: dict[str, Any], **kw: Any) -> list[Any]:
+        seen.append((copy.deepcopy(data), schema, dict(kw)))
+        saved = S.validate
+        S.validate = real  # type: ignore[assignment]
+        try:
+            return real_decoding(data, schema, **kw)
+        finally:
+            S.validate = saved  # type: ignore[assignment]
+
     S.validate = record  # type: ignore[assignment]
+    S.decoding_findings = record_decoding  # type: ignore[assignment]
     try:
         for f in sorted(CORPUS.glob("*/*.yaml")):
             for doc in load_path(str(f)):
                 validate_document(doc, ValidateOptions())
     finally:
         S.validate = real  # type: ignore[assignment]
+        S.decoding_findings = real_decoding  # type: ignore[assignment]
     if (SHARED / "reference" / "dynamo" / "crds").is_dir():  # the CRDs' inline schemas too
         for data, _schema, kw in list(seen):
             if isinstance(data, dict) and data.get("apiVersion") == "nvidia.com/v1beta1" and data.get("kind") in FILES:
@@ -214,6 +227,80 @@ def test_generated_documents_same_findings(case: tuple[Any, dict[str, Any], dict
     if _clean(data, schema, kw):
         assert full == []
     assert S.validate(data, schema, **kw) == full
+    assert S.decoding_findings(data, schema, **kw) == _decoding_full(data, schema, kw)
+
+
+# ---------------------------------------------------------------- strict decoding alone (known_fields)
+
+
+def _decoding_full(data: Any, schema: dict[str, Any], kw: dict[str, Any]) -> list[Any]:
+    return [d for d in _walk_full(data, schema, **kw) if d.rule in S.DECODING_RULES]
+
+
+def _known(data: Any, schema: dict[str, Any], kw: dict[str, Any]) -> bool:
+    node = compile_schema(schema)
+    return F.known_fields(data, node, isinstance(data, dict) and S._root_meta_is_opaque(node),
+                          bool(kw.get("status_subresource")))
+
+
+def test_corpus_same_decoding_findings_and_the_field_check_is_taken() -> None:
+    _need_corpus()
+    known = without = 0
+    for data, schema, kw in PAIRS:
+        full = _decoding_full(data, schema, kw)
+        assert S.decoding_findings(data, schema, **kw) == full
+        is_known = _known(data, schema, kw)
+        assert not (is_known and full), (data.get("kind"), full[:3])
+        if not full:
+            without += 1
+            known += is_known
+    assert without > 50 and known >= 0.95 * without, (known, without)  # not vacuous
+
+
+@pytest.mark.skipif(not PAIRS, reason="../shared corpus is not available")
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(_mutated(), st.booleans())
+def test_generated_documents_same_decoding_findings(case: tuple[Any, dict[str, Any], dict[str, Any]],
+                                                    with_status: bool) -> None:
+    data, schema, kw = case
+    if with_status and isinstance(data, dict):  # a status subresource: its field names are decoded too
+        data = {**data, "status": {"conditions": [{"type": "Ready", "bogus": 1}], "state": "x"}}
+        kw = {**kw, "status_subresource": True}
+    full = _decoding_full(data, schema, kw)
+    if _known(data, schema, kw):
+        assert full == []
+    assert S.decoding_findings(data, schema, **kw) == full
+
+
+_STATUSED = {"type": "object", "properties": {
+    "metadata": {"type": "object"},
+    "spec": {"type": "object", "properties": {"a": {"type": "integer"}, "l": {"type": "array", "items": {
+        "type": "object", "properties": {"n": {"type": "string"}}}},
+        "p": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+        "e": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {"x": {"type": "string"}}}}},
+    "status": {"type": "object", "properties": {"s": {"type": "string"}, "o": {"type": "object", "properties": {
+        "k": {"type": "string"}}}}},
+}}
+
+
+@pytest.mark.parametrize("doc", [
+    {}, {"spec": {"a": 1}}, {"spec": {"b": 1}}, {"spec": {"a": {"x": 1}}}, {"spec": {"a": [{"x": 1}]}},
+    {"spec": {"l": [{"n": "1"}, {"m": 2}]}}, {"spec": {"l": {"n": "1"}}}, {"spec": {"l": [None, {"n": None}]}},
+    {"spec": {"p": {"any": {"thing": [1]}}}}, {"spec": {"e": {"apiVersion": "v1", "kind": "K", "x": "1"}}},
+    {"spec": {"e": {"y": 1}}}, {"metadata": {"name": "n"}}, {"metadata": {"nam": "n"}}, {"metadata": ["x"]},
+    {"metadata": None}, {"status": {"s": "1"}}, {"status": {"t": "1"}}, {"status": {"o": {"k": "1", "j": 2}}},
+    {"status": {"s": {"x": 1}}}, {"status": [1]}, {"status": None}, {"nope": 1, "status": {"s": "1"}},
+    {"spec": None}, {"spec": "x"}, {"spec": {"a": 1.0}}, {"spec": {"l": [[{"n": 1}]]}},
+])
+@pytest.mark.parametrize("status_subresource", [False, True])
+def test_small_schema_same_decoding_findings(doc: dict[str, Any], status_subresource: bool) -> None:
+    kw = {"status_subresource": status_subresource}
+    full = _decoding_full(doc, _STATUSED, kw)
+    assert S.decoding_findings(doc, _STATUSED, **kw) == full
+    if _known(doc, _STATUSED, kw):
+        assert full == []
+    elif not full and doc in ({}, {"spec": {"a": 1}}, {"metadata": {"name": "n"}}, {"status": {"s": "1"}}):
+        pytest.fail("a document without unknown fields missed the field check")  # not vacuous
 
 
 
