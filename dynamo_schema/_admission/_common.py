@@ -3,7 +3,6 @@ Kubernetes ``field.Error`` rendering (``ErrorBody()``: ``<Type>: <value>: <detai
 
 from __future__ import annotations
 
-
 # the safe accessors: one copy in _core, re-exported for the rules
 from .._core._access import as_dict as as_dict
 from .._core._access import as_int as as_int

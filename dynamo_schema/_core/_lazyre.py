@@ -11,6 +11,7 @@ the indirection costs a little on each use.
 from __future__ import annotations
 
 import re
+
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
     from typing import Any
