@@ -291,6 +291,11 @@ def _loader_class(pure: bool = False) -> Any:
         base = (None if pure else getattr(yaml, "CSafeLoader", None)) or yaml.SafeLoader
 
         class _Loader(base):  # type: ignore[misc, valid-type]
+            # PyYAML's path resolvers (never added here) are told of every node entered and left: C
+            # callables that ignore their arguments instead of two Python calls per node
+            descend_resolver = staticmethod(slice)  # (node, index) -> a throwaway slice
+            ascend_resolver = staticmethod(tuple)  # () -> ()
+
             def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
                 if kind is ScalarNode:
                     return _PLAIN if implicit[0] else _STR
