@@ -11,6 +11,7 @@ from ._gofmt import go_quote
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 _DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -36,6 +37,32 @@ def _max_len(n: int) -> str:
     return f"must be no more than {n} characters"
 
 
+#: Strings each rule below has accepted: a rendered object repeats its few names and label values in
+#: every label map and pod template, and a bulk run repeats the system label keys in every object.
+#: Cleared when full; an accepted string is a fresh empty list again, as a first check gives it.
+_VALID_LIMIT = 4096
+
+
+def memo_valid(check: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+    valid: set[str] = set()
+
+    def memo(value: str) -> list[str]:
+        if value in valid:
+            return []
+        errs = check(value)
+        if not errs and type(value) is str:
+            if len(valid) >= _VALID_LIMIT:
+                valid.clear()
+            valid.add(value)
+        return errs
+
+    memo.__name__ = memo.__qualname__ = check.__name__
+    memo.__doc__ = check.__doc__
+    memo.__wrapped__ = check  # type: ignore[attr-defined]
+    return memo
+
+
+@memo_valid
 def dns1123_label_errors(value: str) -> list[str]:
     """``IsDNS1123Label``: the rule of namespace names."""
     import re
@@ -53,6 +80,7 @@ def dns1123_label_errors(value: str) -> list[str]:
     return errs
 
 
+@memo_valid
 def dns1123_subdomain_errors(value: str) -> list[str]:
     import re
 
@@ -66,6 +94,7 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
     return errs
 
 
+@memo_valid
 def dns1035_label_errors(value: str) -> list[str]:
     import re
 
@@ -79,6 +108,7 @@ def dns1035_label_errors(value: str) -> list[str]:
     return errs
 
 
+@memo_valid
 def label_value_errors(value: str) -> list[str]:
     import re
 

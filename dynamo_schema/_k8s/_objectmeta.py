@@ -15,6 +15,7 @@ import json
 import re
 
 from .._core._diagnostics import Diagnostic
+from ._names import memo_valid
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ def _quote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+@memo_valid
 def qualified_name_errors(value: str) -> list[str]:
     """``IsQualifiedName``."""
     from ._names import _max_len, _regex_error, dns1123_subdomain_errors
