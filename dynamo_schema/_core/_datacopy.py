@@ -2,14 +2,15 @@
 
 Same result as :func:`copy.deepcopy` (shared and cyclic containers stay shared and cyclic in the
 copy, dict and list subclasses and every other type are handed to :func:`copy.deepcopy` with the
-same memo). A tree of plain ``dict``, ``list``, ``tuple``, ``str``, ``int``, ``float``, ``bool`` and
-``None`` (what the loader builds) is copied by :mod:`marshal` (written and read back in C: about 1.6
-times faster than the walk below on manifests; marshal keeps shared and cyclic containers as they
-are, through its references). Anything marshal does not write (a subclass, any other type, a tree
-nested deeper than its limit) is copied by the walk: plain ``dict`` and ``list`` rebuilt here,
-``str``/``int``/``float``/``bool``/``None`` returned as they are (immutable). The walk is about five
-times faster than :func:`copy.deepcopy` (``tests/test_perf_paths.py`` compares all three ways;
-docs/decisions.md, performance).
+same memo). A small mapping of strings to immutable values (an env var, a label map) is copied by
+``dict`` itself. Any other tree of plain ``dict``, ``list``, ``tuple``, ``str``, ``int``, ``float``,
+``bool`` and ``None`` (what the loader builds) is copied by :mod:`marshal` (written and read back in
+C: about 1.6 times faster than the walk below on manifests; marshal keeps shared and cyclic
+containers as they are, through its references). Anything marshal does not write (a subclass, any
+other type, a tree nested deeper than its limit) is copied by the walk: plain ``dict`` and ``list``
+rebuilt here, ``str``/``int``/``float``/``bool``/``None`` returned as they are (immutable). The walk
+is about five times faster than :func:`copy.deepcopy` (``tests/test_perf_paths.py`` compares all
+three ways; docs/decisions.md, performance).
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
     if t in _ATOMIC:
         return value
     if memo is None:
+        if t is dict and len(value) <= 8:  # a small flat mapping (an env var, a label map...): one C copy
+            for k, v in value.items():
+                if type(k) is not str or type(v) not in _ATOMIC:
+                    break
+            else:
+                return dict(value)
         try:
             return _marshal.loads(_marshal.dumps(value))
         except ValueError:  # "unmarshallable object", "object too deeply nested to marshal"
