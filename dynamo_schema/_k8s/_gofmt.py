@@ -282,6 +282,14 @@ _JSON_ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\
 
 
 def _json_string(s: str) -> str:
+    if (s.isascii() and s.isprintable() and '"' not in s and "\\" not in s and "<" not in s and ">" not in s
+            and "&" not in s):
+        return '"' + s + '"'  # printable ASCII with nothing to escape: as it is (_json_escaped agrees)
+    return _json_escaped(s)
+
+
+def _json_escaped(s: str) -> str:
+    """Go's ``encoding/json`` string, character by character."""
     out = ['"']
     for ch in s:
         esc = _JSON_ESC.get(ch)

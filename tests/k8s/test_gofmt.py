@@ -7,6 +7,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dynamo_schema._k8s import _gofmt as G
 
@@ -197,3 +199,10 @@ def test_fmt_keys_of_mixed_types_keep_their_order() -> None:  # mutant edca004aa
     assert G.go_v({False: "b", 2: "a"}) == "map[false:b 2:a]"
     assert G.go_v({2.5: "x", 1: "y"}) == "map[1:y 2.5:x]"
     assert G.go_sharp_v({"b": 1, "a": 2}) == 'map[string]interface {}{"a":2, "b":1}'
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.one_of(st.text(), st.text(alphabet=st.characters(max_codepoint=0x7f)),
+                 st.sampled_from(["", "a", "a b", "~", "\x7f", '"', "\\", "<", ">", "&", "a\tb", "\u2028"])))
+def test_json_string_plain_ascii_shortcut_is_the_escaper(s: str) -> None:
+    assert G._json_string(s) == G._json_escaped(s)
