@@ -30,6 +30,7 @@ from ._scalars import (
     ALIAS_FLOOR,
     MAX_DEPTH,
     MAX_MERGES,
+    MAX_SCALAR,
     _float_range,
     _go_float_key,
     _go_repr,
@@ -249,7 +250,8 @@ class _Builder:
         if tag == _STR:
             return value
         if tag == _PLAIN:
-            if self._nonspecific(node):
+            idx = node.start_mark.index  # _nonspecific: a "!" or an anchor there (the rest: no call)
+            if idx < len(self.text) and self.text[idx] in "!&" and self._nonspecific(node):
                 return value
             return self._plain(value)
         if tag in (_INT, _FLOAT, _BOOL, _NULL):
@@ -293,6 +295,8 @@ class _Builder:
     def _scalar(self, node: Any, tag: str, path: Path) -> Any:
         v = self._scalar_value(node, tag, path)
         if type(v) is str:
+            if v.isascii() and len(v) <= MAX_SCALAR:  # what _check_str returns as it is, without the call
+                return v
             return self._check_str(node, v, path)
         if self.json_mode:
             if type(v) is float and v in (float("inf"), float("-inf")):
@@ -320,7 +324,9 @@ class _Builder:
         """The JSON key sigs.k8s.io/yaml makes of a key node, or None (diagnostic recorded)."""
         if type(knode) is self._scalar_cls:
             tag = knode.tag
-            value = self._check_str(knode, knode.value, path)
+            value = knode.value
+            if not (value.isascii() and len(value) <= MAX_SCALAR):
+                value = self._check_str(knode, value, path)
             if tag == _STR:
                 return str(value)
             if tag == _PLAIN and value and value[0] not in _HINT_CHARS:
