@@ -363,12 +363,20 @@ class _Builder:
         explicit: dict[str, int] = {}  # key -> line of its explicit definition
         positions = self.positions
         vpositions = self.value_positions
+        scalar_cls = self._scalar_cls
         for knode, vnode in node.value:
-            if (type(knode) is self._scalar_cls and knode.value == "<<" and knode.tag == _PLAIN
-                    and not self.json_mode):
-                self._merge(vnode, out, explicit, path, knode)
-                continue
-            key = self._key(knode, vnode, path)
+            if type(knode) is scalar_cls:
+                key = knode.value
+                ktag = knode.tag
+                if key == "<<" and ktag == _PLAIN and not self.json_mode:
+                    self._merge(vnode, out, explicit, path, knode)
+                    continue
+                # a string key _key would return as it is, without the call
+                if not ((ktag == _STR or (ktag == _PLAIN and key and key[0] not in _HINT_CHARS))
+                        and key.isascii() and len(key) <= MAX_SCALAR):
+                    key = self._key(knode, vnode, path)
+            else:
+                key = self._key(knode, vnode, path)
             if key is None:
                 continue
             p = path + (key,)
@@ -382,7 +390,7 @@ class _Builder:
             positions[p] = (km.line + 1, km.column + 1)
             vm = vnode.start_mark
             vpositions[p] = (vm.line + 1, vm.column + 1)
-            out[key] = self.build(vnode, p)
+            out[key] = self._scalar(vnode, vnode.tag, p) if type(vnode) is scalar_cls else self.build(vnode, p)
         return out
 
     def _key_repr(self, knode: Any, key: str) -> str:
