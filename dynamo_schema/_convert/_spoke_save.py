@@ -23,8 +23,47 @@ def _ensure_main(save: JSONObject) -> JSONObject:
     return main
 
 
+# The pointer fields of corev1.PodSpec and corev1.Container (k8s.io/api core/v1 types.go): one that is set
+# is not zero for ``apiequality.Semantic.DeepEqual`` whatever it points to (0, false, "", {}); a value field
+# is zero at "", 0, false, and an empty or nil slice or map (Semantic's rule).
+_POD_SPEC_POINTERS = frozenset({
+    "terminationGracePeriodSeconds", "activeDeadlineSeconds", "automountServiceAccountToken",
+    "shareProcessNamespace", "securityContext", "affinity", "priority", "dnsConfig", "runtimeClassName",
+    "enableServiceLinks", "preemptionPolicy", "setHostnameAsFQDN", "os", "hostUsers", "resources",
+    "hostnameOverride", "schedulingGroup",
+})
+_CONTAINER_POINTERS = frozenset({
+    "restartPolicy", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "securityContext",
+})
+
+
+def _resources_zero(v: Any) -> bool:
+    """``resourceRequirementsEqual(r, corev1.ResourceRequirements{})``: no limit, request or claim."""
+    if v is None:
+        return True
+    if not isinstance(v, dict):
+        return False
+    return all(x is None or x == {} or x == [] for x in v.values())
+
+
+def _field_zero(key: str, v: Any, pointers: frozenset[str], container: bool) -> bool:
+    if v is None:
+        return True
+    if key in pointers:
+        return False
+    if container and key == "resources":  # a value struct of the container
+        return _resources_zero(v)
+    return empty(v)
+
+
 def _eps_pod_spec_zero(eps: JSONObject) -> bool:
-    return not any(not empty(v) for k, v in eps.items() if k != "mainContainer")
+    """``podSpecIsZero`` of the inline PodSpec."""
+    return all(_field_zero(k, v, _POD_SPEC_POINTERS, False) for k, v in eps.items() if k != "mainContainer")
+
+
+def _container_rest_zero(main_rest: JSONObject) -> bool:
+    """``containerIsEmpty`` of the main container (its name left out by the caller)."""
+    return all(_field_zero(k, v, _CONTAINER_POINTERS, True) for k, v in main_rest.items())
 
 
 def _eps_needs_preservation(eps: Any) -> bool:
@@ -33,7 +72,7 @@ def _eps_needs_preservation(eps: Any) -> bool:
         return False
     main = eps.get("mainContainer")
     main_rest = {k: v for k, v in (main or {}).items() if k != "name"} if isinstance(main, dict) else {}
-    if _eps_pod_spec_zero(eps) and all(empty(v) for v in main_rest.values()):
+    if _eps_pod_spec_zero(eps) and _container_rest_zero(main_rest):
         return True
     return False
 
@@ -51,9 +90,9 @@ def _origins_need_save(svc: JSONObject) -> bool:
     main = (svc.get("extraPodSpec") or {}).get("mainContainer")
     if not isinstance(main, dict):
         return False
-    return bool(main.get("name")) or any(
-        not empty(main.get(f)) for f in ("env", "resources", "volumeMounts", "livenessProbe", "readinessProbe")
-    )
+    return (bool(main.get("name")) or bool(main.get("env")) or not _resources_zero(main.get("resources"))
+            or bool(main.get("volumeMounts")) or main.get("livenessProbe") is not None
+            or main.get("readinessProbe") is not None)
 
 
 def upstream_spoke_save(svc: JSONObject, include_origin_splits: bool) -> JSONObject:
@@ -119,8 +158,12 @@ def _save_origin_splits(svc: JSONObject, main: JSONObject, save: JSONObject) -> 
     for dedicated, in_main in _ORIGIN_PAIRS:
         if dedicated in ("envs", "volumeMounts"):
             hit = bool(svc.get(dedicated)) or bool(main.get(in_main))
-        else:
-            hit = svc.get(dedicated) is not None or not empty(main.get(in_main))
+        elif dedicated == "envFromSecret":
+            hit = svc.get(dedicated) is not None or bool(main.get(in_main))
+        elif dedicated == "resources":
+            hit = svc.get(dedicated) is not None or not _resources_zero(main.get(in_main))
+        else:  # the probes: pointers, set or not
+            hit = svc.get(dedicated) is not None or main.get(in_main) is not None
         if not hit:
             continue
         if svc.get(dedicated) is not None:
