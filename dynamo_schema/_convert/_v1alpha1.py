@@ -41,7 +41,7 @@ when the hub order is unsorted, else the non-zero and hub-origin ones). A compon
 ``saveSharedHubOnlySpec``: the ``frontendSidecar`` reference v1alpha1 could not take, the
 ``sparseSharedHubOnlyPodTemplate`` (metadata without labels/annotations, container keys for order,
 generated-main and sidecar markers, hub-only container fields, sparse main volume mounts; Go
-writes ``"metadata":{"creationTimestamp":null}`` and ``"containers":null``) and the hub-only
+writes ``"metadata":{}`` (a zero creationTimestamp is omitzero) and ``"containers":null``) and the hub-only
 ``experimental`` block (or its ``grove`` part); it is read back as ``restoreSharedHubOnlyFields``.
 Reading also accepts this module's earlier hub shape (``{"spec":{"component(s)":...},"version":1}``,
 told apart by upstream's leading ``"version"``).

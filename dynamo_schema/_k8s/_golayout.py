@@ -234,14 +234,9 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
         "pvcs:[AlphaPVC", "services:{*AlphaSharedSpec", "envs:[EnvVar", "backendFramework:s", "restart:",
         "topologyConstraint:", "experimental:",
     ),
-    # v1beta1 hub saves (conversion preservation): the same Go types, but every PodTemplateSpec
-    # metadata carries ``metav1.Time`` creationTimestamp, a struct Go writes as ``null`` when zero
-    "HubObjectMeta": (
-        "name:s", "generateName:s", "namespace:s", "selfLink:s", "uid:s", "resourceVersion:s", "generation:i",
-        "!creationTimestamp:p", "deletionTimestamp:", "deletionGracePeriodSeconds:p", "labels:m", "annotations:m",
-        "ownerReferences:", "finalizers:", "managedFields:",
-    ),
-    "HubPodTemplateSpec": ("metadata:HubObjectMeta", "spec:PodSpec"),
+    # v1beta1 hub saves (conversion preservation): the same Go types; a zero creationTimestamp is left out
+    # (apimachinery v0.36's ``omitempty,omitzero``, the version the reference revision builds with)
+    "HubPodTemplateSpec": ("metadata:ObjectMeta", "spec:PodSpec"),
     "HubSharedSpec": (
         "providerOverride:*ProviderOverride", "!name:s", "type:s", "runtimeVersionOverride:s",
         "globalDynamoNamespace:b", "podTemplate:*HubPodTemplateSpec", "replicas:p", "minAvailable:p",
