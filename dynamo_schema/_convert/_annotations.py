@@ -121,9 +121,16 @@ def _go_decodes(data: JSONObject, api: str, kind: str) -> bool:
     return all(decode_error({"kind": kind, "spec": s}, schema) is None for s in specs)
 
 
-def write_payload(meta: JSONObject, key: str, spec: JSONObject) -> None:
+def write_payload(meta: JSONObject, key: str, spec: JSONObject, layout: str | None = None) -> None:
+    """The save in the version envelope: upstream's bytes (``marshalPreservedSpec``: ``json.Marshal`` of
+    the typed spec ``layout``, version first) when a layout is given, else sorted keys."""
     anns = dict(meta.get("annotations") or {})
-    anns[key] = json.dumps({"version": 1, "spec": spec}, separators=(",", ":"), sort_keys=True)
+    if layout is not None:
+        from .._k8s._gofmt import go_json
+
+        anns[key] = go_json({"version": 1, "spec": go_encode(spec, layout)})
+    else:
+        anns[key] = json.dumps({"version": 1, "spec": spec}, separators=(",", ":"), sort_keys=True)
     meta["annotations"] = anns
 
 

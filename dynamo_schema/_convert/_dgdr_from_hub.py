@@ -61,7 +61,7 @@ def dgdr_to_alpha(obj: JSONObject) -> JSONObject:
     _job_to_pod_fields(src, pc)
     dst["profilingConfig"] = pc
     save = _save_hub_only(src, mocker)
-    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
+    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save, "HubDGDRSpec")
 
 
 def _profiling_blob(src: JSONObject, rpc: JSONObject) -> JSONObject | None:

@@ -15,7 +15,7 @@ from ._dgdr_fields import (
     strip_typed_profiling_config,
 )
 from ._envelope import finish_conversion, open_conversion
-from ._json import JSONObject, dc, is_number
+from ._json import JSONObject, dc, drop_nulls, is_number
 
 
 def dgdr_to_beta(obj: JSONObject) -> JSONObject:
@@ -38,7 +38,7 @@ def dgdr_to_beta(obj: JSONObject) -> JSONObject:
     _save_alpha_only(src, pc, save)
     if restored:
         _restore_hub_only(restored, dst)
-    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save)
+    return finish_conversion(obj, out, meta, dst, dc, DGDR_SPEC_ANNOTATION, save, "AlphaDGDRSpec")
 
 
 def _top_fields(src: JSONObject, dst: JSONObject) -> None:
@@ -131,15 +131,35 @@ def _restore_hub_only(restored: JSONObject, dst: JSONObject) -> None:
         dst["searchStrategy"] = restored["searchStrategy"]
 
 
+def _saved_job(job: JSONObject) -> JSONObject:
+    """A saved ``batchv1.JobSpec`` as decoded: Go's ``null`` fields and the value structs its typed save
+    always writes (the template's empty ``metadata``, a container's empty ``resources``) are absent."""
+    job = drop_nulls(job)
+    template = job.get("template")
+    if isinstance(template, dict):
+        if template.get("metadata") == {}:
+            template.pop("metadata")
+        pod = template.get("spec")
+        if isinstance(pod, dict):
+            for key in ("initContainers", "containers"):
+                for c in pod.get(key) or []:
+                    if isinstance(c, dict) and c.get("resources") == {}:
+                        c.pop("resources")
+        if not template:
+            job.pop("template")
+    return job
+
+
 def _restore_overrides(ro: JSONObject, dst: JSONObject) -> None:
     overrides = dst.setdefault("overrides", {})
     if ro.get("dgd") is not None:
         overrides["dgd"] = dc(ro["dgd"])
     if isinstance(ro.get("profilingJob"), dict):
+        saved = _saved_job(ro["profilingJob"])
         if "profilingJob" not in overrides:
-            overrides["profilingJob"] = dc(ro["profilingJob"])
+            overrides["profilingJob"] = saved
         else:
-            overrides["profilingJob"] = _merge_hub_only_job(overrides["profilingJob"], ro["profilingJob"])
+            overrides["profilingJob"] = _merge_hub_only_job(overrides["profilingJob"], saved)
     if not overrides:
         dst.pop("overrides")
 

@@ -37,14 +37,15 @@ def open_conversion(obj: JSONObject, api: str, key: str, scrub: tuple[str, ...])
     return out, meta, payload
 
 
-def finish_conversion(obj: JSONObject, out: JSONObject, meta: JSONObject, spec: JSONObject, status: Callable[[Any], Any], key: str, save: JSONObject | None) -> JSONObject:
-    """End a conversion: spec, converted status (``status`` maps the source status), payload, metadata."""
+def finish_conversion(obj: JSONObject, out: JSONObject, meta: JSONObject, spec: JSONObject, status: Callable[[Any], Any], key: str, save: JSONObject | None, layout: str | None = None) -> JSONObject:
+    """End a conversion: spec, converted status (``status`` maps the source status), payload (typed as
+    ``layout`` when given), metadata."""
     if "spec" in obj:
         out["spec"] = spec if obj["spec"] is not None else None
     if "status" in obj:
         out["status"] = status(obj["status"])
     if save:
-        write_payload(meta, key, save)
+        write_payload(meta, key, save, layout)
     if meta or "metadata" in obj:
         out["metadata"] = meta
     return out

@@ -237,6 +237,37 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     # v1beta1 hub saves (conversion preservation): the same Go types; a zero creationTimestamp is left out
     # (apimachinery v0.36's ``omitempty,omitzero``, the version the reference revision builds with)
     "HubPodTemplateSpec": ("metadata:ObjectMeta", "spec:PodSpec"),
+    # nvidia.com DGDR specs (the conversion saves, marshalPreservedSpec): v1beta1 and v1alpha1 types
+    "HubDGDRSpec": (
+        "!model:s", "backend:s", "image:s", "runtimeVersionOverride:s", "modelCache:*DGDRModelCache",
+        "hardware:*DGDRHardware", "workload:*DGDRWorkload", "sla:*DGDRSLA", "overrides:*DGDROverrides",
+        "features:*DGDRFeatures", "searchStrategy:s", "autoApply:p",
+    ),
+    "DGDRModelCache": ("pvcName:s", "pvcModelPath:s", "pvcMountPath:s"),
+    "DGDRHardware": ("gpuSku:s", "vramMb:p", "totalGpus:p", "numGpusPerNode:p", "interconnect:s", "rdma:p"),
+    "DGDRWorkload": ("isl:p", "osl:p", "concurrency:p", "requestRate:p"),
+    "DGDRSLA": ("ttft:p", "itl:p", "e2eLatency:p", "optimizationType:p"),
+    "DGDROverrides": ("profilingJob:*JobSpec", "dgd:"),
+    "DGDRFeatures": ("planner:", "mocker:*DGDRMocker"),
+    "DGDRMocker": ("enabled:b",),
+    # k8s.io/api batch/v1
+    "JobSpec": (
+        "parallelism:p", "completions:p", "activeDeadlineSeconds:p", "podFailurePolicy:", "successPolicy:",
+        "backoffLimit:p", "backoffLimitPerIndex:p", "maxFailedIndexes:p", "selector:*LabelSelector",
+        "manualSelector:p", "!template:PodTemplateSpec", "ttlSecondsAfterFinished:p", "completionMode:p",
+        "suspend:p", "podReplacementPolicy:p", "managedBy:p",
+    ),
+    "AlphaDGDRSpec": (
+        "!model:s", "!backend:s", "useMocker:b", "!profilingConfig:AlphaProfilingConfig",
+        "runtimeVersionOverride:s", "enableGpuDiscovery:p", "autoApply:b",
+        "deploymentOverrides:*AlphaDeploymentOverrides",
+    ),
+    "AlphaProfilingConfig": (
+        "config:", "configMapRef:*AlphaConfigMapKeySelector", "!profilerImage:s", "outputPVC:s",
+        "resources:*ResourceRequirements", "tolerations:[Toleration", "nodeSelector:m",
+    ),
+    "AlphaConfigMapKeySelector": ("!name:s", "key:s"),
+    "AlphaDeploymentOverrides": ("name:s", "namespace:s", "labels:m", "annotations:m", "workersImage:s"),
     "HubSharedSpec": (
         "providerOverride:*ProviderOverride", "!name:s", "type:s", "runtimeVersionOverride:s",
         "globalDynamoNamespace:b", "podTemplate:*HubPodTemplateSpec", "replicas:p", "minAvailable:p",

@@ -432,9 +432,11 @@ def test_dgdr_profiler_beside_other_containers_kept_in_hub_only_payload() -> Non
     alpha = to_v1alpha1(hub)
     assert alpha["spec"]["profilingConfig"] == {"resources": {"limits": {"cpu": "2"}}}
     saved = json.loads(alpha["metadata"]["annotations"]["nvidia.com/dgdr-spec"])
+    # upstream's typed save (marshalPreservedSpec of a v1beta1 DGDR spec): a container's value-struct
+    # resources is written as {} (the bytes of upstream's ConvertFrom at 2a6da14c)
     assert saved["spec"]["overrides"]["profilingJob"]["template"]["spec"]["containers"] == [
-        {"name": "sidecar", "image": "busybox"},
-        {"name": "profiler"},
+        {"name": "sidecar", "image": "busybox", "resources": {}},
+        {"name": "profiler", "resources": {}},
     ]
     assert to_v1beta1(alpha)["spec"] == {**hub["spec"], "autoApply": True}
 
