@@ -246,22 +246,34 @@ def known_fields(data: Any, node: Node, root_meta: bool, status_subresource: boo
     return _keys(data, node, skip)
 
 
+def _fields(node: Node, data: dict[str, Any], skip: tuple[str, ...]) -> list[tuple[Any, Node]] | None:
+    """(value, schema) of each field of ``data`` outside ``skip`` that has a schema (its property, else
+    ``additionalProperties``); None when a field has none and the node does not allow unknown fields."""
+    props = node.props_raw
+    out: list[tuple[Any, Node]] = []
+    for k, v in data.items():
+        if skip and k in skip:
+            continue
+        sub = node.prop(k) if props is not None else None
+        if sub is None:
+            sub = node.additional()
+            if sub is None:
+                if node.allows_unknown:
+                    continue
+                return None
+        out.append((v, sub))
+    return out
+
+
 def _keys(data: Any, node: Node, skip: tuple[str, ...] = ()) -> bool:
     if type(data) is dict:
         types = node.types
         if types and "object" not in types or node.embedded:
             return False  # the pruned fields of a wrong type, an embedded resource: the walk decides
-        props = node.props_raw
-        for k, v in data.items():
-            if skip and k in skip:
-                continue
-            sub = node.prop(k) if props is not None else None
-            if sub is None:
-                sub = node.additional()
-                if sub is None:
-                    if node.allows_unknown:
-                        continue
-                    return False
+        fields = _fields(node, data, skip)
+        if fields is None:
+            return False
+        for v, sub in fields:
             if isinstance(v, (dict, list)) and not _keys(v, sub):
                 return False
         return True
@@ -279,6 +291,9 @@ def _keys(data: Any, node: Node, skip: tuple[str, ...] = ()) -> bool:
     return False  # a subclass of dict or list
 
 
+_META_KEYS = ("apiVersion", "kind", "metadata")
+
+
 def _status_keys(data: Any, node: Node | None) -> bool:
     """``_structural._unknown_only`` (the dropped ``status`` of a resource with a status subresource)
     reports nothing: field names only, whatever the values' types."""
@@ -287,17 +302,10 @@ def _status_keys(data: Any, node: Node | None) -> bool:
     if isinstance(data, dict):
         if type(data) is not dict:
             return False
-        props = node.props_raw
-        for k, v in data.items():
-            if node.embedded and k in ("apiVersion", "kind", "metadata"):
-                continue
-            sub = node.prop(k) if props is not None else None
-            if sub is None:
-                sub = node.additional()
-                if sub is None:
-                    if node.allows_unknown:
-                        continue
-                    return False
+        fields = _fields(node, data, _META_KEYS if node.embedded else ())
+        if fields is None:
+            return False
+        for v, sub in fields:
             if not _status_keys(v, sub):
                 return False
     elif isinstance(data, list):
