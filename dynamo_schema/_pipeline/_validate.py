@@ -153,9 +153,6 @@ def check_nvidia(data: dict[str, Any], options: ValidateOptions, *,
     return diags + hook, stored
 
 
-_DECODE_NOTES = frozenset({"schema.unknown-field", "schema.did-you-mean"})  # = _structural.DECODING_RULES
-
-
 def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: ValidateOptions,
                    source_version: str | None) -> tuple[list[Diagnostic], dict[str, Any] | None]:
     """A v1beta1 DGD / DCD / DGDR in the API server's order (operator cases README, "expected.causes and
@@ -186,7 +183,7 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     stored = default_schema_defaulted(defaulted, settings, operation=operation)
     # the schema, ObjectMeta and CEL on what the webhook's patch produced (its decoding findings reported above)
     checked = api_server_checks(stored, schema, strict=options.strict, old=old, prune_notes=False,
-                                ignore=_DECODE_NOTES | {"schema.null-pruned"})
+                                ignore=_structural.DECODING_RULES | {"schema.null-pruned"})
     stored = checked.pruned
     diags += checked.diagnostics
     if any(d.severity == "error" for d in diags):

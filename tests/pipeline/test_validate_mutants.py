@@ -83,7 +83,7 @@ def test_the_image_hint_skips_an_extra_pod_spec_that_is_not_a_mapping() -> None:
 def test_an_unknown_field_is_reported_once() -> None:
     """Non-strict, the API server drops an unknown field and warns once (``unknown field "spec.foo"``);
     the second schema pass on the webhook-patched object must not report the decoding findings again."""
-    # mutant 3eac603ae436 (ignore=_DECODE_NOTES | {...} -> &)
+    # mutant 3eac603ae436 (ignore=_DECODE_NOTES | {...} -> &; now _structural.DECODING_RULES)
     import dynamo_schema
 
     dcd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoComponentDeployment", "metadata": {"name": "m"},
