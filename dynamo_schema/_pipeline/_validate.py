@@ -161,7 +161,7 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     and CEL checks run on the object its patch produced (defaults, Go zero values, canonical
     quantities); the validating webhook last."""
     from .. import _admission
-    from .._admission._defaults import default_schema_defaulted
+    from .._admission._defaults import default_schema_defaulted, is_v1beta1
     from .._schema import _structural
     from .._schema._apiserver import api_server_checks
     from .._schema._godecode import decode_error
@@ -183,7 +183,8 @@ def _check_v1beta1(data: dict[str, Any], schema: dict[str, Any], options: Valida
     stored = default_schema_defaulted(defaulted, settings, operation=operation)
     # the schema, ObjectMeta and CEL on what the webhook's patch produced (its decoding findings reported above)
     checked = api_server_checks(stored, schema, strict=options.strict, old=old, prune_notes=False,
-                                ignore=_structural.DECODING_RULES | {"schema.null-pruned"})
+                                ignore=_structural.DECODING_RULES | {"schema.null-pruned"},
+                                defaulted=is_v1beta1(stored))
     stored = checked.pruned
     diags += checked.diagnostics
     if any(d.severity == "error" for d in diags):

@@ -61,7 +61,8 @@ def meta_errors(data: Any, structural: list[Diagnostic]) -> list[Diagnostic]:
 def api_server_checks(data: Any, schema: dict[str, Any], *, strict: bool = True, old: Any = None,
                       status_subresource: bool = True, stop_at_unknown_field: bool = False,
                       ignore: frozenset[str] = frozenset(), prune_notes: bool = True, cel: bool = True,
-                      guard_meta: bool = True, keep: Callable[[Diagnostic, Any], bool] | None = None) -> Checked:
+                      guard_meta: bool = True, keep: Callable[[Diagnostic, Any], bool] | None = None,
+                      defaulted: bool = False) -> Checked:
     """Prune, the structural schema, ObjectMeta, CEL (see the module docstring).
 
     * ``stop_at_unknown_field``: strict decoding refuses an unknown field first (only those findings and
@@ -71,7 +72,9 @@ def api_server_checks(data: Any, schema: dict[str, Any], *, strict: bool = True,
       ``prune_notes``: keep the ``schema.null-pruned`` notes of the pruning;
     * ``cel``: run the CRD's rules (False: an earlier release checked without them); ``guard_meta``: skip
       ObjectMeta when ``metadata`` did not decode (False: check it regardless);
-    * ``keep(d, pruned)``: a last filter of the CEL findings (patches: only rules on fields the patch sets).
+    * ``keep(d, pruned)``: a last filter of the CEL findings (patches: only rules on fields the patch sets);
+    * ``defaulted``: ``data`` carries the schema defaults already (the object the mutating webhook patched):
+      CEL reads it as it is when the pruning changed nothing (``_cel.validate_cel``).
     """
     from . import _cel, _structural
 
@@ -90,7 +93,7 @@ def api_server_checks(data: Any, schema: dict[str, Any], *, strict: bool = True,
         diags += [d for d in object_meta_errors(pruned) if d.rule not in ignore]
     if cel:
         for d in _cel.validate_cel(pruned, schema, old=old, structural=structural,
-                                   status_subresource=status_subresource):
+                                   status_subresource=status_subresource, defaulted=defaulted and pruned is data):
             if d.rule not in ignore and (keep is None or keep(d, pruned)):
                 diags.append(d)
     return Checked(diags, pruned, structural)

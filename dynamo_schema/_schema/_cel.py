@@ -426,6 +426,7 @@ def validate_cel(
     structural: list[Diagnostic] | None = None,
     check_blocking: bool = True,
     status_subresource: bool = False,
+    defaulted: bool = False,
 ) -> list[Diagnostic]:
     """Evaluate every ``x-kubernetes-validations`` rule of ``schema`` on ``data`` (create; or update
     when ``old`` is given). ``data`` is defaulted with the schema defaults first (not modified).
@@ -435,6 +436,9 @@ def validate_cel(
     ``structural`` passes the diagnostics of :func:`dynamo_schema._schema._structural.validate` on the same
     data (otherwise they are computed); ``check_blocking=False`` evaluates the rules regardless.
     ``status_subresource``: ``status`` is dropped before validation (see ``_structural.validate``).
+    ``defaulted``: ``data`` carries every schema default already (the admission defaulting ran on it last
+    and nothing was pruned since), so its defaulted view is ``data`` itself and is not computed again
+    (``tests/schema/test_cel_defaulted.py`` checks that identity on the corpus and the operator cases).
     """
     path = tuple(root_path)
     if status_subresource:
@@ -451,7 +455,7 @@ def validate_cel(
             # the server's CEL validator exists only when the schema has rules (no rules, no message)
             return [Diagnostic("cel.not-checked", path, BLOCKED_MESSAGE)] if _has_rules(schema) else []
     node = compile_schema(schema)
-    obj = defaulted_view(data, node)  # the rules only read: copied only where a default lands
+    obj = data if defaulted else defaulted_view(data, node)  # the rules only read: copied where a default lands
     old_obj = defaulted_view(old, node) if old is not None else None
     w = _Walk()
     _walk(w, node, obj, old_obj, path)
