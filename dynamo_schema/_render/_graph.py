@@ -106,17 +106,6 @@ def apply_dgd_template_defaults(
     pt["metadata"]["labels"] = merge_low_priority(pt["metadata"]["labels"], spec.get("labels")) or {}
 
 
-def strip_private(obj: Any) -> Any:
-    """A copy of ``obj`` without the renderer's private keys (``_``-prefixed) at any level; scalars are
-    shared (immutable)."""
-    if isinstance(obj, dict):
-        return {k: strip_private(v) if isinstance(v, (dict, list)) else v
-                for k, v in obj.items() if not k.startswith("_")}
-    if isinstance(obj, list):
-        return [strip_private(v) if isinstance(v, (dict, list)) else v for v in obj]
-    return obj
-
-
 def prune_empty_metadata(component: dict[str, Any]) -> None:
     """Go omits empty label/annotation maps and an empty podTemplate metadata."""
     pt = component.get("podTemplate")

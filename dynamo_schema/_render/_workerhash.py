@@ -212,17 +212,18 @@ def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) 
     ``subComponentType`` exactly for ``prefill``/``decode``), which is what "no view" says (None).
     ``tests/test_perf_paths.py`` compares the hash inputs against always converting."""
     from ._alphacompat import generated_dcd_alpha_metadata, may_preserve_alpha_metadata
-    from ._graph import generate_dcds, strip_private
+    from .._core._datacopy import deepcopy
+    from ._graph import generate_dcds
     from ._workloads import _UNSET
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
     if ALWAYS_CONVERT:
-        return [(strip_private(d), _UNSET) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
+        return [(deepcopy(d), _UNSET) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
     dcds = generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns, alpha_compat=False)
     convert = may_preserve_alpha_metadata(dgd)
     comps = (dgd.get("spec") or {}).get("components") or []
     return [
-        (strip_private(d), generated_dcd_alpha_metadata(dgd, str(c.get("name", ""))) if convert else None)
+        (deepcopy(d), generated_dcd_alpha_metadata(dgd, str(c.get("name", ""))) if convert else None)
         for d, c in zip(dcds, comps)
     ]
 

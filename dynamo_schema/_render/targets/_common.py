@@ -18,7 +18,7 @@ from .._extras import (
     scaling_adapters,
     wait_leader_configmap,
 )
-from .._graph import generate_dcds, strip_private
+from .._graph import generate_dcds
 from .._options import RenderOptions
 from .._pod import is_k8s_discovery
 from .._workloads import render_dcd_workloads
@@ -62,11 +62,11 @@ def check_kind(obj: Mapping[str, Any], kinds: frozenset[str], target: str) -> No
 
 
 def finish(objs: list[dict[str, Any]], options: RenderOptions | None = None) -> list[dict[str, Any]]:
-    """The rendered objects without the renderer's private keys, keys sorted at every level (not for a
-    :data:`SHAPE_ONLY_HASH` render: only checked)."""
+    """The rendered objects, keys sorted at every level (copies); a :data:`SHAPE_ONLY_HASH` render is only
+    checked: its objects as they are."""
     if options is not None and options.worker_hash_algorithm == SHAPE_ONLY_HASH:
-        return [strip_private(o) for o in objs]
-    return [sort_keys_deep(strip_private(o)) for o in objs]
+        return objs
+    return [sort_keys_deep(o) for o in objs]
 
 
 def maybe_server_defaults(objs: list[dict[str, Any]], options: RenderOptions) -> list[dict[str, Any]]:

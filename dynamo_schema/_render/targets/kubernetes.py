@@ -7,7 +7,7 @@ from typing import Any
 
 from .._admit import admit
 from .._extras import dcd_ingress, dcd_model_service, frontend_ingress
-from .._graph import strip_private
+from ..._core._datacopy import deepcopy
 from .._options import RenderOptions
 from .._workloads import render_dcd_workloads
 from ._common import (
@@ -36,7 +36,7 @@ def render_kubernetes_target(obj: dict[str, Any], options: RenderOptions) -> lis
     dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
     models: set[str] = set()
     for i, dcd in enumerate(dcds):
-        out += child_workloads(strip_private(dcd), i, options, ns, owner=dgd_name)
+        out += child_workloads(deepcopy(dcd), i, options, ns, owner=dgd_name)
         for svc in dcd_model_service(dcd, ns):  # one Service per model, whichever DCD reconciles first
             if svc["metadata"]["name"] not in models:
                 models.add(svc["metadata"]["name"])
