@@ -88,7 +88,8 @@ def dedicated_main(svc: JSONObject) -> JSONObject:
     return c
 
 
-def _has_pod_content(svc: JSONObject) -> bool:
+def has_pod_content(svc: JSONObject) -> bool:
+    """Upstream ``hasPodTemplateContent(svc, false)``: the service's fields that make a pod template."""
     eps = svc.get("extraPodSpec")
     return bool(
         svc.get("resources") is not None
@@ -104,7 +105,7 @@ def _has_pod_content(svc: JSONObject) -> bool:
 
 
 def build_pod_template(svc: JSONObject, force: bool = False) -> JSONObject | None:
-    if not force and not _has_pod_content(svc):
+    if not force and not has_pod_content(svc):
         return None
     pt: JSONObject = {}
     epm = svc.get("extraPodMetadata")

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._k8s._quantity import quantity_is_zero
 from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, read_envelope
-from ._component_to_hub import dedicated_main, merge_main
+from ._component_to_hub import dedicated_main, has_pod_content, merge_main
 from ._fields import (
-    cache_mount,
     cache_mount_count,
     is_native_mount,
     main_of,
@@ -61,8 +58,8 @@ def _non_cache_paths(native: Any, flat: Any) -> list[tuple[Any, Any]]:
 
 
 def _merge_mount_origins(preserved: JSONArray, current: JSONArray, preserved_main: JSONArray) -> JSONArray:
-    """Upstream ``restorePreservedVolumeMountOrigins``; the preserved list itself when it still
-    holds exactly the same mounts (keeps its order)."""
+    """Upstream ``restorePreservedVolumeMountOrigins``: the preserved mounts that are not caches, then the
+    current ones it lacks (a cache mount flags its preserved twin or comes last)."""
     out = [dc(m) for m in preserved if not m.get("useAsCompilationCache")]
     for m in current:
         if not m.get("useAsCompilationCache"):
@@ -74,9 +71,6 @@ def _merge_mount_origins(preserved: JSONArray, current: JSONArray, preserved_mai
             hit["useAsCompilationCache"] = True
         else:
             out.append(dc(m))
-    key = lambda m: json.dumps(m, sort_keys=True)  # noqa: E731
-    if sorted(map(key, out)) == sorted(map(key, preserved)):
-        return dc(preserved)
     return out
 
 
@@ -150,7 +144,15 @@ def _main_mounts(saved_main: JSONArray, live_mounts_full: Any, hub_main: JSONObj
     ]
 
 
+#: The internal save's mark that the saved service had pod-template content (``spoke_to_internal``).
+_POD_CONTENT = "podTemplateContent"
+
+#: The internal save's ``envFromSecret`` origin: the saved main container's ``envFrom`` (``spoke_to_internal``).
+_ENV_FROM_ORIGIN = "envFromOrigin"
+
 _ORIGIN_FIELDS = (
+    _POD_CONTENT,
+    _ENV_FROM_ORIGIN,
     "envs",
     "envFromSecret",
     "volumeMounts",
@@ -159,6 +161,21 @@ _ORIGIN_FIELDS = (
     "readinessProbe",
     "mainContainerOrigins",
 )
+
+
+def _restore_env_from_origin(live: JSONObject, saved: JSONObject, main_present: bool) -> None:
+    """The ``envFrom`` step of upstream ``restoreMainContainerFieldOrigins``: the saved ``envFromSecret``
+    comes back while the live main container's ``envFrom`` is still the one it and the saved main container
+    gave (``apiequality.Semantic``: an empty list is no list)."""
+    origin = saved.get(_ENV_FROM_ORIGIN)
+    secret = saved.get("envFromSecret")
+    if not main_present or not isinstance(origin, dict) or secret is None:
+        return
+    view: JSONObject = {"envFromSecret": secret}
+    if "main" in origin:
+        view["extraPodSpec"] = {"mainContainer": {"envFrom": origin["main"]}}
+    if (_semantic_main(live).get("envFrom") or None) == (_semantic_main(view).get("envFrom") or None):
+        live["envFromSecret"] = secret
 
 
 def _restore_env_from_secret(live: JSONObject, saved: JSONObject) -> None:
@@ -215,28 +232,46 @@ def _restore_resources(live: JSONObject, saved: JSONObject, main_present: bool) 
         live["resources"] = dc(res)
 
 
+def _mount_key(m: JSONObject) -> tuple[str, str]:
+    """A v1alpha1 mount's name and mount point as Go compares them (absent = "")."""
+    return str(m.get("name") or ""), str(m.get("mountPoint") or "")
+
+
+def _flagged(mounts: JSONArray) -> list[tuple[str, str, bool]]:
+    return [(*_mount_key(m), bool(m.get("useAsCompilationCache"))) for m in mounts]
+
+
 def _restore_cache_mounts(live: JSONObject, saved: JSONObject, comp: JSONObject) -> None:
     """Upstream ``restoreSharedPreservedFlatVolumeMounts``: bring back the secondary
-    ``useAsCompilationCache`` flags the hub cannot hold, while the live hub still matches."""
+    ``useAsCompilationCache`` flags the hub cannot hold, while the live hub still shows what converting them
+    gave (``visiblePreservedVolumeMountProjection``); the restorable cache mounts first, then the live ones
+    (``mergePreservedCompilationCacheVolumeMounts``)."""
     preserved = [m for m in saved.get("volumeMounts") or [] if isinstance(m, dict)]
-    if cache_mount_count(preserved) <= 1:
+    if cache_mount_count(preserved) <= 1:  # volumeMountsRoundTripThroughHub
         return
     caches = [m for m in preserved if m.get("useAsCompilationCache")]
     cc = comp.get("compilationCache")
-    if not isinstance(cc, dict) or not same_mount(caches[0], cache_mount(cc)):
-        return
-    current = [m for m in live.get("volumeMounts") or [] if isinstance(m, dict)]
-    paths = [(m.get("name"), m.get("mountPoint")) for m in current]
-    if paths == [(m.get("name"), m.get("mountPoint")) for m in preserved]:
-        live["volumeMounts"] = dc(preserved)
-        return
+    if not isinstance(cc, dict) or _mount_key(caches[0]) != (str(cc.get("pvcName") or ""), str(cc.get("mountPath") or "")):
+        return  # firstPreservedCompilationCacheMatches
     main = main_of(comp)
+    projected = [caches[0]]
+    for v in (main or {}).get("volumeMounts") or []:
+        flat = {"name": v.get("name"), "mountPoint": v.get("mountPath")} if isinstance(v, dict) else {}
+        if not any(_mount_key(p) == _mount_key(flat) for p in projected):
+            projected.append(flat)
+    current = [m for m in live.get("volumeMounts") or [] if isinstance(m, dict)]
+    if _flagged(current) != _flagged(projected):  # volumeMountsEqual
+        return
+    # restorablePreservedCompilationCacheMounts: a secondary cache flag is visible only as a main-container
+    # mount once the alpha content makes a main container (absence = deletion); else it stays as saved
+    shown = main is not None or bool(saved.get(_POD_CONTENT))
+    natives = {(str(v.get("name") or ""), str(v.get("mountPath") or ""))
+               for v in (main or {}).get("volumeMounts") or [] if isinstance(v, dict)}
     out: JSONArray = []
-    for m in caches:
-        # a secondary cache flag is visible only as a main-container mount; absence = deletion
-        if m is caches[0] or main is None or is_native_mount(main, m):
+    for m in [caches[0]] + [m for m in caches[1:] if not shown or _mount_key(m) in natives]:
+        if not any(_mount_key(o) == _mount_key(m) for o in out):
             out.append(dc(m))
-    out += [dc(c) for c in current if not any(same_mount(c, m) for m in out)]
+    out += [dc(c) for c in current if not any(_mount_key(o) == _mount_key(c) for o in out)]
     live["volumeMounts"] = out
 
 
@@ -254,8 +289,9 @@ def svc_restore(live: JSONObject, saved: JSONObject, comp: JSONObject) -> None:
     _restore_shared_memory(live, saved)
     _restore_cache_mounts(live, saved, comp)
     _restore_resources(live, saved, main_of(comp) is not None)
+    _restore_env_from_secret(live, saved)  # upstream restoreSharedAlphaOnlyPodFields' order: before the origins
     _origin_restore(live, saved, main_of(comp))
-    _restore_env_from_secret(live, saved)
+    _restore_env_from_origin(live, saved, main_of(comp) is not None)
     # restoreSharedAlphaOnlyDisabledFeatures: a saved feature struct comes back only when it is disabled (an
     # enabled one is the hub's experimental field, which the live object carries or dropped)
     skip = {"frontendSidecar", "sharedMemory"} | {k for k in _DISABLED_ONLY if _enabled(saved.get(k))}
@@ -310,12 +346,16 @@ def spoke_to_internal(spec: JSONObject) -> JSONObject:
         out["resources"] = dc(spec["resources"])
     if cache_mount_count(spec.get("volumeMounts")) > 1:
         out["volumeMounts"] = dc(spec["volumeMounts"])
+        if has_pod_content(spec):  # upstream hasPodTemplateContent(preserved, false), read with the mounts
+            out[_POD_CONTENT] = True
     eps = spec.get("extraPodSpec")
     main = eps.get("mainContainer") if isinstance(eps, dict) else None
     if isinstance(main, dict):
         origins = _spoke_origins(spec, main)
         if origins:
             out["mainContainerOrigins"] = origins
+        if spec.get("envFromSecret") is not None:
+            out[_ENV_FROM_ORIGIN] = {"main": dc(main["envFrom"])} if main.get("envFrom") else {}
     if isinstance(eps, dict):
         out["extraPodSpec"] = _spoke_extra_pod_spec(eps, main)
     return out

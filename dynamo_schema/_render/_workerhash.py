@@ -211,8 +211,8 @@ def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) 
     component's view is ``comp_to_svc`` alone (no ``labels``, ``annotations`` or ``dynamoNamespace``;
     ``subComponentType`` exactly for ``prefill``/``decode``), which is what "no view" says (None).
     ``tests/test_perf_paths.py`` compares the hash inputs against always converting."""
-    from ._alphacompat import generated_dcd_alpha_metadata, may_preserve_alpha_metadata
     from .._core._datacopy import deepcopy
+    from ._alphacompat import generated_dcd_alpha_metadata, may_preserve_alpha_metadata
     from ._graph import generate_dcds
     from ._workloads import _UNSET
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._core._datacopy import deepcopy
 from .._admit import admit
 from .._extras import dcd_ingress, dcd_model_service, frontend_ingress
-from ..._core._datacopy import deepcopy
 from .._options import RenderOptions
 from .._workloads import render_dcd_workloads
 from ._common import (
