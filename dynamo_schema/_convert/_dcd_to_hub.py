@@ -42,7 +42,9 @@ def dcd_to_beta(obj: JSONObject) -> JSONObject:
         meta["annotations"] = {**(meta.get("annotations") or {}),
                                DCD_SPEC_ANNOTATION: spoke_annotation(save, empty_name)}
     write_raw(meta, DCD_STATUS_ANNOTATION, dcd_status_save(obj.get("status")))
-    return finish_conversion(obj, out, meta, spec, dcd_status_to_beta, DCD_SPEC_ANNOTATION, None)
+    # upstream's spec is a value struct: an absent or null v1alpha1 spec converts like {} (its name defaulted)
+    whole = obj if isinstance(obj.get("spec"), dict) else {**obj, "spec": {}}
+    return finish_conversion(whole, out, meta, spec, dcd_status_to_beta, DCD_SPEC_ANNOTATION, None)
 
 
 def _restore_hub(comp: JSONObject, payload: JSONObject | None, upstream_hub: bool, alpha_src: JSONObject,
