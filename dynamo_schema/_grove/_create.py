@@ -145,7 +145,7 @@ def validate_pcs(pcs: dict[str, Any], settings: GroveSettings | None = None, *,
     :func:`grove_defaults` first, as the API server does before the validating webhook."""
     settings = settings or GroveSettings()
     raw = pcs if isinstance(pcs, dict) else {}
-    obj = grove_defaults(raw) if default else raw
+    obj = grove_defaults(raw, shared=True) if default else raw  # the checks below only read it
     v = _Validator(obj, raw, settings)
     return v.run()
 

@@ -583,3 +583,52 @@ def test_self_dependency_is_found_by_value_not_identity() -> None:
     got = run(explicit(clique(name, startsAfter=[dep]), clique("decode")))
     assert ("grove.starts-after", f"{C0}.spec.startsAfter",
             'Invalid value: "prefill": clique dependency cannot refer to itself') in got
+
+
+def _rendered_pcs() -> list[dict[str, Any]]:
+    """Grove's samples and the PodCliqueSets our render makes of the v1beta1 corpus (grove target)."""
+    from pathlib import Path
+
+    import yaml
+
+    from dynamo_schema._pipeline._render_object import render_object
+
+    shared = (Path(__file__).resolve().parents[2] / ".." / "shared" / "reference").resolve()
+    out: list[dict[str, Any]] = []
+    for path in sorted((shared / "grove" / "samples").glob("*.yaml")):
+        out += [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8"))
+                if isinstance(d, dict) and d.get("kind") == "PodCliqueSet"]
+    for path in sorted((shared / "dynamo" / "corpus" / "v1beta1").glob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+            if not isinstance(doc, dict) or doc.get("kind") != "DynamoGraphDeployment":
+                continue
+            try:
+                objs = render_object(doc, target="grove", validate_output=False)
+            except Exception:  # noqa: BLE001 - refused inputs render nothing
+                continue
+            out += [o for o in objs if o.get("kind") == "PodCliqueSet"]
+    return out
+
+
+def _variants() -> list[dict[str, Any]]:
+    p = base()
+    tmpl(p)["cliques"][0]["spec"]["replicas"] = 0
+    tmpl(p)["cliques"][1]["spec"]["autoScalingConfig"] = {"maxReplicas": 4}
+    tmpl(p)["podCliqueScalingGroups"] = [{"name": "g", "cliqueNames": ["decode"], "scaleConfig": {"maxReplicas": 3}},
+                                         "not-a-mapping"]
+    q = base()
+    del q["metadata"]
+    tmpl(q)["cliques"].append("not-a-mapping")
+    tmpl(q)["cliques"][0]["spec"]["podSpec"] = None
+    return [p, q, {"kind": "PodCliqueSet"}, {"metadata": None, "spec": {"template": None}}]
+
+
+@pytest.mark.parametrize("pcs", _variants() + _rendered_pcs())
+def test_shared_defaults_equal_the_copied_ones(pcs: dict[str, Any]) -> None:
+    """``grove_defaults(..., shared=True)`` (what the validating webhook reads, copied only on the way to a
+    default) equals the full copy's result and leaves its input as it was."""
+    before = copy.deepcopy(pcs)
+    full = grove_defaults(pcs)
+    shared = grove_defaults(pcs, shared=True)
+    assert shared == full
+    assert pcs == before
