@@ -225,7 +225,7 @@ def default_schema_defaulted(out: dict[str, Any], settings: AdmissionSettings, *
     if not is_v1beta1(out):
         return out
     op = operation.upper()
-    before = deepcopy(out)
+    before = defaulter_snapshot(out)
     kind = out["kind"]
     if kind == "DynamoGraphDeployment":
         _default_dgd(out, settings, op)
@@ -239,6 +239,44 @@ def default_schema_defaulted(out: dict[str, Any], settings: AdmissionSettings, *
         out = _go_round_trip(out)
     apply_schema_defaults(out)
     return out
+
+
+def _own(d: dict[str, Any], key: str) -> Any:
+    """``d[key]`` replaced by a shallow copy when it is a mapping (or list); the copy (else the value)."""
+    v = d.get(key)
+    if type(v) is dict or type(v) is list:
+        v = d[key] = type(v)(v)
+    return v
+
+
+def defaulter_snapshot(obj: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`default_schema_defaulted` compares the defaulted object with: equal to ``deepcopy(obj)``
+    for that comparison, but only the mappings and lists the webhook defaulter writes into are copied
+    (``metadata``, its ``annotations``, ``spec``, the DGD's components, their provider overrides and multinode
+    roles); the rest is shared, and equal objects that are the same object compare at once.
+    ``tests/admission/test_defaults.py`` compares it with the deep copy over the corpus and generated shapes."""
+    snap = dict(obj)
+    meta = _own(snap, "metadata")
+    if type(meta) is dict:
+        _own(meta, "annotations")
+    spec = _own(snap, "spec")
+    if type(spec) is not dict or obj.get("kind") != "DynamoGraphDeployment":
+        return snap
+    _own(spec, "providerOverride")
+    comps = _own(spec, "components")
+    if type(comps) is list:
+        for i, c in enumerate(comps):
+            if type(c) is not dict:
+                continue
+            c = comps[i] = dict(c)
+            _own(c, "providerOverride")
+            mn = _own(c, "multinode")
+            if type(mn) is dict:
+                for role in ("leader", "worker"):
+                    r = _own(mn, role)
+                    if type(r) is dict:
+                        _own(r, "providerOverride")
+    return snap
 
 
 def _go_round_trip(obj: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 import pytest
@@ -240,3 +241,63 @@ def test_schema_default_table_matches_crds(kind: str, crd: str) -> None:
     if not path.is_file():
         pytest.skip("../shared reference CRDs not available")
     assert sorted(map(repr, SCHEMA_DEFAULTS[kind])) == sorted(map(repr, _crd_defaults(path)))
+
+
+@functools.cache
+def _snapshot_inputs() -> list[Any]:
+    """v1beta1 DGD/DCD/DGDR shapes: the corpus, the operator-verified cases, edge shapes of what the
+    webhook defaulter writes into (absent or null metadata, annotations and spec, provider overrides at the
+    root, on components and on multinode roles)."""
+    from tests.oracles import _operator_cases as cases
+
+    out: list[Any] = []
+    for path in sorted((SHARED / "reference" / "dynamo" / "corpus" / "v1beta1").glob("*.yaml")):
+        out += [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+                if isinstance(d, dict) and str(d.get("apiVersion")) == "nvidia.com/v1beta1"]
+    for path in cases.case_files():
+        doc = cases.load_case(path)["input"]
+        if isinstance(doc, dict) and doc.get("apiVersion") == "nvidia.com/v1beta1":
+            out.append(doc)
+    override = {"apiVersion": "grove.io/v1alpha1", "value": {"spec": {}}}
+    comp = {"name": "w", "type": "worker", "providerOverride": dict(override),
+            "multinode": {"nodeCount": 2, "leader": {"providerOverride": dict(override)},
+                          "worker": {"providerOverride": dict(override)}}}
+    out += [
+        {**beta_dgd(), "metadata": None},
+        {**beta_dgd(), "metadata": {"name": "g", "annotations": None}},
+        {**beta_dgd(), "spec": None},
+        {**beta_dgd(), "spec": {"providerOverride": dict(override), "components": [comp, "not-a-mapping", {}]}},
+        {**beta_dcd(), "spec": {}},
+        {**beta_dgdr(), "spec": {"model": "m"}},
+    ]
+    return out
+
+
+@pytest.mark.parametrize("op", ["CREATE", "UPDATE"])
+@pytest.mark.parametrize("grove", [True, False])
+def test_defaulter_snapshot_is_a_faithful_before(op: str, grove: bool) -> None:
+    """``default_schema_defaulted`` tells whether the webhook defaulter changed the object (then the Go round
+    trip runs) by comparing it with :func:`defaulter_snapshot`: the defaulter's writes never reach the
+    snapshot, so it still equals a deep copy taken before, and the verdict is the deep copy's."""
+    from dynamo_schema._admission import _defaults as d
+    from dynamo_schema._admission import crd_defaults
+
+    settings = AdmissionSettings(grove_enabled=grove)
+    changed = 0
+    inputs = _snapshot_inputs()
+    assert len(inputs) > 100
+    for doc in inputs:
+        obj = crd_defaults(copy.deepcopy(doc))
+        deep = copy.deepcopy(obj)
+        snap = d.defaulter_snapshot(obj)
+        kind = obj.get("kind")
+        if kind == "DynamoGraphDeployment":
+            d._default_dgd(obj, settings, op)
+        elif kind == "DynamoComponentDeployment":
+            d._default_dcd(obj, op)
+        else:
+            d._default_dgdr(obj, settings, op)
+        assert snap == deep
+        assert (obj != snap) == (obj != deep)
+        changed += obj != deep
+    assert changed > 50 if op == "CREATE" else changed > 0
