@@ -42,7 +42,7 @@ from decimal import (
 from functools import cache
 
 from ._gofmt import go_json
-from ._quantity import go_trim_space, split_quantity
+from ._quantity import json_quantity_text, split_quantity
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -532,9 +532,12 @@ def canonical_quantity(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     text = repr(value) if isinstance(value, float) else str(value)
-    parts = split_quantity(go_trim_space(text))  # Quantity.UnmarshalJSON trims
+    trimmed = json_quantity_text(text)  # Quantity.UnmarshalJSON trims (unescaped JSON bytes)
+    parts = split_quantity(trimmed)
     if parts is None:
         return text
+    if trimmed != "0" and _go_keeps_text(trimmed):
+        return trimmed
     number, suffix = parts
     # exact arithmetic whatever the size (the default context rounds to 28 digits and stops at
     # exponent 999,999); resource.Quantity keeps arbitrary precision (inf.Dec)
@@ -542,11 +545,66 @@ def canonical_quantity(value: Any) -> str:
         return _canonical(number, suffix)
 
 
+_BIN_EXP = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_INT64 = 2**63 - 1
+
+
+def _go_keeps_text(text: str) -> bool:
+    """Whether ``ParseQuantity(text)`` keeps ``text`` as the quantity's string, which ``MarshalJSON`` then writes
+    as it is (apimachinery v0.36 quantity.go: the int64 fast path "reuses the string" when it looks canonical,
+    a heuristic that also keeps a ``+`` sign, leading zeros and an ``e0``/``E3`` exponent). ``text`` parses."""
+    i = 1 if text[:1] in ("+", "-") else 0
+    n = len(text)
+    while i < n and text[i] == "0":  # parseQuantityString strips leading zeros
+        i += 1
+    if i >= n:
+        return False  # all zeros: num "0", the canonical "0"
+    j = i
+    while j < n and text[j].isdigit():
+        j += 1
+    num = text[i:j] or "0"
+    denom = ""
+    if j < n and text[j] == ".":
+        k = j + 1
+        while k < n and text[k].isdigit():
+            k += 1
+        denom, j = text[j + 1:k], k
+    suffix = text[j:]
+    if suffix in _BIN_EXP:
+        exponent = _BIN_EXP[suffix]
+        if denom:
+            return False  # precision -1: the slow path
+        mantissa = 1 << exponent
+        precision = 15 - len(num) - int(exponent * 3 / 10) - 1
+        scale = 0
+    else:
+        if suffix in _DEC:
+            exponent = _DEC[suffix]
+        elif len(suffix) > 1 and suffix[0] in "eE":
+            exponent = int(suffix[1:])
+            if not -2**31 <= exponent < 2**31:
+                return False  # int32(parsed) wraps: left to the canonical form
+        else:
+            return False
+        mantissa, precision, scale = 1, 18 - (len(num) + len(denom)), exponent
+    if precision < 0:
+        return False
+    scale -= len(denom)
+    if scale < -9:
+        return False
+    shifted = num + denom
+    if int(shifted) * mantissa > _INT64:  # int64Multiply overflows: the slow path
+        return False
+    if suffix in _BIN_EXP:
+        return int(shifted) & 0x07 != 0
+    return scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
+
+
 def _canonical(number: Decimal, suffix: str) -> str:
     if suffix in _BIN:
         fmt = "bin"
         amount = number * (Decimal(2) ** _BIN[suffix])
-    elif suffix[:1] in ("e", "E"):
+    elif suffix[:1] in ("e", "E") and len(suffix) > 1:  # "E" alone is exa (decimal SI)
         fmt = "exp"
         amount = number.scaleb(int(suffix[1:]))
     else:
@@ -577,9 +635,9 @@ def _canonical(number: Decimal, suffix: str) -> str:
     mantissa = ("-" if amount < 0 else "") + "".join(map(str, digits)) + "0" * (exp10 - low)
     if fmt == "exp":
         return f"{mantissa}" if low == 0 else f"{mantissa}e{low}"
-    if low in _DEC_SUFFIX:
-        return f"{mantissa}{_DEC_SUFFIX[low]}"
-    return f"{mantissa}e{low}"
+    # a decimal SI exponent past the table (beyond E): Go's CanonicalizeBytes ignores constructBytes' failure
+    # and writes the mantissa alone ("1000E" is written "1"; apimachinery v0.36 quantity.go)
+    return f"{mantissa}{_DEC_SUFFIX.get(low, '')}"
 
 
 _MAX_INT64 = Decimal(2**63 - 1)

@@ -92,12 +92,24 @@ def go_trim_space(s: str) -> str:
     return s[i:j]
 
 
+def json_quantity_text(s: str) -> str:
+    """The text ``Quantity.UnmarshalJSON`` parses for the JSON string ``s``: it strips the quotes of the raw JSON
+    bytes without unescaping them, then ``strings.TrimSpace``-s. The API server and its webhooks write JSON with
+    Go's encoder, which escapes control characters (tab, newline…), the quote, the backslash and U+2028/U+2029: a
+    string holding one of those keeps a backslash sequence (not a space, never a valid quantity), so it is
+    returned as it is for the parser to refuse; any other string is trimmed."""
+    for ch in s:
+        if ch < " " or ch in '"\\\u2028\u2029':
+            return s
+    return go_trim_space(s)
+
+
 def parse_quantity_json(v: Any) -> Decimal | None:
     """A quantity as a Go program reads it from JSON (``Quantity.UnmarshalJSON``: the string is
     ``strings.TrimSpace``-d before ``ParseQuantity``) — the operator's view of a decoded field.
     The CRD schema pattern and CEL ``quantity()`` use :func:`parse_quantity`, which does not trim."""
     if isinstance(v, str):
-        v = go_trim_space(v)
+        v = json_quantity_text(v)
     return parse_quantity(v)
 
 

@@ -146,9 +146,9 @@ class _Decoder:
             if isinstance(v, (dict, list, bool)):
                 raise _Abort(path, _FORMAT_WRONG)
             if isinstance(v, str):
-                from .._k8s._quantity import go_trim_space
+                from .._k8s._quantity import json_quantity_text
 
-                err = parse_quantity_error(go_trim_space(v))
+                err = parse_quantity_error(json_quantity_text(v))
                 if err is not None:
                     raise _Abort(path, err)
             return
@@ -240,9 +240,9 @@ def _decodes(v: Any, t: GoType) -> bool:
         if isinstance(v, (dict, list, bool)):
             return False
         if isinstance(v, str):
-            from .._k8s._quantity import go_trim_space
+            from .._k8s._quantity import json_quantity_text
 
-            return parse_quantity_error(go_trim_space(v)) is None
+            return parse_quantity_error(json_quantity_text(v)) is None
         return True
     if kind == "intorstr":
         return isinstance(v, str) or _int_ok(v, "int32")
@@ -341,20 +341,39 @@ def _struct_plan(t: GoType) -> tuple[dict[str, GoType], tuple[tuple[str, GoType,
     return plan
 
 
+_QUANTITIES: dict[tuple[type, Any], str | None] = {}
+_MISS = object()
+
+
+def _patched_quantity(v: Any) -> str | None:
+    """The canonical text Go writes back for quantity ``v`` when it differs from ``v``, else None (equal, or
+    ``v`` does not parse: left as it is)."""
+    from .._k8s._golayout import canonical_quantity
+    from .._k8s._quantity import json_quantity_text
+
+    if isinstance(v, str) and parse_quantity_error(json_quantity_text(v)) is not None:
+        return None
+    try:
+        text = canonical_quantity(v)
+    except ArithmeticError:
+        return None
+    return None if text == v else text
+
+
 def _patched(v: Any, t: GoType) -> Any:
     kind = t.kind
     if kind == "quantity":
+        tv = type(v)
+        if tv is str or tv is int:  # a pure function of the value: remembered (bounded), as the names rules are
+            hit = _QUANTITIES.get((tv, v), _MISS)
+            if hit is _MISS:
+                hit = _patched_quantity(v)
+                if len(_QUANTITIES) < 4096:
+                    _QUANTITIES[(tv, v)] = hit
+            return v if hit is None else hit
         if isinstance(v, (str, int, float)) and not isinstance(v, bool):
-            from .._k8s._golayout import canonical_quantity
-            from .._k8s._quantity import go_trim_space
-
-            if isinstance(v, str) and parse_quantity_error(go_trim_space(v)) is not None:
-                return v
-            try:
-                text = canonical_quantity(v)
-            except ArithmeticError:
-                return v
-            return v if text == v else text
+            text = _patched_quantity(v)
+            return v if text is None else text
         return v
     if kind == "struct":
         if not isinstance(v, dict):

@@ -320,3 +320,20 @@ def test_the_decode_shortcut_agrees_with_the_decoder_on_changed_values(data: st.
     root = root_type(schema, obj["kind"])
     assert root is not None
     assert _decodes({"spec": obj["spec"]}, root) is _detailed_finds_nothing(obj, schema)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(
+    st.integers(min_value=-10**20, max_value=10**20),
+    st.from_regex(r"\A[ +\-]?[0-9]{0,4}(\.[0-9]{0,3})?([eE][+\-]?[0-9]{1,2}|[numkKMGTPE]i?|Ki|Mi|Gi)?\s?\Z"),
+    st.text(max_size=6)), min_size=1, max_size=6))
+def test_remembered_quantities_are_the_computed_ones(values: list[Any]) -> None:
+    """The Go round trip remembers each quantity's canonical text (``_godecode._QUANTITIES``): asked twice, and
+    after the others, it answers what computing it answers."""
+    from dynamo_schema._schema import _godecode
+    from dynamo_schema._schema._gotypes import GoType
+
+    qty = GoType("quantity", "resource.Quantity")
+    for v in values + values:
+        want = _godecode._patched_quantity(v)
+        assert _godecode._patched(v, qty) == (v if want is None else want)

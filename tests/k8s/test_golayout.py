@@ -282,3 +282,41 @@ def test_extra_pod_spec_field_uses_its_marshal_json() -> None:  # mutant 262aa8a
 ])
 def test_canonical_quantity_suffixes(text: str, want: str) -> None:
     assert canonical_quantity(text) == want
+
+
+# What apimachinery v0.36.2 (the reference revision's) writes for a quantity it decoded from JSON:
+# ``json.Marshal`` after ``json.Unmarshal`` into ``resource.Quantity``, run with Go outside the project (D59).
+# ``ParseQuantity`` keeps the text it parsed when its int64 fast path finds it canonical-looking (a ``+``, leading
+# zeros, an ``e0``/``E3`` exponent and ``1.234k`` survive); a decimal SI exponent past ``E`` loses its suffix
+# (``1000E`` is written ``1``); ``E`` alone is exa; escaped JSON bytes (a tab, U+2028) do not parse and are kept.
+GO_QUANTITY_JSON = [
+    ("1E", "1E"), ("0E", "0"), ("1000E", "1"), ("10000E", "10"), ("0.5E", "500P"), ("1500E", "1500E"),
+    ("0759838", "0759838"), ("+19Ti", "+19Ti"), ("228e0", "228e0"), ("1E3", "1E3"), ("1.234k", "1.234k"),
+    ("8595748.0682E-2", "8595748.0682E-2"), ("1000", "1k"), ("1.5k", "1500"), ("8Gi", "8Gi"), ("1024Mi", "1Gi"),
+    ("1023Mi", "1023Mi"), (" 1Gi ", "1Gi"), ("+1", "+1"), ("-0", "0"), ("000", "0"), ("1e0", "1e0"),
+    ("0.000000001", "1n"), ("100m", "100m"), ("1000m", "1"), ("1e-10", "1e-9"),
+    ("12345678901234567890", "12345678901234567890"), ("1.5Gi", "1536Mi"), ("0.5", "500m"), ("+0.1", "100m"),
+    ("\u00a01Gi", "1Gi"), ("1Gi\u0085", "1Gi"), ("1Gi\t", "1Gi\t"), ("1Gi\u2028", "1Gi\u2028"),
+]
+
+
+@pytest.mark.parametrize(("text", "go"), GO_QUANTITY_JSON)
+def test_quantity_written_as_go_writes_a_decoded_one(text: str, go: str) -> None:
+    assert canonical_quantity(text) == go
+
+
+def test_the_go_round_trip_writes_quantities_as_go() -> None:
+    """The mutating webhook's patch carries Go's re-encoding of every quantity (``_godecode.go_round_trip``)."""
+    from dynamo_schema._admission import crd_defaults
+    from dynamo_schema._schema import _schemas
+    from dynamo_schema._schema._godecode import go_round_trip
+
+    limits = {f"q{i}": text for i, (text, _) in enumerate(GO_QUANTITY_JSON)}
+    dgd = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "g"},
+           "spec": {"components": [{"name": "w", "type": "worker", "podTemplate": {"spec": {"containers": [
+               {"name": "main", "resources": {"limits": limits}}]}}}]}}
+    schema = _schemas.for_object("nvidia.com/v1beta1", "DynamoGraphDeployment")
+    assert schema is not None
+    out = go_round_trip(crd_defaults(dgd), schema)
+    got = out["spec"]["components"][0]["podTemplate"]["spec"]["containers"][0]["resources"]["limits"]
+    assert got == {f"q{i}": go for i, (_, go) in enumerate(GO_QUANTITY_JSON)}
