@@ -206,3 +206,19 @@ def test_fmt_keys_of_mixed_types_keep_their_order() -> None:  # mutant edca004aa
                  st.sampled_from(["", "a", "a b", "~", "\x7f", '"', "\\", "<", ">", "&", "a\tb", "\u2028"])))
 def test_json_string_plain_ascii_shortcut_is_the_escaper(s: str) -> None:
     assert G._json_string(s) == G._json_escaped(s)
+
+
+# strconv.Quote of Go 1.26 (unicode.Version 15.0.0, the operator's toolchain), run outside the project (D59): a
+# character Unicode 14/15 added is printed, one Unicode 15.1 added is escaped, whatever the running Python's
+# Unicode version (3.11 ships 14.0.0, 3.13 ships 15.1.0)
+@pytest.mark.parametrize(("text", "go"), [
+    ("\U00031350", '"\U00031350"'),  # CJK Ext H (15.0)
+    ("\u0cf3", '"\u0cf3"'),  # Kannada (15.0)
+    ("\u0870", '"\u0870"'),  # Arabic Extended-B (14.0)
+    ("\U0002ebf0", '"\\U0002ebf0"'),  # CJK Ext I (15.1): unassigned in 15.0
+    ("\ue000", '"\\ue000"'),  # private use
+    ("\u00a0", '"\\u00a0"'),  # a space other than U+0020
+    ("a\u0085", '"a\\u0085"'),
+])
+def test_go_quote_uses_unicode_15(text: str, go: str) -> None:
+    assert G.go_quote(text) == go
