@@ -382,7 +382,8 @@ def generate_pod_spec(req: PodRequest) -> dict[str, Any]:
     comp = req.component
     ctx = build_context(req)
     annotations = pod_template_annotations(comp)
-    user_spec = deepcopy((comp.get("podTemplate") or {}).get("spec") or {})
+    # only read: what reaches the pod is copied (the sidecars below, mergo_override's values)
+    user_spec = (comp.get("podTemplate") or {}).get("spec") or {}
 
     container = base_container(ctx)
     user_main = main_container(comp)

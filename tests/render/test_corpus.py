@@ -3,6 +3,7 @@ byte-identical across runs (and across PYTHONHASHSEED values)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -36,6 +37,16 @@ def _documents(shared: Path) -> list[tuple[str, int, dict]]:
     return out
 
 
+def _containers(x: object, out: set[int] | None = None) -> set[int]:
+    """The ids of every mapping and list in ``x``."""
+    out = set() if out is None else out
+    if isinstance(x, (dict, list)):
+        out.add(id(x))
+        for v in x.values() if isinstance(x, dict) else x:
+            _containers(v, out)
+    return out
+
+
 @pytest.mark.slow
 def test_corpus_renders(shared: Path) -> None:
     docs = _documents(shared)
@@ -45,6 +56,7 @@ def test_corpus_renders(shared: Path) -> None:
     for name, i, doc in docs:
         targets = ["kubernetes", "grove", "dcd"] if doc["kind"] == "DynamoGraphDeployment" else ["kubernetes"]
         for target in targets:
+            before = copy.deepcopy(doc)
             try:
                 objs = render(doc, target, OPTIONS)
             except RenderError as exc:
@@ -52,6 +64,9 @@ def test_corpus_renders(shared: Path) -> None:
                     failures.append(f"{name}#{i} {target}: {exc}")
                 continue
             rendered += 1
+            assert doc == before, f"{name}#{i} {target}: the input changed"
+            shared_ids = _containers(doc) & _containers(objs)
+            assert not shared_ids, f"{name}#{i} {target}: the output shares a mapping or list with the input"
             problems = check_rendered(objs)
             if problems:
                 failures.append(f"{name}#{i} {target}: " + "; ".join(d.message for d in problems[:3]))
