@@ -30,6 +30,7 @@ from .._k8s._grovenames import MAX_COMBINED_GROVE_NAME
 
 # k8s.io/apimachinery/pkg/util/validation: one copy of the validators and their exact texts (``_k8s``)
 from .._k8s._names import (
+    before_1_35,
     dns1123_label_errors,
     dns1123_subdomain_errors,
     env_var_name_errors,
@@ -91,9 +92,9 @@ def _unique(rule: str, items: list[str], path: Path) -> list[Diagnostic]:
 def _labels(rule: str, labels: Any, path: Path) -> list[Diagnostic]:
     """``metav1validation.ValidateLabels``: errors on the map's path, not the key's."""
     out: list[Diagnostic] = []
-    for k, v in str_map(labels).items():
-        out += [invalid(rule, path, k, m) for m in qualified_name_errors(k)]
-        out += [invalid(rule, path, v, m) for m in label_value_errors(v)]
+    for k, v in str_map(labels).items():  # Grove's apimachinery (v0.34): the texts before Kubernetes 1.35
+        out += [invalid(rule, path, k, m) for m in before_1_35(qualified_name_errors(k))]
+        out += [invalid(rule, path, v, m) for m in before_1_35(label_value_errors(v))]
     return out
 
 
@@ -102,7 +103,7 @@ def _annotations(rule: str, annotations: Any, path: Path) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     total = 0
     for k, v in str_map(annotations).items():
-        out += [invalid(rule, path, k, m) for m in qualified_name_errors(k.lower())]
+        out += [invalid(rule, path, k, m) for m in before_1_35(qualified_name_errors(k.lower()))]
         total += len(k.encode()) + len(v.encode())
     if total > 256 * 1024:
         out.append(Diagnostic(rule, path, field_error("Too long", OMIT, f"may not be more than {256 * 1024} bytes")))

@@ -34,7 +34,32 @@ def _regex_error(msg: str, fmt: str, *examples: str) -> str:
 
 
 def _max_len(n: int) -> str:
+    """``util/validation.MaxLenError`` (the DNS name rules)."""
     return f"must be no more than {n} characters"
+
+
+def _max_bytes(n: int) -> str:
+    """``api/validate/content.MaxLenError`` (label keys and values, Kubernetes 1.35 on: the reference's 1.36)."""
+    return f"must be no more than {n} bytes"
+
+
+def before_1_35(messages: list[str]) -> list[str]:
+    """The label-key and label-value texts of apimachinery before v0.35 (Kubernetes 1.34 and earlier, e.g. Grove's
+    webhook at the reference, built with v0.34): "a qualified name", lengths in "characters" (the lengths themselves
+    were bytes all along: Go's ``len``)."""
+    out = []
+    for m in messages:
+        if m.endswith(" bytes") and "must be no more than " in m:
+            m = m[: -len(" bytes")] + " characters"
+        elif m.startswith("a valid label key "):
+            m = "a qualified name " + m[len("a valid label key "):]
+        out.append(m)
+    return out
+
+
+def _go_len(value: str) -> int:
+    """Go's ``len`` of a string: its UTF-8 bytes (every length rule here counts bytes)."""
+    return len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
 
 
 #: Strings each rule below has accepted: a rendered object repeats its few names and label values in
@@ -68,7 +93,7 @@ def dns1123_label_errors(value: str) -> list[str]:
     import re
 
     errs = []
-    if len(value) > 63:
+    if _go_len(value) > 63:
         errs.append(_max_len(63))
     if not re.fullmatch(_DNS1123_LABEL, value):
         if re.fullmatch(_DNS1123_SUBDOMAIN, value):
@@ -85,7 +110,7 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
     import re
 
     errs = []
-    if len(value) > 253:
+    if _go_len(value) > 253:
         errs.append(_max_len(253))
     if not re.fullmatch(_DNS1123_SUBDOMAIN, value):
         errs.append(_regex_error("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
@@ -99,7 +124,7 @@ def dns1035_label_errors(value: str) -> list[str]:
     import re
 
     errs = []
-    if len(value) > 63:
+    if _go_len(value) > 63:
         errs.append(_max_len(63))
     if not re.fullmatch(_DNS1035_LABEL, value):
         errs.append(_regex_error("a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
@@ -113,8 +138,8 @@ def label_value_errors(value: str) -> list[str]:
     import re
 
     errs = []
-    if len(value) > 63:
-        errs.append(_max_len(63))
+    if _go_len(value) > 63:
+        errs.append(_max_bytes(63))
     if not re.fullmatch(_LABEL_VALUE, value):
         errs.append(_regex_error("a valid label must be an empty string or consist of alphanumeric characters, "
                                  "'-', '_' or '.', and must start and end with an alphanumeric character",

@@ -33,8 +33,10 @@ def _quote(value: str) -> str:
 
 @memo_valid
 def qualified_name_errors(value: str) -> list[str]:
-    """``IsQualifiedName``."""
-    from ._names import _max_len, _regex_error, dns1123_subdomain_errors
+    """``IsQualifiedName``, which is ``api/validate/content.IsLabelKey`` from Kubernetes 1.35 on (the reference's
+    1.36 libraries): a key of three or more parts is "a valid label key", lengths are bytes (its prefix checked by
+    the content package's DNS-1123 subdomain rule, whose length error says bytes too)."""
+    from ._names import _go_len, _max_bytes, _regex_error, dns1123_subdomain_errors
 
     errs: list[str] = []
     parts = value.split("/")
@@ -45,14 +47,15 @@ def qualified_name_errors(value: str) -> list[str]:
         if not prefix:
             errs.append("prefix part must be non-empty")
         else:
-            errs += ["prefix part " + m for m in dns1123_subdomain_errors(prefix)]
+            errs += ["prefix part " + (_max_bytes(253) if m == "must be no more than 253 characters" else m)
+                     for m in dns1123_subdomain_errors(prefix)]
     else:
-        return ["a qualified name " + _regex_error(_QNAME_MSG, _QNAME, "MyName", "my.name", "123-abc")
+        return ["a valid label key " + _regex_error(_QNAME_MSG, _QNAME, "MyName", "my.name", "123-abc")
                 + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
     if not name:
         errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append("name part " + _max_len(63))
+    elif _go_len(name) > 63:
+        errs.append("name part " + _max_bytes(63))
     if not re.fullmatch(_QNAME, name):
         errs.append("name part " + _regex_error(_QNAME_MSG, _QNAME, "MyName", "my.name", "123-abc"))
     return errs

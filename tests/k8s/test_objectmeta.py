@@ -1,5 +1,8 @@
 """ObjectMeta checks of a custom resource's root ``metadata``: expected texts are kube-apiserver's, as
-kubectl-validate v0.0.4 printed them for the same input (tests/oracles compares the rest)."""
+kubectl-validate v0.0.4 printed them for the same input (tests/oracles compares the rest), except the label-key and
+label-value texts that changed in Kubernetes 1.35 (``api/validate/content``: "a valid label key", lengths "bytes"):
+those are apimachinery v0.36.2's (the reference's Kubernetes 1.36 libraries, operator-cases README), as its own
+validators answered for the same strings (run outside the project, D59)."""
 
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ def test_labels_annotations_finalizers() -> None:
                             "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
                             "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
                             "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
-        ("metadata.labels", f'Invalid value: "a/b/c": a qualified name {QUALIFIED} with an optional DNS subdomain '
+        ("metadata.labels", f'Invalid value: "a/b/c": a valid label key {QUALIFIED} with an optional DNS subdomain '
                             "prefix and '/' (e.g. 'example.com/MyName')"),
         ("metadata.labels", f'Invalid value: "UPPER.com/x": prefix part {SUBDOMAIN}'),
     ]
@@ -49,8 +52,22 @@ def test_labels_annotations_finalizers() -> None:
 
 
 def test_a_label_key_name_part_over_63_characters() -> None:  # mutant c4139150167a
-    """apimachinery validation.IsQualifiedName: a name part longer than qualifiedNameMaxLength (63) is
-    ``"name part " + MaxLenError(63)``; 63 characters are still valid."""
+    """apimachinery validation.IsQualifiedName (content.IsLabelKey at v0.36): a name part longer than 63 bytes is
+    ``"name part " + MaxLenError(63)``, in bytes; 63 are still valid."""
     assert msgs({"name": "x", "labels": {"example.com/" + "n" * 63: "v"}}) == []
     assert msgs({"name": "x", "labels": {"example.com/" + "n" * 64: "v"}}) == [
-        ("metadata.labels", f'Invalid value: "example.com/{"n" * 64}": name part must be no more than 63 characters')]
+        ("metadata.labels", f'Invalid value: "example.com/{"n" * 64}": name part must be no more than 63 bytes')]
+
+
+def test_lengths_are_bytes_and_label_texts_are_kubernetes_1_36() -> None:
+    """Go's ``len`` counts UTF-8 bytes: 32 two-byte characters are 64 (apimachinery v0.36.2's answers for these
+    strings); a label value's and a label key prefix's length errors say bytes, a name's or namespace's
+    characters (``util/validation.MaxLenError``)."""
+    e64 = "\u00e9" * 32
+    assert msgs({"name": "x", "labels": {"ok": e64}})[0] == (
+        "metadata.labels", f'Invalid value: "{e64}": must be no more than 63 bytes')
+    assert msgs({"name": "x", "namespace": e64})[0] == (
+        "metadata.namespace", f'Invalid value: "{e64}": must be no more than 63 characters')
+    long_prefix = "a" * 254 + "/x"
+    assert msgs({"name": "x", "labels": {long_prefix: "v"}}) == [
+        ("metadata.labels", f'Invalid value: "{long_prefix}": prefix part must be no more than 253 bytes')]

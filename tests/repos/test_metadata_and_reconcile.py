@@ -43,8 +43,9 @@ def test_qualified_name_messages() -> None:
     assert qualified_name_errors("/x") == ["prefix part must be non-empty"]
     assert qualified_name_errors("example.com/") == ["name part must be non-empty", QNAME.replace(
         "name part", "name part", 1)]
-    assert qualified_name_errors("a/b/c")[0].startswith("a qualified name must consist of")
-    assert qualified_name_errors("x" * 64) == ["name part must be no more than 63 characters"]
+    # apimachinery v0.36 (Kubernetes 1.35 on): content.IsLabelKey's texts (D59)
+    assert qualified_name_errors("a/b/c")[0].startswith("a valid label key must consist of")
+    assert qualified_name_errors("x" * 64) == ["name part must be no more than 63 bytes"]
     assert qualified_name_errors("nvidia.com/dynamo-component") == []
 
 
