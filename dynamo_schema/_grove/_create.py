@@ -22,8 +22,6 @@ the clique order is used.
 
 from __future__ import annotations
 
-import re
-
 from .._core._diagnostics import Diagnostic, Path
 from .._k8s._gofmt import OMIT, field_error, go_quote
 from .._k8s._grovenames import MAX_COMBINED_GROVE_NAME
@@ -112,28 +110,73 @@ def _annotations(rule: str, annotations: Any, path: Path) -> list[Diagnostic]:
 
 _DURATION_UNITS = {"ns": 1, "us": 1000, "µs": 1000, "μs": 1000, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
                    "h": 3600 * 10**9}
-#: one ``<number><unit>`` of a Go duration (compiled on first use, by ``re``'s cache: few PodCliqueSets carry one)
-_DURATION_PART = r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)"
+_U63 = 1 << 63
 
 
 def parse_go_duration(s: str) -> int | None:
-    """``time.ParseDuration`` in nanoseconds (``None`` when Go would refuse the string)."""
-    rest, neg = s, False
-    if rest[:1] in ("+", "-"):
-        neg, rest = rest[0] == "-", rest[1:]
-    if rest == "0":
+    """``time.ParseDuration`` in nanoseconds (``None`` when Go would refuse the string): Go's integer
+    arithmetic with its overflow checks, a fraction added as ``uint64(float64(f) * (float64(unit) / scale))``."""
+    neg = False
+    if s[:1] in ("+", "-"):
+        neg, s = s[0] == "-", s[1:]
+    if s == "0":
         return 0
-    if not rest:
+    if not s:
         return None
-    total = 0.0
-    pos = 0
-    while pos < len(rest):
-        m = re.compile(_DURATION_PART).match(rest, pos)
-        if m is None or m.group(1) in ("", "."):
+    d = 0
+    n = len(s)
+    i = 0
+    while i < n:
+        if not (s[i] == "." or "0" <= s[i] <= "9"):
             return None
-        total += float(m.group(1)) * _DURATION_UNITS[m.group(2)]
-        pos = m.end()
-    return -int(total) if neg else int(total)
+        start = i
+        v = 0
+        while i < n and "0" <= s[i] <= "9":  # leadingInt
+            if v > _U63 // 10:
+                return None
+            v = v * 10 + ord(s[i]) - 48
+            if v > _U63:
+                return None
+            i += 1
+        pre = i != start
+        f, scale, post = 0, 1.0, False
+        if i < n and s[i] == ".":
+            i += 1
+            fstart = i
+            overflow = False
+            while i < n and "0" <= s[i] <= "9":  # leadingFraction
+                if not overflow:
+                    if f > (_U63 - 1) // 10:
+                        overflow = True
+                    else:
+                        y = f * 10 + ord(s[i]) - 48
+                        if y > _U63:
+                            overflow = True
+                        else:
+                            f, scale = y, scale * 10
+                i += 1
+            post = i != fstart
+        if not pre and not post:
+            return None
+        ustart = i
+        while i < n and not (s[i] == "." or "0" <= s[i] <= "9"):
+            i += 1
+        unit = _DURATION_UNITS.get(s[ustart:i])
+        if unit is None:  # a missing or unknown unit
+            return None
+        if v > _U63 // unit:
+            return None
+        v *= unit
+        if f > 0:
+            v += int(float(f) * (float(unit) / scale))
+            if v > _U63:
+                return None
+        d += v
+        if d > _U63:
+            return None
+    if neg:
+        return -d
+    return None if d > _U63 - 1 else d
 
 
 # --------------------------------------------------------------------------------------- validation

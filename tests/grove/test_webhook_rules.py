@@ -632,3 +632,25 @@ def test_shared_defaults_equal_the_copied_ones(pcs: dict[str, Any]) -> None:
     shared = grove_defaults(pcs, shared=True)
     assert shared == full
     assert pcs == before
+
+
+# time.ParseDuration and Duration.String of Go 1.26 for these strings, run outside the project (D59): integer
+# nanoseconds with overflow checks (Go refuses past int64), a fraction added as Go's float64 product
+@pytest.mark.parametrize(("text", "ns", "shown"), [
+    ("0.3s", 300_000_000, "300ms"),
+    ("2562047h47m16.854775808s", None, None),
+    ("9223372036854775807ns", 9223372036854775807, "2562047h47m16.854775807s"),
+    ("-9223372036854775808ns", -9223372036854775808, "-2562047h47m16.854775808s"),
+    ("9223372036854775808ns", None, None),
+    ("1.0000000001s", 1_000_000_000, "1s"),
+    ("+5.ms9223372036.5s", 9223372036505000000, "2562047h47m16.505s"),
+    ("1.5h", 5_400_000_000_000, "1h30m0s"),
+    ("5x", None, None),
+    (".s", None, None),
+])
+def test_go_durations(text: str, ns: int | None, shown: str | None) -> None:
+    from dynamo_schema._grove._create import _go_duration_string, parse_go_duration
+
+    assert parse_go_duration(text) == ns
+    if ns is not None:
+        assert _go_duration_string(ns) == shown
