@@ -21,7 +21,7 @@ JSON patch from the request to that text, less the removals the Go type alone ca
 from __future__ import annotations
 
 from .._core._diagnostics import Diagnostic, Path
-from ._gotypes import GoType, root_type
+from ._gotypes import GoType, embedded_in, root_type
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -171,7 +171,9 @@ class _Decoder:
             for key in sorted(v):
                 f = fields.get(key)
                 if f is not None:
-                    self.value(v[key], f[0], path + (key,), t.struct, stack + (key,))
+                    embedded = embedded_in(t.struct, key)
+                    at = stack + (embedded, key) if embedded else stack + (key,)
+                    self.value(v[key], f[0], path + (key,), t.struct, at)
             return
         if kind == "map":
             if jk != "object":

@@ -26,7 +26,7 @@ TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["GoType", "root_type"]
+__all__ = ["EMBEDDED", "GoType", "embedded_in", "root_type"]
 
 #: schema ``$defs`` name -> Go type (package-qualified as ``reflect.Type.String()`` prints it)
 _DEF_GO: dict[str, str] = {
@@ -127,6 +127,9 @@ _DEF_GO: dict[str, str] = {
     "Sleep": "v1.SleepAction",
     "DataSource": "v1.TypedLocalObjectReference",
     "DataSourceRef": "v1.TypedObjectReference",
+    "FileKeyRef": "v1.FileKeySelector",
+    "SchedulingGroup": "v1.PodSchedulingGroup",
+    "RestartPolicyRule": "v1.ContainerRestartRule",
 }
 
 #: a field whose Go type is not the one of its ``$defs`` entry (the generator merged same-shaped types)
@@ -141,7 +144,49 @@ _FIELD_GO: dict[tuple[str, str], str] = {
     ("PodSpec", "resources"): "v1.ResourceRequirements",
     ("ProjectedVolumeSource", "sources"): "v1.VolumeProjection",
     ("VolumeProjection", "secret"): "v1.SecretProjection",
+    ("NodeSelectorTerm", "matchExpressions"): "v1.NodeSelectorRequirement",
+    ("NodeSelectorTerm", "matchFields"): "v1.NodeSelectorRequirement",
+    ("Affinity", "podAntiAffinity"): "v1.PodAntiAffinity",
+    ("PodSpec", "schedulingGates"): "v1.PodSchedulingGate",
 }
+
+#: fields promoted from an embedded struct: (Go struct, json field) -> the embedded field's Go name, which
+#: ``encoding/json`` puts in the path of its errors (``startupProbe.ProbeHandler.httpGet.port``)
+_PROBE_HANDLER = ("exec", "httpGet", "tcpSocket", "grpc")
+_VOLUME_SOURCE = ("hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
+                  "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker",
+                  "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk",
+                  "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral",
+                  "image")
+_LOCAL_OBJECT_REFERENCE = ("SecretEnvSource", "ConfigMapEnvSource", "SecretKeySelector", "ConfigMapKeySelector",
+                           "ConfigMapVolumeSource", "ConfigMapProjection", "SecretProjection")
+_CONTAINER_FIELDS = ("name", "image", "command", "args", "workingDir", "ports", "envFrom", "env", "resources",
+                     "resizePolicy", "restartPolicy", "restartPolicyRules", "volumeMounts", "volumeDevices",
+                     "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "terminationMessagePath",
+                     "terminationMessagePolicy", "imagePullPolicy", "securityContext", "stdin", "stdinOnce", "tty")
+EMBEDDED: dict[tuple[str, str], str] = {
+    **{("Probe", f): "ProbeHandler" for f in _PROBE_HANDLER},
+    **{("EphemeralContainer", f): "EphemeralContainerCommon" for f in _CONTAINER_FIELDS},
+    **{("Volume", f): "VolumeSource" for f in _VOLUME_SOURCE},
+    **{(s, "name"): "LocalObjectReference" for s in _LOCAL_OBJECT_REFERENCE},
+    # apix/config/v1alpha1 EndpointPickerConfig: metav1.TypeMeta `json:",inline"`
+    ("EndpointPickerConfig", "apiVersion"): "TypeMeta",
+    ("EndpointPickerConfig", "kind"): "TypeMeta",
+}
+#: structs that embed another for every field but their own: struct -> (embedded Go name, own json fields)
+_EMBEDDING: dict[str, tuple[str, frozenset[str]]] = {
+    # api/v1beta1 dynamocomponentdeployment_types.go: BackendFramework, then the shared spec `json:",inline"`
+    "DynamoComponentDeploymentSpec": ("DynamoComponentDeploymentSharedSpec", frozenset({"backendFramework"})),
+}
+
+
+def embedded_in(struct: str, key: str) -> str | None:
+    """The Go name of the embedded struct field ``key`` of ``struct`` is promoted from, or None."""
+    hit = EMBEDDED.get((struct, key))
+    if hit is not None:
+        return hit
+    whole = _EMBEDDING.get(struct)
+    return whole[0] if whole is not None and key not in whole[1] else None
 
 #: named string / number types: (Go struct, json field) -> ``reflect.Type.String()``
 _NAMED: dict[tuple[str, str], str] = {
@@ -163,6 +208,9 @@ _NAMED: dict[tuple[str, str], str] = {
     ("HardwareSpec", "gpuSku"): "v1beta1.GPUSKUType",
     ("SLASpec", "optimizationType"): "v1beta1.OptimizationType",
     ("SchedulingPlugin", "weight"): "int",
+    ("SaturationDetector", "queueDepthThreshold"): "int",
+    ("PodFailurePolicyOnExitCodesRequirement", "values"): "int32",  # []int32, the schema items have no format
+    ("ContainerRestartRuleOnExitCodes", "values"): "int32",
     ("Container", "imagePullPolicy"): "v1.PullPolicy",
     ("Container", "terminationMessagePolicy"): "v1.TerminationMessagePolicy",
     ("Container", "restartPolicy"): "v1.ContainerRestartPolicy",
@@ -197,6 +245,20 @@ _NAMED: dict[tuple[str, str], str] = {
     ("PodFailurePolicyOnExitCodesRequirement", "operator"): "v1.PodFailurePolicyOnExitCodesOperator",
     ("PodFailurePolicyOnPodConditionsPattern", "type"): "v1.PodConditionType",
     ("PodFailurePolicyOnPodConditionsPattern", "status"): "v1.ConditionStatus",
+    ("Capabilities", "add"): "v1.Capability",
+    ("Capabilities", "drop"): "v1.Capability",
+    ("PersistentVolumeClaimSpec", "accessModes"): "v1.PersistentVolumeAccessMode",
+    ("PodSecurityContext", "fsGroupChangePolicy"): "v1.PodFSGroupChangePolicy",
+    ("PodSecurityContext", "seLinuxChangePolicy"): "v1.PodSELinuxChangePolicy",
+    ("PodSecurityContext", "supplementalGroupsPolicy"): "v1.SupplementalGroupsPolicy",
+    ("PodReadinessGate", "conditionType"): "v1.PodConditionType",
+    ("Lifecycle", "stopSignal"): "v1.Signal",
+    ("ContainerRestartRule", "action"): "v1.ContainerRestartRuleAction",
+    ("ContainerRestartRuleOnExitCodes", "operator"): "v1.ContainerRestartRuleOnExitCodesOperator",
+    ("AzureDiskVolumeSource", "cachingMode"): "v1.AzureDataDiskCachingMode",
+    ("AzureDiskVolumeSource", "kind"): "v1.AzureDataDiskKind",
+    ("ImageVolumeSource", "pullPolicy"): "v1.PullPolicy",
+    ("EphemeralContainer", "restartPolicy"): "v1.ContainerRestartPolicy",
 }
 
 #: named map / slice types
@@ -209,6 +271,7 @@ _NAMED_CONTAINER: dict[tuple[str, str], str] = {
     ("Capabilities", "add"): "[]v1.Capability",
     ("Capabilities", "drop"): "[]v1.Capability",
     ("PersistentVolumeClaimSpec", "accessModes"): "[]v1.PersistentVolumeAccessMode",
+    ("EndpointPickerConfig", "featureGates"): "v1alpha1.FeatureGates",
 }
 
 #: fields of a non-pointer struct type: ``json.Marshal`` writes them even when absent (``omitempty``
