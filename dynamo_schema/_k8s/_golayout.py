@@ -42,7 +42,7 @@ from decimal import (
 from functools import cache
 
 from ._gofmt import go_json
-from ._quantity import json_quantity_text, split_quantity
+from ._quantity import digitless_quantity, json_quantity_text, split_quantity
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -535,7 +535,7 @@ def canonical_quantity(value: Any) -> str:
     trimmed = json_quantity_text(text)  # Quantity.UnmarshalJSON trims (unescaped JSON bytes)
     parts = split_quantity(trimmed)
     if parts is None:
-        return text
+        return "0" if digitless_quantity(trimmed) is not None else text  # "m", ".", "+.Mi": Go reads 0
     if trimmed != "0" and _go_keeps_text(trimmed):
         return trimmed
     number, suffix = parts

@@ -50,18 +50,47 @@ def parse_quantity(v: Any) -> Decimal | None:
         return None
     parts = split_quantity(v)
     if parts is None:
-        return None
+        return digitless_quantity(v)
     num, suffix = parts
-    from decimal import MAX_EMAX, MIN_EMIN, Context, localcontext
+    from decimal import MAX_EMAX, MIN_EMIN, ROUND_UP, Context, localcontext
 
     try:
         # exact: resource.Quantity keeps arbitrary precision (the default context rounds at 28 digits)
         with localcontext(Context(prec=len(num.as_tuple().digits) + 60, Emax=MAX_EMAX, Emin=MIN_EMIN)):
             if suffix in SUFFIX:  # SI or binary, including "E" (exa) and "Ei" (exbi)
-                return num * SUFFIX[suffix]
-            return num.scaleb(int(suffix[1:]))  # a decimal exponent: "e3", "E-2"
+                value = num * SUFFIX[suffix]
+            else:
+                value = num.scaleb(int(suffix[1:]))  # a decimal exponent: "e3", "E-2"
+            # ParseQuantity: a value finer than 1n rounds up (away from zero) to 1n; a binary one is capped at
+            # MaxInt64 (apimachinery quantity.go)
+            if value and int(value.as_tuple().exponent) < -9:
+                value = value.quantize(_NANO, rounding=ROUND_UP)
+            if suffix in _BINARY and abs(value) > _MAX_INT64:
+                value = _MAX_INT64.copy_sign(value)
+            return value
     except (ArithmeticError, ValueError):  # exponent beyond what a Decimal holds
         return None
+
+
+_DIGITLESS = re.compile(r"[+-]?\.?(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?")
+
+
+def digitless_quantity(v: str) -> Decimal | None:
+    """``ParseQuantity`` of a number without digits (``m``, ``.``, ``+.Mi``, ``e3``): parseQuantityString reads its
+    numerator as 0, and the int64 fast path accepts it when its scale is at least nano and, binary, the precision
+    left is not negative (up to ``Ti``); otherwise the exact path parses the empty number and refuses it."""
+    m = _DIGITLESS.fullmatch(v)
+    if not v or m is None:
+        return None
+    suffix = m.group(1) or ""
+    if suffix in _BINARY:
+        return Decimal(0) if suffix in ("Ki", "Mi", "Gi", "Ti") else None
+    if suffix[:1] in ("e", "E") and len(suffix) > 1:
+        return Decimal(0) if int(suffix[1:]) >= -9 else None
+    return Decimal(0)
+_BINARY = frozenset({"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"})
+_NANO = Decimal("1e-9")
+_MAX_INT64 = Decimal(2**63 - 1)
 
 
 def split_quantity(text: str) -> tuple[Decimal, str] | None:

@@ -31,6 +31,7 @@ __all__ = ["decode_error", "go_round_trip", "parse_quantity_error"]
 
 _FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 _SUFFIX = "unable to parse quantity's suffix"
+_NUMERIC = "unable to parse numeric part of quantity"
 _SUFFIX_CHARS = frozenset("eEinumkKMGTP")
 _DIGITS = frozenset("0123456789")
 _KNOWN_SUFFIXES = frozenset({"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"})
@@ -66,6 +67,14 @@ def parse_quantity_error(text: str) -> str | None:
         if i < n:
             return _FORMAT_WRONG
     suffix = text[start:]
+    if not any(c in _DIGITS for c in text[:start]):
+        # no digits: the numerator reads as 0; the int64 fast path takes it, unless its binary precision
+        # runs out (Pi, Ei) or its scale is below nano, and the exact path refuses an empty number (ErrNumeric)
+        if suffix in ("Pi", "Ei"):
+            return _NUMERIC
+        if len(suffix) > 1 and suffix[0] in "eE" and suffix not in _KNOWN_SUFFIXES and parse_quantity_error("0" + suffix) is None \
+                and int(suffix[1:]) < -9:
+            return _NUMERIC
     if suffix in _KNOWN_SUFFIXES:
         return None
     if len(suffix) > 1 and suffix[0] in "eE":

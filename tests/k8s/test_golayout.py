@@ -297,6 +297,7 @@ GO_QUANTITY_JSON = [
     ("0.000000001", "1n"), ("100m", "100m"), ("1000m", "1"), ("1e-10", "1e-9"),
     ("12345678901234567890", "12345678901234567890"), ("1.5Gi", "1536Mi"), ("0.5", "500m"), ("+0.1", "100m"),
     ("\u00a01Gi", "1Gi"), ("1Gi\u0085", "1Gi"), ("1Gi\t", "1Gi\t"), ("1Gi\u2028", "1Gi\u2028"),
+    ("m", "0"), (".", "0"), ("+.Mi", "0"), ("e3", "0"), ("Pi", "Pi"),
 ]
 
 
@@ -320,3 +321,26 @@ def test_the_go_round_trip_writes_quantities_as_go() -> None:
     out = go_round_trip(crd_defaults(dgd), schema)
     got = out["spec"]["components"][0]["podTemplate"]["spec"]["containers"][0]["resources"]["limits"]
     assert got == {f"q{i}": go for i, (_, go) in enumerate(GO_QUANTITY_JSON)}
+
+
+# resource.ParseQuantity of apimachinery v0.36.2 for these strings (AsDec, or its error), run outside the project
+# (D59): finer than 1n rounds up to 1n, a binary value is capped at MaxInt64, a number without digits is 0 where
+# the int64 fast path takes it and "unable to parse numeric part of quantity" where it does not
+@pytest.mark.parametrize(("text", "value", "error"), [
+    ("500e-12", "0.000000001", None),
+    ("-279119896224639076.56828n", "-279119896.224639077", None),
+    ("-2857613963410190842185946Pi", "-9223372036854775807", None),
+    ("m", "0", None), ("+.Mi", "0", None), ("e-9", "0", None),
+    ("Pi", None, "unable to parse numeric part of quantity"),
+    ("e-12", None, "unable to parse numeric part of quantity"),
+    ("1Q", None, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+])
+def test_parse_quantity_is_gos(text: str, value: str | None, error: str | None) -> None:
+    from decimal import Decimal
+
+    from dynamo_schema._k8s._quantity import parse_quantity
+    from dynamo_schema._schema._godecode import parse_quantity_error
+
+    got = parse_quantity(text)
+    assert (got is None) if value is None else (got == Decimal(value))
+    assert parse_quantity_error(text) == error
