@@ -367,18 +367,24 @@ def load(text: str | bytes, file: str = "<stdin>", strict: bool = True,
     json_mode = file.lower().endswith(".json")
     # Nesting depth, before libyaml composes anything (libyaml 0.2.6 stops at 1,000 levels with its
     # own error; 0.2.5 has no limit): a cheap upper bound, the exact check only when it is over.
-    if json_mode:
-        bound = text.count("[") + text.count("{")
-    else:
-        prefix = max((len(m) for m in _rx().prefix.findall(text)), default=0)
-        bound = text.count("[") + text.count("{") + 2 * (prefix + 2)
-    if bound > MAX_DEPTH:
+    if _may_be_too_deep(text, json_mode):
         too_deep = _json_depth_check(text, file) if json_mode else _depth_check(text, file)
         if too_deep is not None:
             result.errors.append(too_deep)
             return result
     _load_text(result, text, file, strict, budget, decoder, json_mode, sequences)
     return result
+
+
+def _may_be_too_deep(text: str, json_mode: bool) -> bool:
+    """Whether ``text`` may nest deeper than MAX_DEPTH (False: it cannot). The bound: the brackets, plus
+    (YAML) twice the longest block prefix of a line plus 2, over MAX_DEPTH; the prefix is asked of the
+    regex engine (is any line's prefix that long: one search, no list of every line's prefix)."""
+    brackets = text.count("[") + text.count("{")
+    if json_mode:
+        return brackets > MAX_DEPTH
+    need = (MAX_DEPTH - brackets - 4) // 2 + 1
+    return need <= 0 or _rx().long_prefix(text, need)
 
 
 def _depth_check(text: str, file: str, pure: bool = False) -> Diagnostic | None:

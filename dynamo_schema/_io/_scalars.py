@@ -92,9 +92,19 @@ class _Rx:
         return re.compile("[\ud800-\udfff]")
 
     @cached_property
-    def prefix(self) -> re.Pattern[str]:
-        # block-structure prefix of a line (indentation and "- ", "? ", ": " indicators)
-        return re.compile(r"^[ \t?:-]*", re.M)
+    def _long(self) -> dict[int, tuple[re.Pattern[str], re.Pattern[str]]]:
+        return {}
+
+    def long_prefix(self, text: str, n: int) -> bool:
+        """Whether a line of ``text`` has a block-structure prefix (indentation and "- ", "? ", ": "
+        indicators) of at least ``n`` characters (a line: at the start or after a ``\\n``, as ``^`` in
+        ``re.M``). ``n`` is rounded down to a multiple of 4 (few patterns compiled; the caller only needs
+        an upper bound)."""
+        n = max(n - n % 4, 1)
+        found = self._long.get(n)
+        if found is None:
+            found = self._long[n] = (re.compile(r"[ \t?:-]{%d}" % n), re.compile(r"\n[ \t?:-]{%d}" % n))
+        return found[0].match(text) is not None or found[1].search(text) is not None
 
     @cached_property
     def json_token(self) -> re.Pattern[str]:

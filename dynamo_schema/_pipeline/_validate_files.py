@@ -62,9 +62,16 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
     from ._kustomize import error_result, io_error_result, json6902_file, patch_results, patch_target
 
     target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
+    raw = preread  # the file's bytes, read once: loaded, then searched for waivers (``apply_to_file``)
     try:
-        loaded = load(preread, "<stdin>", strict=options.strict) if preread is not None \
-            else load_path_result(path, strict=options.strict, sequences=target is not None)
+        if preread is not None:
+            loaded = load(preread, "<stdin>", strict=options.strict)
+        elif path != "-" and not os.path.isdir(path):
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            loaded = load(raw, path, strict=options.strict, sequences=target is not None)
+        else:
+            loaded = load_path_result(path, strict=options.strict, sequences=target is not None)
     except OSError as exc:  # one ``error`` resource; the other paths are still checked
         return [io_error_result(path, exc)]
 
@@ -78,6 +85,7 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
                              kubernetes_version=options.kubernetes_version)
     if any(d.rule == "load.not-a-mapping" for d in loaded.errors):  # a JSON6902 patch no kustomization lists?
         again = load(preread, "<stdin>", strict=options.strict, sequences=True) if preread is not None \
+            else load(raw, path, strict=options.strict, sequences=True) if raw is not None \
             else load_path_result(path, strict=options.strict, sequences=True)
         if json6902_file(again) is not None:
             return patch_results(again, path, None, strict=options.strict,
@@ -105,7 +113,7 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
             starts.append((0, 0))  # inside the kustomization's one YAML document: waivers on a problem's line only
     from ._waivers import apply_to_file
 
-    return apply_to_file(out, path, preread, starts, ignore_rules)
+    return apply_to_file(out, path, raw, starts, ignore_rules)
 
 
 def results_by_input(work: list[FileWork], jobs: int, patches: list[str], kustomize: list[str], opts: ValidateOptions,

@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dynamo_schema._io import _load
 from dynamo_schema._io._jsonscan import syntax_error
@@ -105,6 +107,25 @@ def test_depth_counts_alias_expansion(parser: str) -> None:
     # b's 50 sequences are levels 2-51; a's 50th `[` (column 7 + 49) becomes level 101
     assert errors(text) == [("load.too-deep", 1, 56, TOO_DEEP)]
     assert load("a: &a " + "[" * 50 + "]" * 50 + "\nb: " + "[" * 48 + "*a" + "]" * 48 + "\n").documents
+
+
+def _old_depth_bound(text: str) -> int:
+    """The loader's earlier bound (every line's prefix listed): brackets + 2 * (longest prefix + 2)."""
+    import re
+
+    prefix = max((len(m) for m in re.findall(r"^[ \t?:-]*", text, re.M)), default=0)
+    return text.count("[") + text.count("{") + 2 * (prefix + 2)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.text(" \t?:-", max_size=80), st.text("ab[{#:- \r", max_size=30)), max_size=12),
+       st.sampled_from(["\n", "\r\n", "\r"]))
+def test_depth_prefilter_never_looser_than_the_bound(lines: list[tuple[str, str]], eol: str) -> None:
+    """The depth pre-filter (one regex search for a long line prefix) asks for the exact scan whenever
+    the bound it replaced did (it may ask more often: its length is rounded down)."""
+    text = eol.join(p + rest for p, rest in lines)
+    if _old_depth_bound(text) > MAX_DEPTH:
+        assert _load._may_be_too_deep(text, json_mode=False)
 
 
 def test_libyaml_nesting_error_is_mapped(monkeypatch: pytest.MonkeyPatch) -> None:
