@@ -236,17 +236,28 @@ def _decodes(v: Any, t: GoType) -> bool:
         fields = t.fields()
         for key, x in v.items():
             f = fields.get(key)
-            if f is not None and x is not None and not _decodes(x, f[0]):
+            if f is None or x is None:
+                continue
+            ft = f[0]
+            fk = ft.kind
+            if fk == "string":  # the commonest field, without the call
+                if not isinstance(x, str):
+                    return False
+            elif fk != "any" and not _decodes(x, ft):
                 return False
         return True
     if kind == "string":
         return isinstance(v, str)
     if kind == "any":
         return True
-    if kind == "slice":
-        return isinstance(v, list) and t.elem is not None and all(_decodes(x, t.elem) for x in v)
-    if kind == "map":
-        return isinstance(v, dict) and t.elem is not None and all(_decodes(x, t.elem) for x in v.values())
+    if kind == "slice" or kind == "map":
+        elem = t.elem
+        if elem is None or not isinstance(v, list if kind == "slice" else dict):
+            return False
+        items = v if kind == "slice" else v.values()
+        if elem.kind == "string":
+            return all(x is None or isinstance(x, str) for x in items)
+        return all(_decodes(x, elem) for x in items)
     if kind == "quantity":
         if isinstance(v, (dict, list, bool)):
             return False
