@@ -77,7 +77,7 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
 
     from ._helm import template_result
 
-    helm = template_result(path, loaded, preread)  # a Helm chart's template: skipped with a note
+    helm = template_result(path, loaded, raw)  # a Helm chart's template: skipped with a note
     if helm is not None:
         return [helm]
     if target is not None:

@@ -252,9 +252,15 @@ def _decodes(v: Any, t: GoType) -> bool:
         return True
     if kind == "slice" or kind == "map":
         elem = t.elem
-        if elem is None or not isinstance(v, list if kind == "slice" else dict):
+        items: Any
+        if kind == "slice" and isinstance(v, list):
+            items = v
+        elif kind == "map" and isinstance(v, dict):
+            items = v.values()
+        else:
             return False
-        items = v if kind == "slice" else v.values()
+        if elem is None:
+            return False
         if elem.kind == "string":
             return all(x is None or isinstance(x, str) for x in items)
         return all(_decodes(x, elem) for x in items)
