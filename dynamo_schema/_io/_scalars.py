@@ -103,7 +103,8 @@ class _Rx:
         n = max(n - n % 4, 1)
         found = self._long.get(n)
         if found is None:
-            found = self._long[n] = (re.compile(r"[ \t?:-]{%d}" % n), re.compile(r"\n[ \t?:-]{%d}" % n))
+            run = "[ \\t?:-]{" + str(n) + "}"
+            found = self._long[n] = (re.compile(run), re.compile("\\n" + run))
         return found[0].match(text) is not None or found[1].search(text) is not None
 
     @cached_property
