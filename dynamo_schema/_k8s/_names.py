@@ -147,6 +147,7 @@ def label_value_errors(value: str) -> list[str]:
     return errs
 
 
+@memo_valid
 def env_var_name_errors(value: str) -> list[str]:
     """``IsEnvVarName``."""
     import re
