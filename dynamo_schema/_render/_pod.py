@@ -215,7 +215,9 @@ def base_pod_spec(ctx: Ctx) -> dict[str, Any]:
 def merge_container(base: dict[str, Any], user_in: Mapping[str, Any], name: str) -> dict[str, Any]:
     """``mergeContainerByName``: user non-empty fields win, env merged and sorted, probes replaced; the
     container keeps ``name``."""
-    user: dict[str, Any] = deepcopy(dict(user_in))
+    # a shallow copy is enough: ``mergo_override`` and ``merge_envs`` copy what they put into ``base``, the
+    # probes are copied below, and nothing writes into ``user`` but its name
+    user: dict[str, Any] = dict(user_in)
     user["name"] = name
     base_env = base.get("env") or []
     mergo_override(base, user)
