@@ -174,6 +174,11 @@ def _label_maps(node: Any, path: tuple[Any, ...], kind: str) -> list[tuple[tuple
     return out
 
 
+#: Lists that hold no label map in any object the API server admits: a pod's containers (a Container has
+#: no ObjectMeta and no label selector). Most of a rendered pod is its containers (env, args, mounts).
+_NO_LABEL_MAPS = frozenset(("containers", "initContainers", "ephemeralContainers"))
+
+
 def _collect_label_maps(node: Any, path: tuple[Any, ...], service: bool,
                         out: list[tuple[tuple[Any, ...], dict[str, Any]]]) -> None:
     # scalars hold no label map: only mappings and lists are walked (most of a rendered object is scalars)
@@ -187,6 +192,8 @@ def _collect_label_maps(node: Any, path: tuple[Any, ...], service: bool,
                 else:
                     _collect_label_maps(v, p, service, out)
             elif isinstance(v, list):
+                if k in _NO_LABEL_MAPS:
+                    continue
                 _collect_label_maps(v, path + (k,), service, out)
     elif isinstance(node, list):
         for i, v in enumerate(node):

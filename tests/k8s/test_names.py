@@ -3,6 +3,8 @@ is printed after the error type in Go's quoted form, ``strconv.Quote`` (``field.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from dynamo_schema._k8s._names import check_names
 
 
@@ -55,3 +57,53 @@ def test_env_var_name_chdir_prefix_rules() -> None:  # mutant e6394cd12e39
     assert env_var_name_errors(".") == ["must not be '.'"]
     assert env_var_name_errors("..") == ["must not be '..'"]
     assert env_var_name_errors("..x") == ["must not start with '..'"]
+
+
+def _every_label_map(node: object, path: tuple[object, ...], service: bool) -> list[tuple[tuple[object, ...], object]]:
+    """The label maps of an object by a walk of everything (containers included): the reference."""
+    out: list[tuple[tuple[object, ...], object]] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            p = path + (k,)
+            if isinstance(v, dict) and ((k == "labels" and path[-1:] == ("metadata",)) or k == "matchLabels"
+                                        or (service and p == ("spec", "selector"))):
+                out.append((p, v))
+            else:
+                out += _every_label_map(v, p, service)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _every_label_map(v, path + (i,), service)
+    return out
+
+
+def test_label_maps_skip_only_containers(shared: Path) -> None:
+    """The label-map walk skips a pod's container lists (a Container has no ObjectMeta and no selector): on
+    every object rendered from the corpus, for both pathways, it finds what a walk of everything finds, and
+    a container list is all it skips."""
+    import yaml
+
+    from dynamo_schema._k8s._names import _label_maps
+    from dynamo_schema._render import RenderError, RenderOptions, render
+
+    options = RenderOptions(namespace="corpus", dra_enabled=True, checkpoint_enabled=True)
+    checked = 0
+    for path in sorted((shared / "reference" / "dynamo" / "corpus" / "v1beta1").glob("*.yaml")):
+        for doc in yaml.load_all(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader):
+            if not (isinstance(doc, dict) and doc.get("kind") == "DynamoGraphDeployment"):
+                continue
+            for target in ("grove", "kubernetes"):
+                try:
+                    objs = render(doc, target, options)
+                except RenderError:
+                    continue
+                for obj in objs:
+                    kind = str(obj.get("kind", ""))
+                    assert _label_maps(obj, (), kind) == _every_label_map(obj, (), kind == "Service"), path.name
+                    checked += 1
+    assert checked > 1000
+    # a label map inside a container list is not one the API server checks, and is not looked for
+    pod = {"metadata": {"labels": {"a": "b"}},
+           "spec": {"containers": [{"name": "c", "x": {"matchLabels": {"k": "v"}}}],
+                    "affinity": {"podAffinity": {"required": [{"labelSelector": {"matchLabels": {"app": "x"}}}]}}}}
+    assert [p for p, _ in _label_maps(pod, (), "Pod")] == [
+        ("metadata", "labels"), ("spec", "affinity", "podAffinity", "required", 0, "labelSelector", "matchLabels")]
