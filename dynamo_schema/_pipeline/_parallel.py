@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 #: The collector's first-generation threshold during bulk runs (CPython's default is 700).
-GC_THRESHOLD = 100_000
+GC_THRESHOLD = 10_000
 
 
 @contextmanager
