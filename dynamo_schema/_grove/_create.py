@@ -71,6 +71,8 @@ SHARING_SCOPES = ("AllReplicas", "PerReplica")
 
 def _find_duplicates(items: list[str]) -> list[str]:
     """``lo.FindDuplicates``: each duplicated element once, in order of first occurrence."""
+    if len(set(items)) == len(items):  # the common case: nothing repeats
+        return []
     counts: dict[str, int] = {}
     for x in items:
         counts[x] = counts.get(x, 0) + 1
@@ -91,8 +93,12 @@ def _labels(rule: str, labels: Any, path: Path) -> list[Diagnostic]:
     """``metav1validation.ValidateLabels``: errors on the map's path, not the key's."""
     out: list[Diagnostic] = []
     for k, v in str_map(labels).items():  # Grove's apimachinery (v0.34): the texts before Kubernetes 1.35
-        out += [invalid(rule, path, k, m) for m in before_1_35(qualified_name_errors(k))]
-        out += [invalid(rule, path, v, m) for m in before_1_35(label_value_errors(v))]
+        key_errs = qualified_name_errors(k)
+        if key_errs:
+            out += [invalid(rule, path, k, m) for m in before_1_35(key_errs)]
+        value_errs = label_value_errors(v)
+        if value_errs:
+            out += [invalid(rule, path, v, m) for m in before_1_35(value_errs)]
     return out
 
 
@@ -574,7 +580,9 @@ def _env_vars(env: list[Any], fp: Path) -> list[Diagnostic]:
     errs: list[Diagnostic] = []
     names: list[str] = []
     for j, e in enumerate(env):
-        n = as_str(as_dict(e).get("name"))
+        n = e.get("name") if isinstance(e, dict) else None
+        if not isinstance(n, str):
+            n = ""
         msgs = env_var_name_errors(n)
         if msgs:
             errs.append(invalid("grove.env-var", fp + (j, "name"), n, "; ".join(msgs)))
