@@ -192,6 +192,8 @@ _NO_VALUE = object()
 
 
 def _go_int(plain: str) -> int | None:
+    if plain.isascii() and plain.isdigit() and len(plain) < 20 and (plain[0] != "0" or len(plain) == 1):
+        return int(plain)  # a plain decimal (the common case): below 10**19, so in ParseUint's range
     if not _rx().go_int.match(plain):
         return None
     sign = -1 if plain[0] == "-" else 1

@@ -547,3 +547,29 @@ def test_an_explicitly_tagged_key_is_decoded_like_a_tagged_value() -> None:  # m
 def test_plain_scalar_starting_with_a_dot_is_a_go_float_literal(token: str, value: object) -> None:
     got = load_text(f"v: {token}\n")[0].data["v"]
     assert got == value and type(got) is type(value)
+
+
+def _go_parse_digits(s: str) -> int | None:
+    """What go-yaml v2 makes of a plain scalar of ASCII digits: ``strconv.ParseInt(s, 0, 64)``, then
+    ``ParseUint(s, 0, 64)`` (base 0: a leading ``0`` is octal); None when neither accepts it."""
+    if len(s) > 1 and s[0] == "0":
+        if any(c in "89" for c in s):
+            return None
+        v = int(s[1:], 8)
+    else:
+        v = int(s)
+    return v if v < 1 << 64 else None
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text("0123456789", min_size=1, max_size=26) | st.sampled_from(
+    ["0", "00", "9" * 19, "1" + "0" * 19, "18446744073709551615", "18446744073709551616", "0" * 25, "07" * 11]))
+def test_plain_digits_resolve_as_go_yaml(s: str) -> None:
+    """The loader's plain-decimal shortcut and its general path agree with Go's integer parsing on digit strings
+    (leading zeros: octal; past uint64: a string)."""
+    from dynamo_schema._io._scalars import _go_int, _resolve_plain
+
+    want = _go_parse_digits(s)
+    assert _go_int(s) == want
+    if want is not None:
+        assert _resolve_plain(s) == want and type(_resolve_plain(s)) is int
