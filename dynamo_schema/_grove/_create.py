@@ -580,9 +580,7 @@ def _env_vars(env: list[Any], fp: Path) -> list[Diagnostic]:
     errs: list[Diagnostic] = []
     names: list[str] = []
     for j, e in enumerate(env):
-        n = e.get("name") if isinstance(e, dict) else None
-        if not isinstance(n, str):
-            n = ""
+        n = as_str(as_dict(e).get("name"))
         msgs = env_var_name_errors(n)
         if msgs:
             errs.append(invalid("grove.env-var", fp + (j, "name"), n, "; ".join(msgs)))
