@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def dcd_to_alpha(obj: JSONObject) -> JSONObject:
+def dcd_to_alpha(obj: JSONObject, hub_saves: bool = True) -> JSONObject:
+    """The v1alpha1 DCD; without ``hub_saves``, its spec and status only are the conversion's (no
+    ``nvidia.com/dcd-spec`` hub save is computed nor written: what the compatibility view reads)."""
     src_meta = obj.get("metadata")
     sv, empty_name = read_spoke(src_meta if isinstance(src_meta, dict) else {})
     out, meta, _payload = open_conversion(obj, ALPHA, DCD_SPEC_ANNOTATION, DCD_SCRUB)
@@ -31,9 +33,9 @@ def dcd_to_alpha(obj: JSONObject) -> JSONObject:
     if empty_name and svc.get("serviceName") == meta.get("name"):
         svc.pop("serviceName")
     spec = {**dcd_only(src), **svc}
-    cs = hub_save(comp, svc)
     saved_status = read_payload(obj.get("metadata") or {}, DCD_STATUS_ANNOTATION)
-    if _hub_spec_needs_save(cs, comp, src_meta):
+    cs = hub_save(comp, svc) if hub_saves else None
+    if cs is not None and _hub_spec_needs_save(cs, comp, src_meta):
         hub: JSONObject = {"name": comp.get("name") or "", **cs}
         meta["annotations"] = {**(meta.get("annotations") or {}), DCD_SPEC_ANNOTATION: hub_annotation(hub, "HubDCDSpec")}
 

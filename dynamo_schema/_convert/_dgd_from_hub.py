@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def dgd_to_alpha(obj: JSONObject) -> JSONObject:
+def dgd_to_alpha(obj: JSONObject, hub_saves: bool = True) -> JSONObject:
+    """The v1alpha1 DGD; without ``hub_saves``, its spec and status only are the conversion's (no
+    ``nvidia.com/dgd-spec`` hub save is computed nor written: what the compatibility view reads)."""
     src_anns = (obj.get("metadata") or {}).get("annotations") or {}
     # upstream SaveHubOrigin = !hasDGDSpokeAnnotations
     save_hub_origin = DGD_SPEC_ANNOTATION not in src_anns and DGD_STATUS_ANNOTATION not in src_anns
@@ -35,7 +37,7 @@ def dgd_to_alpha(obj: JSONObject) -> JSONObject:
     comps = src.get("components")
     saved_services = (restored or {}).get("services") or {}
     if isinstance(comps, list) and comps:
-        spec["services"], saved_comps = _services(comps, saved_services, save_hub_origin)
+        spec["services"], saved_comps = _services(comps, saved_services, save_hub_origin, hub_saves)
         if saved_comps:
             save["components"] = saved_comps
     if isinstance(restored, dict):
@@ -53,7 +55,8 @@ def dgd_to_alpha(obj: JSONObject) -> JSONObject:
     return finish_conversion(obj, out, meta, spec, status, DGD_SPEC_ANNOTATION, None)
 
 
-def _services(comps: JSONArray, saved_services: Any, save_hub_origin: bool) -> tuple[JSONObject, JSONArray]:
+def _services(comps: JSONArray, saved_services: Any, save_hub_origin: bool,
+              hub_saves: bool = True) -> tuple[JSONObject, JSONArray]:
     """``spec.components`` -> ``spec.services`` and the components' hub saves (``marshalDGDHubSpec``:
     every entry when the hub order is unsorted, else the non-zero and hub-origin ones)."""
     names = [c.get("name") for c in comps if isinstance(c, dict)]
@@ -67,6 +70,8 @@ def _services(comps: JSONArray, saved_services: Any, save_hub_origin: bool) -> t
         sv = saved_services.get(name) if isinstance(saved_services, dict) else None
         svc = _service(comp, sv)
         services[name] = svc
+        if not hub_saves:
+            continue
         cs = hub_save(comp, svc)
         # upstream SaveHubOrigin: a hub-first component with a podTemplate is marked, so the
         # way back knows not to record v1alpha1 field origins

@@ -101,22 +101,35 @@ def to_v1alpha1(obj: JSONObject) -> JSONObject:
 # ---------------------------------------------------------------- the v1alpha1 view, once per content
 # ``validate`` converts an admitted v1beta1 object to v1alpha1 for the webhook rules of its compatibility
 # view (``_admission.rules._alpha``), then its reconcile render asks for the same view once per component
-# and again for the worker hash (``_render._alphacompat``). The conversion is a pure function of the
-# object's content, so it is cached by content: the key is the object's exact serialization (marshal
+# and again for the worker hash (``_render._alphacompat``). Every one of them reads the view's spec only,
+# so a DGD or DCD view is converted without the hub save (``nvidia.com/dgd-spec`` / ``dcd-spec``: a third
+# of the conversion's cost, and no reader's business); ``tests/convert/test_alpha_view.py`` checks its
+# spec and status equal the full conversion's, failures included. The conversion is a pure function of
+# the object's content, so it is cached by content: the key is the object's exact serialization (marshal
 # version 2 keeps types -- True is not 1 -- and key order), and every caller gets a fresh copy.
+
+
+def alpha_spec_view(obj: JSONObject) -> JSONObject:
+    """``to_v1alpha1(obj)`` whose ``spec`` and ``status`` only are the conversion's: a v1beta1 DGD or DCD
+    is converted without computing the hub save its metadata would carry (exceptions propagate)."""
+    kind = obj.get("kind")
+    if obj.get("apiVersion") != ALPHA and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
+        return (dgd_to_alpha if kind == "DynamoGraphDeployment" else dcd_to_alpha)(obj, False)
+    return to_v1alpha1(obj)
 
 
 @lru_cache(maxsize=16)
 def _alpha_bytes(content: bytes) -> bytes:
-    return marshal.dumps(to_v1alpha1(marshal.loads(content)), 2)
+    return marshal.dumps(alpha_spec_view(marshal.loads(content)), 2)
 
 
 def alpha_by_content(obj: JSONObject) -> JSONObject:
-    """``to_v1alpha1(obj)`` (exceptions propagate), computed once per distinct content; a fresh object."""
+    """:func:`alpha_spec_view` of ``obj`` (exceptions propagate), computed once per distinct content; a
+    fresh object."""
     try:
         content = marshal.dumps(obj, 2)
     except ValueError:  # not plain data: convert without the cache
-        return to_v1alpha1(obj)
+        return alpha_spec_view(obj)
     result: JSONObject = marshal.loads(_alpha_bytes(content))
     return result
 
