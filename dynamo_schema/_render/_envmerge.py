@@ -10,6 +10,8 @@ TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing
 if TYPE_CHECKING:
     from typing import Any
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
 
 def is_empty(value: Any) -> bool:
     """mergo's notion of an empty source value (zero scalars do not override)."""
@@ -53,7 +55,17 @@ def merge_envs(common: Iterable[Mapping[str, Any]] | None, specific: Iterable[Ma
     for env in specific or []:
         by_name[str(env.get("name", ""))] = env
     # only the winners are copied
-    return [deepcopy(dict(by_name[k])) for k in sorted(by_name, key=lambda s: s.encode("utf-8"))]
+    return [_env_copy(by_name[k]) for k in sorted(by_name, key=lambda s: s.encode("utf-8"))]
+
+
+def _env_copy(env: Mapping[str, Any]) -> dict[str, Any]:
+    """``deepcopy(dict(env))``: a ``name``/``value`` pair by one C copy, anything nested by ``deepcopy``."""
+    if type(env) is dict:
+        for v in env.values():
+            if type(v) not in _SCALARS:
+                return deepcopy(env)  # type: ignore[no-any-return]
+        return dict(env)
+    return deepcopy(dict(env))  # type: ignore[no-any-return]
 
 
 def merge_low_priority(dst: dict[str, str] | None, src: Mapping[str, str] | None) -> dict[str, str] | None:
@@ -70,6 +82,17 @@ def merge_low_priority(dst: dict[str, str] | None, src: Mapping[str, str] | None
 
 def sort_keys_deep(value: Any) -> Any:
     """Alphabetical mapping keys at every level (kubectl-style output order)."""
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    if t is dict:  # plain data: no ABC check, no call per scalar
+        out: dict[Any, Any] = {}
+        for k in sorted(value):
+            v = value[k]
+            out[k] = v if type(v) in _SCALARS else sort_keys_deep(v)
+        return out
+    if t is list:
+        return [v if type(v) in _SCALARS else sort_keys_deep(v) for v in value]
     if isinstance(value, Mapping):
         return {k: sort_keys_deep(value[k]) for k in sorted(value)}
     if isinstance(value, list):

@@ -210,20 +210,20 @@ def generated_worker_dcds(dgd: Mapping[str, Any], namespace: str | None = None) 
     (:func:`._alphacompat.may_preserve_alpha_metadata` false) not even the DGD is converted: each
     component's view is ``comp_to_svc`` alone (no ``labels``, ``annotations`` or ``dynamoNamespace``;
     ``subComponentType`` exactly for ``prefill``/``decode``), which is what "no view" says (None).
-    ``tests/test_perf_paths.py`` compares the hash inputs against always converting."""
-    from .._core._datacopy import deepcopy
+    ``tests/test_perf_paths.py`` compares the hash inputs against always converting. The DCDs are the
+    generator's own (not copied): the hash input only reads them, and ``encode`` builds new containers."""
     from ._alphacompat import generated_dcd_alpha_metadata, may_preserve_alpha_metadata
     from ._graph import generate_dcds
     from ._workloads import _UNSET
 
     ns = str(namespace or (dgd.get("metadata") or {}).get("namespace") or "default")
     if ALWAYS_CONVERT:
-        return [(deepcopy(d), _UNSET) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
+        return [(d, _UNSET) for d in generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns)]
     dcds = generate_dcds(dgd, WORKER_HASH_PLACEHOLDER, ns, alpha_compat=False)
     convert = may_preserve_alpha_metadata(dgd)
     comps = (dgd.get("spec") or {}).get("components") or []
     return [
-        (deepcopy(d), generated_dcd_alpha_metadata(dgd, str(c.get("name", ""))) if convert else None)
+        (d, generated_dcd_alpha_metadata(dgd, str(c.get("name", ""))) if convert else None)
         for d, c in zip(dcds, comps)
     ]
 
