@@ -112,9 +112,11 @@ def to_v1alpha1(obj: JSONObject) -> JSONObject:
 def alpha_spec_view(obj: JSONObject) -> JSONObject:
     """``to_v1alpha1(obj)`` whose ``spec`` and ``status`` only are the conversion's: a v1beta1 DGD or DCD
     is converted without computing the hub save its metadata would carry (exceptions propagate)."""
+    from .._core._kinds import DCD, DGD
+
     kind = obj.get("kind")
-    if obj.get("apiVersion") != ALPHA and kind in ("DynamoGraphDeployment", "DynamoComponentDeployment"):
-        return (dgd_to_alpha if kind == "DynamoGraphDeployment" else dcd_to_alpha)(obj, False)
+    if obj.get("apiVersion") != ALPHA and (kind == DGD or kind == DCD):
+        return (dgd_to_alpha if kind == DGD else dcd_to_alpha)(obj, False)
     return to_v1alpha1(obj)
 
 

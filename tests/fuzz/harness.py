@@ -436,7 +436,9 @@ def entries_for(data: Any) -> list[str]:
 
 
 def maxrss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    from tests.fuzz._driver import _peak_mb  # VmHWM: ru_maxrss starts at the parent's peak
+
+    return _peak_mb()
 
 
 # ------------------------------------------------------------------------------------------------
