@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._k8s._quantity import quantity_is_zero
 from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, read_envelope
-from ._component_to_hub import dedicated_main, has_pod_content, merge_main
+from ._component_to_hub import _deep_override, _merge_envs, dedicated_main, has_pod_content, merge_main
 from ._fields import (
     cache_mount_count,
     is_native_mount,
@@ -16,7 +16,7 @@ from ._fields import (
     shm_needs_preservation,
 )
 from ._fill import fill
-from ._json import JSONArray, JSONObject, dc, drop_nulls, empty
+from ._json import JSONArray, JSONObject, dc, drop_nulls, empty, no_none
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -39,6 +39,43 @@ def _semantic_main(svc: JSONObject) -> JSONObject:
     if isinstance(mc, dict):
         main = merge_main(main, mc)
     return main
+
+
+def _dedicated_field(svc: JSONObject, field: str) -> Any:
+    """``dedicated_main(svc).get(field)``."""
+    if field == "resources":
+        res = resources_to_native(svc["resources"]) if svc.get("resources") is not None else None
+        return res or None
+    if field == "env":
+        return dc(svc["envs"]) if svc.get("envs") else None
+    if field == "envFrom":
+        return [{"secretRef": {"name": svc["envFromSecret"]}}] if svc.get("envFromSecret") else None
+    if field == "volumeMounts":
+        vms = [no_none(name=vm.get("name"), mountPath=vm.get("mountPoint")) for vm in svc.get("volumeMounts") or []]
+        return vms or None
+    return dc(svc[field]) if svc.get(field) is not None else None  # the probes
+
+
+def semantic_field(svc: JSONObject, field: str) -> Any:
+    """``_semantic_main(svc).get(field)`` for one main-container field (``env``, ``envFrom``,
+    ``volumeMounts``, ``resources``, a probe) without building the others: the origin restore compares
+    one field at a time. ``tests/convert/test_semantic_field.py`` checks it against the whole merge."""
+    base = _dedicated_field(svc, field)
+    mc = (svc.get("extraPodSpec") or {}).get("mainContainer")
+    if not isinstance(mc, dict):
+        return base
+    if field == "env":
+        return _merge_envs(base or [], mc.get("env") or []) or None
+    if field == "volumeMounts":
+        return (list(dc(mc.get("volumeMounts") or [])) + list(base or [])) or None
+    if field not in mc or empty(mc[field]):
+        return base
+    v = mc[field]
+    if isinstance(v, dict) and isinstance(base, dict):
+        merged = dc(base)
+        _deep_override(merged, v)
+        return merged
+    return dc(v)
 
 
 def _is_cache_mount(flat: Any, name: Any, path: Any) -> bool:
@@ -100,7 +137,7 @@ def _restore_field_origin(live: JSONObject, field: str, entry: JSONObject, hub_m
         view[dedicated] = entry["dedicated"]
     if "main" in entry:
         view["extraPodSpec"] = {"mainContainer": {in_main: entry["main"]}}
-    live_value, saved_value = _semantic_main(live).get(field), _semantic_main(view).get(field)
+    live_value, saved_value = semantic_field(live, field), semantic_field(view, field)
     live_value_full = live_value
     if field == "volumeMounts":
         # upstream volumeMountOriginsMatchNative over withoutCompilationCacheMounts: only
@@ -174,7 +211,7 @@ def _restore_env_from_origin(live: JSONObject, saved: JSONObject, main_present: 
     view: JSONObject = {"envFromSecret": secret}
     if "main" in origin:
         view["extraPodSpec"] = {"mainContainer": {"envFrom": origin["main"]}}
-    if (_semantic_main(live).get("envFrom") or None) == (_semantic_main(view).get("envFrom") or None):
+    if (semantic_field(live, "envFrom") or None) == (semantic_field(view, "envFrom") or None):
         live["envFromSecret"] = secret
 
 
