@@ -42,24 +42,25 @@ def _semantic_main(svc: JSONObject) -> JSONObject:
 
 
 def _dedicated_field(svc: JSONObject, field: str) -> Any:
-    """``dedicated_main(svc).get(field)``."""
+    """``dedicated_main(svc).get(field)`` (read only: not copied)."""
     if field == "resources":
         res = resources_to_native(svc["resources"]) if svc.get("resources") is not None else None
         return res or None
     if field == "env":
-        return dc(svc["envs"]) if svc.get("envs") else None
+        return svc["envs"] if svc.get("envs") else None
     if field == "envFrom":
         return [{"secretRef": {"name": svc["envFromSecret"]}}] if svc.get("envFromSecret") else None
     if field == "volumeMounts":
         vms = [no_none(name=vm.get("name"), mountPath=vm.get("mountPoint")) for vm in svc.get("volumeMounts") or []]
         return vms or None
-    return dc(svc[field]) if svc.get(field) is not None else None  # the probes
+    return svc[field] if svc.get(field) is not None else None  # the probes
 
 
 def semantic_field(svc: JSONObject, field: str) -> Any:
     """``_semantic_main(svc).get(field)`` for one main-container field (``env``, ``envFrom``,
     ``volumeMounts``, ``resources``, a probe) without building the others: the origin restore compares
-    one field at a time. ``tests/convert/test_semantic_field.py`` checks it against the whole merge."""
+    one field at a time. Read, never kept: what it shares with ``svc`` is not copied.
+    ``tests/convert/test_semantic_field.py`` checks it against the whole merge."""
     base = _dedicated_field(svc, field)
     mc = (svc.get("extraPodSpec") or {}).get("mainContainer")
     if not isinstance(mc, dict):
@@ -67,7 +68,7 @@ def semantic_field(svc: JSONObject, field: str) -> Any:
     if field == "env":
         return _merge_envs(base or [], mc.get("env") or []) or None
     if field == "volumeMounts":
-        return (list(dc(mc.get("volumeMounts") or [])) + list(base or [])) or None
+        return (list(mc.get("volumeMounts") or []) + list(base or [])) or None
     if field not in mc or empty(mc[field]):
         return base
     v = mc[field]
@@ -75,7 +76,7 @@ def semantic_field(svc: JSONObject, field: str) -> Any:
         merged = dc(base)
         _deep_override(merged, v)
         return merged
-    return dc(v)
+    return v
 
 
 def _is_cache_mount(flat: Any, name: Any, path: Any) -> bool:
