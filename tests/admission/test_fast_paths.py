@@ -15,13 +15,13 @@ import json
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._admission import AdmissionSettings, default
 from dynamo_schema._admission._defaults import SCHEMA_DEFAULTS, _apply_path, apply_schema_defaults
 from dynamo_schema._admission.rules._alpha import _validate_view, needs_alpha_view, validate_preserved_alpha
+from tests._yaml import v1beta1_documents
 from tests.admission._admission_helpers import SHARED
 
 convert = pytest.importorskip("dynamo_schema._convert._v1alpha1")
@@ -32,24 +32,8 @@ KINDS = ("DynamoGraphDeployment", "DynamoComponentDeployment")
 
 def _corpus_objects() -> list[dict[str, Any]]:
     """Every DGD/DCD of the corpus as v1beta1 (v1alpha1 ones converted, preserved fields annotated)."""
-    out: list[dict[str, Any]] = []
-    for folder in ("v1beta1", "v1alpha1"):
-        for f in sorted((CORPUS / folder).glob("*.yaml")) if (CORPUS / folder).is_dir() else []:
-            try:
-                docs = list(yaml.load_all(f.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
-            except yaml.YAMLError:
-                continue
-            for d in docs:
-                if not (isinstance(d, dict) and d.get("kind") in KINDS):
-                    continue
-                if d.get("apiVersion") == "nvidia.com/v1alpha1":
-                    try:
-                        d = convert.to_v1beta1(d)
-                    except Exception:
-                        continue
-                if d.get("apiVersion") == "nvidia.com/v1beta1":
-                    out.append(d)
-    return out
+    files = [f for folder in ("v1beta1", "v1alpha1") for f in sorted((CORPUS / folder).glob("*.yaml"))]
+    return v1beta1_documents(files, KINDS)
 
 
 OBJECTS = _corpus_objects()

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dynamo_schema._admission import AdmissionSettings, default
 from dynamo_schema._convert import _v1alpha1 as convert
+from tests._yaml import v1beta1_documents
 
 SHARED = (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
 DYNAMO = SHARED / "reference" / "dynamo"
@@ -42,28 +42,12 @@ def _inputs() -> list[dict[str, Any]]:
     files = [p for folder in ("corpus/v1beta1", "corpus/v1alpha1") for p in sorted((DYNAMO / folder).glob("*.yaml"))]
     files += sorted((DYNAMO / "golden").glob("*/*/input.yaml"))
     out: list[dict[str, Any]] = []
-    for f in files:
+    for d in v1beta1_documents(files, KINDS, lambda a: _alpha_dcds(a) if a.get("kind") == KINDS[0] else []):
+        out.append(d)
         try:
-            docs = list(yaml.load_all(f.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
-        except yaml.YAMLError:
-            continue
-        for d in docs:
-            if not (isinstance(d, dict) and d.get("kind") in KINDS):
-                continue
-            if d.get("apiVersion") == "nvidia.com/v1alpha1":
-                if d.get("kind") == "DynamoGraphDeployment":
-                    docs += _alpha_dcds(d)
-                try:
-                    d = convert.to_v1beta1(d)
-                except Exception:
-                    continue
-            if d.get("apiVersion") != "nvidia.com/v1beta1":
-                continue
-            out.append(d)
-            try:
-                out.append(default(copy.deepcopy(d), AdmissionSettings()))
-            except Exception:
-                pass
+            out.append(default(copy.deepcopy(d), AdmissionSettings()))
+        except Exception:
+            pass
     return out
 
 
