@@ -1,7 +1,7 @@
 """YAML that tests write: through the project's Kubernetes-safe emitter, so a generated string such as
 ``n``, ``on`` or ``0x1`` stays a string when a Kubernetes-style loader (ours, kubectl's) reads it back.
 ``yaml.safe_dump`` would write ``a: n`` unquoted, a boolean to sigs.k8s.io/yaml; tests/test_static.py
-keeps ``safe_dump`` out of the tests."""
+keeps ``safe_dump`` out of the tests. Also: the corpus read as v1beta1 documents (``v1beta1_documents``)."""
 
 from __future__ import annotations
 

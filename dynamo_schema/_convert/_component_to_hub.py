@@ -68,23 +68,32 @@ def _deep_override(dst: JSONObject, src: JSONObject) -> None:
             dst[k] = dc(v)
 
 
+#: the main-container fields a v1alpha1 service sets in dedicated slots, in the order the container holds them
+DEDICATED_FIELDS = ("resources", "env", "envFrom", "livenessProbe", "readinessProbe", "volumeMounts")
+
+
+def dedicated_field(svc: JSONObject, field: str) -> Any:
+    """The main-container ``field`` (one of :data:`DEDICATED_FIELDS`) the service's dedicated slot makes, or
+    None; read only: a value it shares with ``svc`` is not copied."""
+    if field == "resources":
+        res = resources_to_native(svc["resources"]) if svc.get("resources") is not None else None
+        return res or None
+    if field == "env":
+        return svc["envs"] if svc.get("envs") else None
+    if field == "envFrom":
+        return [{"secretRef": {"name": svc["envFromSecret"]}}] if svc.get("envFromSecret") else None
+    if field == "volumeMounts":
+        vms = [no_none(name=vm.get("name"), mountPath=vm.get("mountPoint")) for vm in svc.get("volumeMounts") or []]
+        return vms or None
+    return svc[field] if svc.get(field) is not None else None  # the probes
+
+
 def dedicated_main(svc: JSONObject) -> JSONObject:
     c: JSONObject = {"name": MAIN}
-    if svc.get("resources") is not None:
-        res = resources_to_native(svc["resources"])
-        if res:
-            c["resources"] = res
-    if svc.get("envs"):
-        c["env"] = dc(svc["envs"])
-    if svc.get("envFromSecret"):
-        c["envFrom"] = [{"secretRef": {"name": svc["envFromSecret"]}}]
-    if svc.get("livenessProbe") is not None:
-        c["livenessProbe"] = dc(svc["livenessProbe"])
-    if svc.get("readinessProbe") is not None:
-        c["readinessProbe"] = dc(svc["readinessProbe"])
-    vms = [no_none(name=vm.get("name"), mountPath=vm.get("mountPoint")) for vm in svc.get("volumeMounts") or []]
-    if vms:
-        c["volumeMounts"] = vms
+    for field in DEDICATED_FIELDS:
+        v = dedicated_field(svc, field)
+        if v is not None:
+            c[field] = dc(v) if field in ("env", "livenessProbe", "readinessProbe") else v  # the others are new
     return c
 
 

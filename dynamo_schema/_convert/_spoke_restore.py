@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._k8s._quantity import quantity_is_zero
 from ._annotations import DCD_SPEC_ANNOTATION, PRESERVED_DCD_EMPTY_SERVICE_NAME_PATH, read_envelope
-from ._component_to_hub import _deep_override, _merge_envs, dedicated_main, has_pod_content, merge_main
+from ._component_to_hub import _deep_override, _merge_envs, dedicated_field, dedicated_main, has_pod_content, merge_main
 from ._fields import (
     cache_mount_count,
     is_native_mount,
@@ -16,7 +16,7 @@ from ._fields import (
     shm_needs_preservation,
 )
 from ._fill import fill
-from ._json import JSONArray, JSONObject, dc, drop_nulls, empty, no_none
+from ._json import JSONArray, JSONObject, dc, drop_nulls, empty
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -41,27 +41,12 @@ def _semantic_main(svc: JSONObject) -> JSONObject:
     return main
 
 
-def _dedicated_field(svc: JSONObject, field: str) -> Any:
-    """``dedicated_main(svc).get(field)`` (read only: not copied)."""
-    if field == "resources":
-        res = resources_to_native(svc["resources"]) if svc.get("resources") is not None else None
-        return res or None
-    if field == "env":
-        return svc["envs"] if svc.get("envs") else None
-    if field == "envFrom":
-        return [{"secretRef": {"name": svc["envFromSecret"]}}] if svc.get("envFromSecret") else None
-    if field == "volumeMounts":
-        vms = [no_none(name=vm.get("name"), mountPath=vm.get("mountPoint")) for vm in svc.get("volumeMounts") or []]
-        return vms or None
-    return svc[field] if svc.get(field) is not None else None  # the probes
-
-
 def semantic_field(svc: JSONObject, field: str) -> Any:
     """``_semantic_main(svc).get(field)`` for one main-container field (``env``, ``envFrom``,
     ``volumeMounts``, ``resources``, a probe) without building the others: the origin restore compares
     one field at a time. Read, never kept: what it shares with ``svc`` is not copied.
     ``tests/convert/test_semantic_field.py`` checks it against the whole merge."""
-    base = _dedicated_field(svc, field)
+    base = dedicated_field(svc, field)
     mc = (svc.get("extraPodSpec") or {}).get("mainContainer")
     if not isinstance(mc, dict):
         return base

@@ -58,6 +58,7 @@ from functools import lru_cache
 
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._core._consts import V1BETA1 as BETA
+from .._core._kinds import DCD, DGD
 from ._annotations import DCD_SPEC_ANNOTATION as DCD_SPEC_ANNOTATION
 from ._annotations import DCD_STATUS_ANNOTATION as DCD_STATUS_ANNOTATION
 from ._annotations import DGD_SPEC_ANNOTATION as DGD_SPEC_ANNOTATION
@@ -112,8 +113,6 @@ def to_v1alpha1(obj: JSONObject) -> JSONObject:
 def alpha_spec_view(obj: JSONObject) -> JSONObject:
     """``to_v1alpha1(obj)`` whose ``spec`` and ``status`` only are the conversion's: a v1beta1 DGD or DCD
     is converted without computing the hub save its metadata would carry (exceptions propagate)."""
-    from .._core._kinds import DCD, DGD
-
     kind = obj.get("kind")
     if obj.get("apiVersion") != ALPHA and (kind == DGD or kind == DCD):
         return (dgd_to_alpha if kind == DGD else dcd_to_alpha)(obj, False)

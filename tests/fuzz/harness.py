@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tests import _yaml as k8s_yaml
+from tests.fuzz._driver import _peak_mb
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = (ROOT / ".." / "shared").resolve()
@@ -436,9 +437,7 @@ def entries_for(data: Any) -> list[str]:
 
 
 def maxrss_mb() -> float:
-    from tests.fuzz._driver import _peak_mb  # VmHWM: ru_maxrss starts at the parent's peak
-
-    return _peak_mb()
+    return _peak_mb()  # VmHWM: ru_maxrss starts at the parent's peak
 
 
 # ------------------------------------------------------------------------------------------------
