@@ -126,6 +126,7 @@ Rules 60–64 run on the v1alpha1 compatibility view rebuilt by ``dynamo_schema.
 
 from __future__ import annotations
 
+from .._core._datacopy import deepcopy
 from .._core._diagnostics import Diagnostic
 from ._common import get
 from ._defaults import apply_schema_defaults, default, is_v1beta1
@@ -162,8 +163,6 @@ __all__ = [
 
 def crd_defaults(obj: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``obj`` with the CRD schema defaults (what the API server applies while decoding)."""
-    from .._core._datacopy import deepcopy
-
     out: dict[str, Any] = deepcopy(obj)
     if is_v1beta1(out):
         apply_schema_defaults(out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .._core._consts import V1BETA1
+from .._k8s._gofmt import go_json
 from .._k8s._golayout import encode as go_encode
 from ._json import JSONObject
 
@@ -193,8 +194,6 @@ def _go_alpha_spec(save: JSONObject) -> JSONObject:
 def dgd_spoke_annotation(save: JSONObject) -> str:
     """``marshalDGDSpokeSpec``: a sparse v1alpha1 ``DynamoGraphDeploymentSpec`` (``pvcs``, then the
     ``services`` map with sorted keys; a nil service is ``null``) in the version envelope."""
-    from .._k8s._gofmt import go_json
-
     spec = {k: save[k] for k in ("pvcs", "services") if save.get(k)}
     return go_json({"version": 1, "spec": go_encode(spec, "AlphaDGDSpec")})
 

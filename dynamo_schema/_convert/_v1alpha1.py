@@ -58,7 +58,7 @@ from functools import lru_cache
 
 from .._core._consts import V1ALPHA1 as ALPHA
 from .._core._consts import V1BETA1 as BETA
-from .._core._kinds import DCD, DGD
+from .._core._kinds import CONVERTIBLE_KINDS, DCD, DGD, DYNAMO_KINDS, unserved_version
 from ._annotations import DCD_SPEC_ANNOTATION as DCD_SPEC_ANNOTATION
 from ._annotations import DCD_STATUS_ANNOTATION as DCD_STATUS_ANNOTATION
 from ._annotations import DGD_SPEC_ANNOTATION as DGD_SPEC_ANNOTATION
@@ -140,8 +140,6 @@ if TYPE_CHECKING:
 
 
 def _dispatch(obj: JSONObject, api: str, dcd: _Converter, dgdr: _Converter, dgd: _Converter) -> JSONObject:
-    from .._core._kinds import CONVERTIBLE_KINDS, DYNAMO_KINDS, unserved_version
-
     kind = obj.get("kind")
     if obj.get("apiVersion") == api:
         return dc(obj)

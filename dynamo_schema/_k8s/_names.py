@@ -6,6 +6,8 @@ Moved from ``_compile`` (which re-exports every name) so that the validation sta
 
 from __future__ import annotations
 
+import re
+
 from .._core._diagnostics import Diagnostic
 from ._gofmt import go_quote
 
@@ -90,8 +92,6 @@ def memo_valid(check: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
 @memo_valid
 def dns1123_label_errors(value: str) -> list[str]:
     """``IsDNS1123Label``: the rule of namespace names."""
-    import re
-
     errs = []
     if _go_len(value) > 63:
         errs.append(_max_len(63))
@@ -107,8 +107,6 @@ def dns1123_label_errors(value: str) -> list[str]:
 
 @memo_valid
 def dns1123_subdomain_errors(value: str) -> list[str]:
-    import re
-
     errs = []
     if _go_len(value) > 253:
         errs.append(_max_len(253))
@@ -121,8 +119,6 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
 
 @memo_valid
 def dns1035_label_errors(value: str) -> list[str]:
-    import re
-
     errs = []
     if _go_len(value) > 63:
         errs.append(_max_len(63))
@@ -135,8 +131,6 @@ def dns1035_label_errors(value: str) -> list[str]:
 
 @memo_valid
 def label_value_errors(value: str) -> list[str]:
-    import re
-
     errs = []
     if _go_len(value) > 63:
         errs.append(_max_bytes(63))
@@ -150,8 +144,6 @@ def label_value_errors(value: str) -> list[str]:
 @memo_valid
 def env_var_name_errors(value: str) -> list[str]:
     """``IsEnvVarName``."""
-    import re
-
     errs: list[str] = []
     if not re.fullmatch(_ENV_VAR_NAME, value):
         errs.append(_regex_error("a valid environment variable name must consist of alphabetic characters, digits, "

@@ -15,7 +15,7 @@ import json
 import re
 
 from .._core._diagnostics import Diagnostic
-from ._names import memo_valid
+from ._names import dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, memo_valid
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -63,8 +63,6 @@ def qualified_name_errors(value: str) -> list[str]:
 
 def _name_errors(value: str, prefix: bool) -> list[str]:
     """``NameIsDNSSubdomain``: a generateName's trailing ``-`` is masked (``maskTrailingDash``)."""
-    from ._names import dns1123_subdomain_errors
-
     if prefix and len(value) > 1 and value.endswith("-"):
         value = value[:-1] + "a"
     return dns1123_subdomain_errors(value)
@@ -86,8 +84,6 @@ def validate_object_meta(meta: Any, path: tuple[Any, ...] = ("metadata",)) -> li
     the server's: label, annotation and finalizer errors name the map or list (``metadata.labels``), the
     offending key or value is in the message, as kube-apiserver reports them (checked against
     kubectl-validate, tests/k8s/test_objectmeta.py)."""
-    from ._names import dns1123_label_errors, label_value_errors
-
     if not isinstance(meta, dict):
         meta = {}
     out: list[Diagnostic] = []

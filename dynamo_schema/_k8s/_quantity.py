@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from decimal import Decimal, InvalidOperation
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_UP, Context, Decimal, InvalidOperation, localcontext
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -52,8 +52,6 @@ def parse_quantity(v: Any) -> Decimal | None:
     if parts is None:
         return digitless_quantity(v)
     num, suffix = parts
-    from decimal import MAX_EMAX, MIN_EMIN, ROUND_UP, Context, localcontext
-
     try:
         # exact: resource.Quantity keeps arbitrary precision (the default context rounds at 28 digits)
         with localcontext(Context(prec=len(num.as_tuple().digits) + 60, Emax=MAX_EMAX, Emin=MIN_EMIN)):

@@ -12,6 +12,7 @@ Messages name the object: ``rendered KIND/NAME: FIELD: MESSAGE``.
 from __future__ import annotations
 
 from .._core._diagnostics import Diagnostic
+from .._schema import _schemas, _structural
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ def output_schema_version(api: str, kind: str, kubernetes_version: str) -> str:
 
 def child_errors(obj: dict[str, Any], settings: Any, kubernetes_version: str | None = None) -> list[Diagnostic]:
     """The errors of one rendered object (see the module docstring), each naming the object."""
-    from .._schema import _schemas, _structural
 
     api, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
     name = (obj.get("metadata") or {}).get("name", "")

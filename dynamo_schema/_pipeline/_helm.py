@@ -23,13 +23,13 @@ import os
 import re
 
 from .._core._diagnostics import Diagnostic
+from .._report import ResourceResult
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Callable
 
     from .._core._document import Document
-    from .._report import ResourceResult
     from ._validate import ValidateOptions
 
 RENDER_TIMEOUT_S = 120
@@ -68,8 +68,6 @@ def _read(path: str, preread: bytes | None) -> str:
 
 def template_result(path: str, loaded: Any, preread: bytes | None = None) -> ResourceResult | None:
     """The ``skipped`` result of a Helm template (see the module), or None for any other file."""
-    from .._report import ResourceResult
-
     if os.path.basename(path) in ("Chart.yaml", "Chart.lock") and _chart_metadata(loaded):
         note = Diagnostic("helm.chart-file", (), "a Helm chart's own file, not a Kubernetes manifest: skipped", "note",
                           path, 1, 1)

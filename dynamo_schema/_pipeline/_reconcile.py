@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from .._core._diagnostics import Diagnostic
 from .._core._kinds import RECONCILED_KINDS
+from .._k8s._names import check_names
+from ._children import child_errors
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -102,9 +104,6 @@ def _child_errors(obj: dict[str, Any], settings: Any) -> list[Diagnostic]:
     (Deployment, Service…) is built by the renderer from schema-checked input: what the user's names can
     break in it are its names and label values (``check_names``); its full schema is checked by ``render``
     itself, and ``validate`` does not load the Kubernetes schemas for it."""
-    from .._k8s._names import check_names
-    from ._children import child_errors
-
     return check_names([obj]) + child_errors(obj, settings)
 
 

@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from .._core._access import as_str
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
+from .._report import ResourceResult, position_key
+from ._kindpolicy import decide
+from ._validate import NOT_KUBERNETES, validate_document
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
     from typing import Any
 
-    from .._report import ResourceResult
     from ._validate import ValidateOptions
 
 
@@ -22,8 +24,6 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
     """The result of one loaded document: the kind policy (``--skip``, ``--reject``, removed APIs,
     ``--schema-location``), then its load errors, then the admission pipeline; the one place a
     ``ResourceResult`` is made from a document (``validate`` and ``dynamo_schema.validate``)."""
-    from .._report import ResourceResult, position_key
-
     kind, api = as_str(doc.kind), as_str(doc.api_version)
     meta = doc.data.get("metadata") if isinstance(doc.data, dict) else None
     namespace = as_str(meta.get("namespace")) if isinstance(meta, dict) else ""
@@ -31,8 +31,6 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
                             status="valid", diagnostics=list(load_diags), api_version=api, namespace=namespace,
                             index=doc.index)
     if policy is not None:
-        from ._kindpolicy import decide
-
         settled = decide(doc, policy)
         if settled is not None:
             result.status = settled[0]  # type: ignore[assignment]
@@ -43,8 +41,6 @@ def document_result(doc: Document, options: ValidateOptions, load_diags: Sequenc
     if any(d.severity == "error" for d in load_diags):  # e.g. duplicate keys: not what the author wrote
         result.status = "error"
         return result
-    from ._validate import NOT_KUBERNETES, validate_document
-
     r = validate_document(doc, options)
     result.kind, result.version = as_str(r.kind), as_str(r.version)
     result.status = r.status  # type: ignore[assignment]

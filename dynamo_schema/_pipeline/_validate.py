@@ -18,6 +18,7 @@ from functools import cache
 from .._core._diagnostics import Diagnostic
 from .._core._document import Document
 from .._core._kinds import ADMITTED_KINDS as NVIDIA_KINDS  # the one list of kinds (D50)
+from .._core._kinds import EXTRA_KINDS, served
 from .._core._record import FrozenRecord, Record
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
@@ -84,12 +85,18 @@ class ResourceOutcome(Record):
 NOT_KUBERNETES = "not a Kubernetes object (no apiVersion/kind)"
 
 
+#: The default ``AdmissionSettings`` (immutable), made once: documents checked without ``settings`` share it.
+_DEFAULT_SETTINGS: list[Any] = []
+
+
 def _settings(options: ValidateOptions) -> Any:
     if options.settings is not None:
         return options.settings
-    from .._admission import AdmissionSettings
+    if not _DEFAULT_SETTINGS:
+        from .._admission import AdmissionSettings
 
-    return AdmissionSettings()
+        _DEFAULT_SETTINGS.append(AdmissionSettings())
+    return _DEFAULT_SETTINGS[0]
 
 
 def is_deploymentspec(data: Any) -> bool:
@@ -488,8 +495,6 @@ def validate_document(doc: Document, options: ValidateOptions | None = None) -> 
                 out.status, out.reason = "skipped", f"no schema for {api}/{kind}"
                 return out
             return finish(released)
-        from .._core._kinds import EXTRA_KINDS, served
-
         if not served(api, kind):
             if kind not in NVIDIA_KINDS and kind not in EXTRA_KINDS and not is_dynamo_kind_name(kind):
                 # an nvidia.com kind that is not Dynamo's: like any other unknown kind

@@ -7,7 +7,11 @@ from __future__ import annotations
 import os
 
 from .._core._record import FrozenRecord
+from .._io._load import load, load_path_result
+from ._helm import template_result
+from ._kustomize import KUSTOMIZATION_NAMES, error_result, io_error_result, json6902_file, patch_results, patch_target
 from ._result import document_result
+from ._waivers import apply_to_file
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,9 +62,6 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
     ``error`` result."""
     path, options, olds, preread = work.path, work.options, work.olds, work.preread
     policy, ignore_rules = work.policy, work.ignore_rules
-    from .._io._load import load, load_path_result
-    from ._kustomize import error_result, io_error_result, json6902_file, patch_results, patch_target
-
     target = patch_target(path)  # listed as a patch by a kustomization in its tree: checked as a patch
     raw = preread  # the file's bytes, read once: loaded, then searched for waivers (``apply_to_file``)
     try:
@@ -74,8 +75,6 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
             loaded = load_path_result(path, strict=options.strict, sequences=target is not None)
     except OSError as exc:  # one ``error`` resource; the other paths are still checked
         return [io_error_result(path, exc)]
-
-    from ._helm import template_result
 
     helm = template_result(path, loaded, raw)  # a Helm chart's template: skipped with a note
     if helm is not None:
@@ -103,16 +102,12 @@ def validate_file(work: FileWork) -> list[ResourceResult]:
         if olds is not None:
             opts = options._replace(old=olds.get(identity(doc.data)))
         out.append(document_result(doc, opts, load_diags, policy))
-    from ._kustomize import KUSTOMIZATION_NAMES
-
     if preread is None and os.path.basename(path) in KUSTOMIZATION_NAMES:  # its inline patches, checked as patches
         from ._kustomize import inline_patch_results
 
         for r in inline_patch_results(path, strict=options.strict, kubernetes_version=options.kubernetes_version):
             out.append(r)
             starts.append((0, 0))  # inside the kustomization's one YAML document: waivers on a problem's line only
-    from ._waivers import apply_to_file
-
     return apply_to_file(out, path, raw, starts, ignore_rules)
 
 

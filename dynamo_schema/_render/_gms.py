@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .._k8s._gofmt import go_quote
+from .._k8s._grovenames import is_inter_pod_gms
 from . import _dra
 from ._errors import RenderError
 
@@ -114,8 +115,6 @@ def extra_client_containers_error(spec: Mapping[str, Any], containers: Any) -> s
 def check_extra_clients(component: Mapping[str, Any], component_name: str, path: tuple[str | int, ...]) -> None:
     """``GenerateDynamoComponentsDeployments``: an intra-pod GMS component's client references are checked
     against its pod template before any child DCD is written."""
-    from .._k8s._grovenames import is_inter_pod_gms
-
     spec = _dra.gms_spec(component)
     if spec is None or is_inter_pod_gms(component):
         return
@@ -132,8 +131,6 @@ def apply_intra_pod_gms(pod: dict[str, Any], component: Mapping[str, Any], paren
     rechecked, the first container's GPUs replaced by the claim of the ``<parent>-<service>-gpu``
     ResourceClaimTemplate, the server sidecar added, each extra client wired. Inter-pod GMS is wired per
     rank by the Grove layout instead (``_gmsinterpod``)."""
-    from .._k8s._grovenames import is_inter_pod_gms
-
     spec = _dra.gms_spec(component)
     if spec is None or is_inter_pod_gms(component):
         return

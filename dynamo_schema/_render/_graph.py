@@ -19,6 +19,7 @@ from .._core._consts import (
     LABEL_WORKER_HASH,
 )
 from .._core._datacopy import deepcopy
+from . import _kvtransfer as kv
 from ._backend_detect import backend_for_generated_dcds
 from ._envmerge import merge_envs, merge_low_priority
 from ._names import compute_dynamo_namespace, dcd_name, is_worker_type
@@ -88,8 +89,6 @@ def apply_dgd_template_defaults(
     """``applyDGDTemplateDefaults``: graph env, kvTransferPolicy (workers), DGD annotation
     propagation, DGD spec metadata as low priority (graph env and the kvTransferPolicy env and mount go
     to ``main``)."""
-    from . import _kvtransfer as kv
-
     spec = dgd.get("spec") or {}
     if spec.get("env"):
         pt = ensure_pod_template(component)
@@ -139,7 +138,6 @@ def generate_dcds(
     ``nvidia.com/dcd-spec`` payload), for the worker hash input, which takes the DCDs' v1alpha1
     metadata from the DGD's view instead (``_workerhash.generated_worker_dcds``)."""
     from .._k8s._golayout import prune_omitempty
-    from . import _kvtransfer as kv
     from ._alphacompat import dcd_compat_annotations
     from ._depconfig import apply_dyn_deployment_config
     from ._eppconfig import stamps_type_meta

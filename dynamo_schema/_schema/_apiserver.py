@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 from .._core._diagnostics import Diagnostic
 from .._core._record import Record
+from .._k8s._objectmeta import object_meta_errors
+from . import _structural
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -51,8 +53,6 @@ class Checked(Record):
 def meta_errors(data: Any, structural: list[Diagnostic]) -> list[Diagnostic]:
     """The API server's ObjectMeta checks of the root ``metadata`` (name, namespace, labels…), unless the
     schema already refused ``metadata`` or an unknown field stopped decoding (strict)."""
-    from .._k8s._objectmeta import object_meta_errors
-
     if any(d.severity == "error" and (d.rule == _UNKNOWN or d.path[:1] == ("metadata",)) for d in structural):
         return []
     return object_meta_errors(data)
@@ -76,7 +76,7 @@ def api_server_checks(data: Any, schema: dict[str, Any], *, strict: bool = True,
     * ``defaulted``: ``data`` carries the schema defaults already (the object the mutating webhook patched):
       CEL reads it as it is when the pruning changed nothing (``_cel.validate_cel``).
     """
-    from . import _cel, _structural
+    from . import _cel
 
     pruned, notes = _structural.prune_nulls(data, schema)
     diags: list[Diagnostic] = [d for d in notes if d.rule not in ignore] if prune_notes else []
@@ -88,8 +88,6 @@ def api_server_checks(data: Any, schema: dict[str, Any], *, strict: bool = True,
     if guard_meta:
         diags += [d for d in meta_errors(pruned, structural) if d.rule not in ignore]
     else:
-        from .._k8s._objectmeta import object_meta_errors
-
         diags += [d for d in object_meta_errors(pruned) if d.rule not in ignore]
     if cel:
         for d in _cel.validate_cel(pruned, schema, old=old, structural=structural,

@@ -11,6 +11,8 @@ Python ``jsonschema``'s words (docs/decisions.md D50). The schemas are kubeconfo
 from __future__ import annotations
 
 from .._core._diagnostics import Diagnostic
+from .._k8s._builtin_kinds import structural_schema
+from . import _structural
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
@@ -19,9 +21,6 @@ if TYPE_CHECKING:
 
 def validate_builtin(obj: dict[str, Any], *, version: str, strict: bool = True) -> list[Diagnostic] | None:
     """Diagnostics for a built-in kind, or ``None`` when no bundled schema knows it (skipped)."""
-    from .._k8s._builtin_kinds import structural_schema
-    from . import _structural
-
     schema = structural_schema(str(obj.get("apiVersion", "")), str(obj.get("kind", "")), version, strict)
     if schema is None:
         return None

@@ -21,6 +21,7 @@ JSON patch from the request to that text, less the removals the Go type alone ca
 from __future__ import annotations
 
 from .._core._diagnostics import Diagnostic, Path
+from .._k8s._quantity import json_quantity_text
 from ._gotypes import GoType, embedded_in, root_type
 
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
@@ -155,8 +156,6 @@ class _Decoder:
             if isinstance(v, (dict, list, bool)):
                 raise _Abort(path, _FORMAT_WRONG)
             if isinstance(v, str):
-                from .._k8s._quantity import json_quantity_text
-
                 err = parse_quantity_error(json_quantity_text(v))
                 if err is not None:
                     raise _Abort(path, err)
@@ -268,8 +267,6 @@ def _decodes(v: Any, t: GoType) -> bool:
         if isinstance(v, (dict, list, bool)):
             return False
         if isinstance(v, str):
-            from .._k8s._quantity import json_quantity_text
-
             return parse_quantity_error(json_quantity_text(v)) is None
         return True
     if kind == "intorstr":
@@ -377,7 +374,6 @@ def _patched_quantity(v: Any) -> str | None:
     """The canonical text Go writes back for quantity ``v`` when it differs from ``v``, else None (equal, or
     ``v`` does not parse: left as it is)."""
     from .._k8s._golayout import canonical_quantity
-    from .._k8s._quantity import json_quantity_text
 
     if isinstance(v, str) and parse_quantity_error(json_quantity_text(v)) is not None:
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..._report import ResourceResult
 from .._common import UsageError, load_documents, read_stdin
 from .._options import admission_settings
 
@@ -12,7 +13,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Iterator, TextIO
 
     from ..._pipeline._validate import ValidateOptions
-    from ..._report import ResourceResult
 
 
 IO_RULES = ("io.not-found", "io.unreadable", "io.kustomize-unavailable", "io.helm-unavailable")
@@ -101,8 +101,6 @@ def _with_patches(work: list[Any], jobs: int, ns: argparse.Namespace, opts: Vali
 
 def _slim(r: ResourceResult) -> ResourceResult:
     """What a streaming reporter's end and the exit code read of a result already printed."""
-    from ..._report import ResourceResult
-
     return ResourceResult(filename="", kind="", name="", version="", status=r.status,
                           diagnostics=[d for d in r.diagnostics if d.rule in IO_RULES], waived=r.waived)
 
