@@ -194,14 +194,29 @@ def _value_type(node: Node, value: Any) -> str:
     return ""
 
 
-def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
-    for rule in node.validations:
+#: Per list of rules (a schema node's ``x-kubernetes-validations``, kept alive here): each rule with its text,
+#: normalised text, ``optionalOldSelf`` and whether it reads ``oldSelf`` (pure functions of the rule, made once;
+#: the translation itself is looked up at every evaluation, so a patched ``BY_NORM`` is seen).
+_RULE_PLANS: dict[int, tuple[Any, list[tuple[dict[str, Any], str, str, bool, bool]]]] = {}
+
+
+def _rule_plan(validations: Any) -> list[tuple[dict[str, Any], str, str, bool, bool]]:
+    hit = _RULE_PLANS.get(id(validations))
+    if hit is not None and hit[0] is validations:
+        return hit[1]
+    plan = []
+    for rule in validations:
         text = rule.get("rule")
         if not isinstance(text, str) or not text.strip():
             continue
-        hit = _BY_NORM.get(_norm(text))
-        optional_old = bool(rule.get("optionalOldSelf"))
-        transition = _uses_old_self(text)
+        plan.append((rule, text, _norm(text), bool(rule.get("optionalOldSelf")), _uses_old_self(text)))
+    _RULE_PLANS[id(validations)] = (validations, plan)
+    return plan
+
+
+def _eval_rules(w: _Walk, node: Node, obj: Any, old: Any, path: Path) -> None:
+    for rule, text, normed, optional_old, transition in _rule_plan(node.validations):
+        hit = _BY_NORM.get(normed)
         if transition and old is None and not optional_old:
             continue  # transition rules need a comparable old value
         vt = _value_type(node, obj)
