@@ -80,7 +80,8 @@ def latest(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def lock(session: nox.Session) -> None:
-    session.run("uv", "pip", "compile", "pyproject.toml", "--extra", "test", "--universal",
+    # the dev tools too (ruff, nox, check-jsonschema): ``lint`` and ``bench`` install them with ``-c LOCK``
+    session.run("uv", "pip", "compile", "pyproject.toml", "--extra", "test", "--extra", "dev", "--universal",
                 "--python-version", PYTHONS[0], "--no-emit-package", "dynamo-schema", "--upgrade",
                 "--custom-compile-command", "nox -s lock", "-o", LOCK)
 
