@@ -224,11 +224,11 @@ def check_names(objs: list[dict[str, Any]]) -> list[Diagnostic]:
                 out.append(Diagnostic("render.invalid-namespace", (),
                                       f"{who}: metadata.namespace: Invalid value: {go_quote(namespace)}: {e}"))
         for path, labels in _label_maps(obj, (), kind):
-            field = ".".join(str(p) for p in path)
             for key, value in labels.items():
                 if not isinstance(value, str):
                     continue
                 for e in label_value_errors(value):
+                    field = ".".join(str(p) for p in path)  # (only a refused value's message names it)
                     out.append(Diagnostic("render.invalid-label-value", (),
                                           f"{who} (label {key}): {field}: Invalid value: {go_quote(value)}: {e}"))
     return out
