@@ -339,6 +339,45 @@ def test_the_cli_gives_pyyaml_the_primed_reader_pattern() -> None:
     assert out.stdout.split() == ["True", "True", "3"]
 
 
+_YAML_PROBE = (
+    "import yaml, yaml.constructor\n"
+    "text = 'a: yes\\nb: Off\\nc: 0777\\nd: 1_000\\ne: 12:30\\nf: .5\\ng: .inf\\nh: ~\\ni: 2024-01-15\\n"
+    "j: 2024-01-15 10:00:00.5 +01:00\\nbase: &b {x: 1}\\nk: {<<: *b, y: 2}\\n"
+    "m: !!timestamp 2001-12-14t21:59:43.10-05:00\\nn: 0x1F\\n'\n"
+    "print(repr(yaml.safe_load(text)))\n"
+    "try:\n"
+    "    yaml.safe_load('l: =')\n"
+    "except yaml.constructor.ConstructorError as e:\n"
+    "    print(e.problem)\n"
+    "print(yaml.safe_dump({'s': ['yes', 'null', '1e3', '1_0', '0b1', '12:30', '2024-01-15', '<<', '=', 'x']}))\n"
+)
+
+
+def test_the_cli_defers_pyyamls_resolver_and_timestamp_patterns() -> None:
+    # every seeded text is one PyYAML compiles (a PyYAML with other texts fails this: the seeding would do
+    # nothing), none is compiled by a validate, and PyYAML resolves and quotes scalars as in a process where
+    # it compiled its own patterns (YAML 1.1 booleans, octals, sexagesimals, timestamps, merge and value keys)
+    from dynamo_schema._cli import _startup
+
+    code = (
+        "import io, re, sys\n"
+        "from dynamo_schema._cli._main import main\n"
+        f"main(['validate', {str(ROOT / 'examples' / 'vllm-disagg.yaml')!r}], stdout=io.StringIO())\n"
+        "import yaml.constructor, yaml.resolver\n"
+        "rxs = [rx for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _, rx in rs]\n"
+        "rxs.append(yaml.constructor.SafeConstructor.timestamp_regexp)\n"
+        "print(all(type(rx).__name__ == '_Deferred' and rx._compiled is None for rx in rxs))\n"
+        "print(sorted({(rx.pattern, rx.flags & ~re.UNICODE) for rx in rxs}) == "
+        f"sorted({list(_startup.YAML_DEFERRED_PATTERNS)!r}))\n"
+    ) + _YAML_PROBE
+    primed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    plain = subprocess.run([sys.executable, "-c", _YAML_PROBE], capture_output=True, text=True, check=True).stdout
+    head, _, rest = primed.partition("\n")
+    second, _, rest = rest.partition("\n")
+    assert (head, second) == ("True", "True")
+    assert rest == plain and "datetime" in plain and "'yes'" in plain
+
+
 # ---------------------------------------------------------------- render: the v1alpha1 view for Grove's labels
 
 
