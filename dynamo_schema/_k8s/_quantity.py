@@ -6,6 +6,8 @@ import re
 import unicodedata
 from decimal import MAX_EMAX, MIN_EMIN, ROUND_UP, Context, Decimal, InvalidOperation, localcontext
 
+from .._core._lazyre import lazy
+
 TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
 if TYPE_CHECKING:
     from typing import Any
@@ -70,7 +72,7 @@ def parse_quantity(v: Any) -> Decimal | None:
         return None
 
 
-_DIGITLESS = re.compile(r"[+-]?\.?(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?")
+_DIGITLESS = lazy(r"[+-]?\.?(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?")  # digitless numbers only
 
 
 def digitless_quantity(v: str) -> Decimal | None:
