@@ -349,7 +349,8 @@ _YAML_PROBE = (
     "    yaml.safe_load('l: =')\n"
     "except yaml.constructor.ConstructorError as e:\n"
     "    print(e.problem)\n"
-    "print(yaml.safe_dump({'s': ['yes', 'null', '1e3', '1_0', '0b1', '12:30', '2024-01-15', '<<', '=', 'x']}))\n"
+    # negative control: PyYAML's own quoting (its resolver's patterns), compared with an unprimed process
+    "print(yaml.safe_dump({'s': ['yes', 'null', '1e3', '1_0', '0b1', '12:30', '2024-01-15', '<<', '=', 'x']}))\n"  # negative control
 )
 
 
