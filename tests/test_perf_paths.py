@@ -367,7 +367,7 @@ def test_the_cli_defers_pyyamls_resolver_and_timestamp_patterns() -> None:
         "import yaml.constructor, yaml.resolver\n"
         "rxs = [rx for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _, rx in rs]\n"
         "rxs.append(yaml.constructor.SafeConstructor.timestamp_regexp)\n"
-        "print(all(type(rx).__name__ == '_Deferred' and rx._compiled is None for rx in rxs))\n"
+        "print(all(type(rx).__name__ == '_LazyPattern' and rx._compiled is None for rx in rxs))\n"
         "print(sorted({(rx.pattern, rx.flags & ~re.UNICODE) for rx in rxs}) == "
         f"sorted({list(_startup.YAML_DEFERRED_PATTERNS)!r}))\n"
     ) + _YAML_PROBE

@@ -24,10 +24,6 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing's: a cold command-line run imports no typing at all (D56)
-if TYPE_CHECKING:
-    from typing import Any
-
 #: ``yaml.reader.Reader.NON_PRINTABLE``'s pattern (PyYAML 5.1 and later), and the same set written as its complement.
 YAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
 NON_PRINTABLE_COMPLEMENT = "[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]"
@@ -57,29 +53,6 @@ YAML_DEFERRED_PATTERNS: tuple[tuple[str, int], ...] = (
 )
 
 
-class _Deferred:
-    """A pattern cached under its own text, compiled (uncached first, so ``re`` compiles it rather than
-    returning this object) when one of its attributes is first read; ``re``'s caches then hold the compiled
-    pattern."""
-
-    __slots__ = ("_key", "_compiled")
-
-    def __init__(self, pattern: str, flags: int) -> None:
-        self._key = (str, pattern, flags)
-        self._compiled: Any = None
-
-    def __getattr__(self, name: str) -> Any:  # the compiled pattern's attributes (slots are found first)
-        compiled = self._compiled
-        if compiled is None:
-            import re
-
-            for cache in (getattr(re, "_cache", None), getattr(re, "_cache2", None)):  # _cache2: Python 3.12+
-                if isinstance(cache, dict) and cache.get(self._key) is self:
-                    del cache[self._key]
-            compiled = self._compiled = re.compile(self._key[1], self._key[2])
-        return getattr(compiled, name)
-
-
 def prime_yaml_reader() -> None:
     """Seed ``re``'s cache with PyYAML's reader pattern, its complement compiled on first use, and with its
     resolver's and constructor's patterns, each compiled on first use (before ``import yaml``)."""
@@ -94,4 +67,4 @@ def prime_yaml_reader() -> None:
 
     cache.setdefault((str, YAML_NON_PRINTABLE, 0), lazy(NON_PRINTABLE_COMPLEMENT))
     for pattern, flags in YAML_DEFERRED_PATTERNS:
-        cache.setdefault((str, pattern, flags), _Deferred(pattern, flags))
+        cache.setdefault((str, pattern, flags), lazy(pattern, flags))

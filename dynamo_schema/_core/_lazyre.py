@@ -29,6 +29,12 @@ class _LazyPattern:
     def __getattr__(self, name: str) -> Any:  # the compiled pattern's attributes (slots are found first)
         compiled = self._compiled
         if compiled is None:
+            # seeded in ``re``'s cache under its own text (``_cli._startup``): out first, so that ``re``
+            # compiles the pattern instead of returning this object; the caches then hold the compiled one
+            key = (type(self._args[0]), *self._args)
+            for cache in (getattr(re, "_cache", None), getattr(re, "_cache2", None)):  # _cache2: Python 3.12+
+                if isinstance(cache, dict) and cache.get(key) is self:
+                    del cache[key]
             compiled = self._compiled = re.compile(*self._args)
         return getattr(compiled, name)
 

@@ -85,18 +85,16 @@ class ResourceOutcome(Record):
 NOT_KUBERNETES = "not a Kubernetes object (no apiVersion/kind)"
 
 
-#: The default ``AdmissionSettings`` (immutable), made once: documents checked without ``settings`` share it.
-_DEFAULT_SETTINGS: list[Any] = []
+@cache
+def _default_settings() -> Any:
+    """The default ``AdmissionSettings`` (immutable), made once: documents checked without ``settings`` share it."""
+    from .._admission import AdmissionSettings
+
+    return AdmissionSettings()
 
 
 def _settings(options: ValidateOptions) -> Any:
-    if options.settings is not None:
-        return options.settings
-    if not _DEFAULT_SETTINGS:
-        from .._admission import AdmissionSettings
-
-        _DEFAULT_SETTINGS.append(AdmissionSettings())
-    return _DEFAULT_SETTINGS[0]
+    return options.settings if options.settings is not None else _default_settings()
 
 
 def is_deploymentspec(data: Any) -> bool:
