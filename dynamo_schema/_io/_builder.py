@@ -222,10 +222,19 @@ class _Builder:
                 self._check_tag(node, tag, path)
             self.building.add(key)
             out_l: list[Any] = []
+            positions = self.positions
+            scalar_cls = self._scalar_cls
             for i, item in enumerate(node.value):
                 p = path + (i,)
                 m = item.start_mark
-                self.positions[p] = (m.line + 1, m.column + 1)
+                positions[p] = (m.line + 1, m.column + 1)
+                if type(item) is scalar_cls:
+                    value = item.value
+                    vtag = item.tag
+                    if (vtag == _STR or (vtag == _PLAIN and value and value[0] not in _HINT_CHARS)) \
+                            and value.isascii() and len(value) <= MAX_SCALAR:  # as in _mapping
+                        out_l.append(value)
+                        continue
                 out_l.append(self.build(item, p))
             out = out_l
         self.building.discard(key)
@@ -390,7 +399,19 @@ class _Builder:
             positions[p] = (km.line + 1, km.column + 1)
             vm = vnode.start_mark
             vpositions[p] = (vm.line + 1, vm.column + 1)
-            out[key] = self._scalar(vnode, vnode.tag, p) if type(vnode) is scalar_cls else self.build(vnode, p)
+            if type(vnode) is scalar_cls:
+                value = vnode.value
+                vtag = vnode.tag
+                # what _scalar returns unchanged, without its calls: a quoted string, or a plain one whose first
+                # character no resolution reads as anything but a string (a tag or an anchor before it: the same;
+                # JSON's plain scalars, literals and numbers, all start with such a character)
+                if (vtag == _STR or (vtag == _PLAIN and value and value[0] not in _HINT_CHARS)) \
+                        and value.isascii() and len(value) <= MAX_SCALAR:
+                    out[key] = value
+                else:
+                    out[key] = self._scalar(vnode, vtag, p)
+            else:
+                out[key] = self.build(vnode, p)
         return out
 
     def _key_repr(self, knode: Any, key: str) -> str:
