@@ -48,6 +48,12 @@ if TYPE_CHECKING:
 # YAML node graph -> plain data
 
 
+#: plain scalar text -> :func:`_resolve_plain` of it, remembered (bounded; short texts only): a pure function
+#: of the text, and manifests repeat theirs (``--model-path``, ``nvidia.com/gpu``, ``1``, ``true``...)
+_RESOLVED: dict[str, Any] = {}
+_MISS = object()
+
+
 class _Abort(Exception):
     """Stops building the current document; carries the diagnostic."""
 
@@ -114,7 +120,14 @@ class _Builder:
             return _json_literal(value)
         if self.v3 and value in _YAML11_ONLY_BOOLS:
             return value
-        return _resolve_plain(value)
+        if len(value) > 64:
+            return _resolve_plain(value)
+        hit = _RESOLVED.get(value, _MISS)
+        if hit is _MISS:
+            hit = _resolve_plain(value)
+            if len(_RESOLVED) < 4096:
+                _RESOLVED[value] = hit
+        return value if type(hit) is str else hit  # a string: the scalar's own
 
     def _diag(self, rule: str, path: Path, message: str, node: Any, severity: str = "error") -> Diagnostic:
         m = node.start_mark
