@@ -68,6 +68,7 @@ class _Builder:
         "_scalar_cls",
         "_sequence_cls",
         "aliased",
+        "aliases",
         "budget",
         "building",
         "diags",
@@ -94,6 +95,9 @@ class _Builder:
         self.file = file
         self.text = text
         self.json_mode = json_mode
+        #: whether a node can be met twice: an alias (``*name``) needs its ``*``; without one the builder keeps
+        #: no record of the collections it has built or is building
+        self.aliases = "*" in text
         self.strict = strict
         self.budget = budget
         self._mapping_cls = yaml.MappingNode
@@ -208,6 +212,8 @@ class _Builder:
         if type(node) is self._scalar_cls:
             return self._scalar(node, tag, path)
         key = id(node)
+        if not self.aliases:
+            return self._build_collection(node, tag, key, path)
         alias = key in self.done or key in self.building
         if alias and not self.expanding:
             self._alias(node, path)  # charges the whole expansion at once
@@ -219,7 +225,8 @@ class _Builder:
         return self._build_collection(node, tag, key, path)
 
     def _build_collection(self, node: Any, tag: str, key: int, path: Path) -> Any:
-        if key in self.building:
+        aliases = self.aliases
+        if aliases and key in self.building:
             raise _Abort(self._diag("load.alias-bomb", path,
                                     f"anchor '{self._anchor_name(node)}' value contains itself", node))
         if len(path) >= MAX_DEPTH:  # this collection is level len(path) + 1 (aliases expanded)
@@ -228,12 +235,14 @@ class _Builder:
         if type(node) is self._mapping_cls:
             if tag != _MAP:
                 self._check_tag(node, tag, path)
-            self.building.add(key)
+            if aliases:
+                self.building.add(key)
             out = self._mapping(node, path)
         else:
             if tag != _SEQ:
                 self._check_tag(node, tag, path)
-            self.building.add(key)
+            if aliases:
+                self.building.add(key)
             out_l: list[Any] = []
             positions = self.positions
             scalar_cls = self._scalar_cls
@@ -250,8 +259,9 @@ class _Builder:
                         continue
                 out_l.append(self.build(item, p))
             out = out_l
-        self.building.discard(key)
-        self.done.add(key)
+        if aliases:
+            self.building.discard(key)
+            self.done.add(key)
         return out
 
     def _check_tag(self, node: Any, tag: str, path: Path) -> None:
