@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 #: plain scalar text -> :func:`_resolve_plain` of it, remembered (bounded; short texts only): a pure function
 #: of the text, and manifests repeat theirs (``--model-path``, ``nvidia.com/gpu``, ``1``, ``true``...)
 _RESOLVED: dict[str, Any] = {}
-_MISS = object()
 
 
 class _Abort(Exception):
@@ -126,8 +125,8 @@ class _Builder:
             return value
         if len(value) > 64:
             return _resolve_plain(value)
-        hit = _RESOLVED.get(value, _MISS)
-        if hit is _MISS:
+        hit = _RESOLVED.get(value, _NO_VALUE)
+        if hit is _NO_VALUE:
             hit = _resolve_plain(value)
             if len(_RESOLVED) < 4096:
                 _RESOLVED[value] = hit
