@@ -1,13 +1,14 @@
 """Bulk runs of ``validate``: many files, optionally over ``-j N`` worker processes.
 
-Results always come back in input order (``Executor.map``). What makes ``-j 2`` scale
-(docs/decisions.md, performance):
+Results always come back in input order. What makes ``-j 2`` scale (docs/decisions.md, performance; D64):
 
 * the parent warms up before the workers start: it imports the validation stack and checks the first
-  file itself, so that with the ``fork`` start method (Linux) every worker inherits the imported
-  modules and the compiled schemas instead of importing and compiling them again;
-* files are sent in chunks (one pickled message per chunk of files and one per chunk of results,
-  instead of one round trip per file);
+  file itself, so that every forked worker inherits the imported modules and the compiled schemas
+  instead of importing and compiling them again;
+* on Linux the parent is one of the ``N`` processes: it forks ``N - 1`` children and takes chunks of
+  files itself, from the same pipe of chunk numbers (no executor, no threads, no import of
+  ``multiprocessing``); elsewhere a ``ProcessPoolExecutor`` of ``N`` workers;
+* files go in chunks (one pickled message per chunk of results, instead of one per file);
 * the objects that exist at that point are moved out of the cyclic garbage collector's sight
   (``gc.freeze``: no copy-on-write of inherited pages by the collector) and the collector runs less
   often (the documents are trees: reference counting frees them; the collector only finds cycles).
@@ -21,6 +22,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 #: The collector's first-generation threshold during bulk runs (CPython's default is 700).
 GC_THRESHOLD = 10_000
+#: Room asked for in the chunk pipe: this many chunk numbers (four bytes each; a pipe holds 64 KiB).
+_MAX_CHUNKS = 16_000
 
 
 @contextmanager
@@ -43,6 +46,13 @@ def chunk_size(items: int, jobs: int) -> int:
     return max(1, min(32, items // (jobs * 8)))
 
 
+def chunk_bounds(items: int, jobs: int, most: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each chunk: :func:`chunk_size` files, larger when that would make more than
+    ``most`` chunks."""
+    size = max(chunk_size(items, jobs), -(-items // most))
+    return [(lo, min(lo + size, items)) for lo in range(0, items, size)]
+
+
 def iter_ordered(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterator[Any]:
     """``fn(x)`` for every item over ``jobs`` processes, yielded in input order as each result (and every
     one before it) is done; the first item runs in this process (the warm-up the workers inherit).
@@ -54,14 +64,164 @@ def iter_ordered(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> I
     rest = items[1:]
     if not rest:
         return
-    import multiprocessing
+    if sys.platform.startswith("linux"):
+        with bulk_gc():
+            yield from _forked(fn, rest, jobs)
+        return
     from concurrent.futures import ProcessPoolExecutor
 
-    context = None
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")  # inherit the warm state (default before 3.14)
-    with bulk_gc(), ProcessPoolExecutor(max_workers=min(jobs, len(rest)), mp_context=context) as pool:
+    with bulk_gc(), ProcessPoolExecutor(max_workers=min(jobs, len(rest))) as pool:
         yield from pool.map(fn, rest, chunksize=chunk_size(len(rest), jobs))
+
+
+def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterator[Any]:
+    """:func:`iter_ordered` on Linux: this process and ``jobs - 1`` forked children share the chunks.
+
+    Every chunk's number is in one pipe before the children start; each process (this one too) takes the
+    next chunk by reading four bytes (a pipe holds whole records here: they were all written before any
+    read), runs it and, in a child, sends the pickled results back on the child's own pipe. This process
+    reads the children's pipes between its own files, and yields each chunk's results once it and every
+    chunk before it are in. No executor, no threads: the children inherit everything at the fork."""
+    import fcntl
+    import os
+    import pickle
+    import select
+    import signal
+    import struct
+
+    task_r, task_w = os.pipe()
+    try:  # room for every chunk's number, so that writing them can never block
+        capacity = fcntl.fcntl(task_w, fcntl.F_GETPIPE_SZ)
+        if capacity < 4 * _MAX_CHUNKS:
+            capacity = fcntl.fcntl(task_w, fcntl.F_SETPIPE_SZ, 4 * _MAX_CHUNKS)
+    except OSError:
+        capacity = 4096  # PIPE_BUF, what any pipe holds
+    bounds = chunk_bounds(len(items), jobs, capacity // 4)
+    os.write(task_w, struct.pack(f"={len(bounds)}I", *range(len(bounds))))
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered twice: the children leave by os._exit
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    children: dict[int, int] = {}  # a child's result pipe (read end) -> its pid
+    done: dict[int, tuple[list[Any], BaseException | None]] = {}  # chunk -> (results, the error that ended it)
+    taken = 0  # chunks yielded (and dropped from ``done``)
+    try:
+        for _ in range(min(jobs, len(bounds)) - 1):
+            res_r, res_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(res_r)
+                os.close(task_w)
+                for fd in children:
+                    os.close(fd)
+                _child(fn, items, bounds, task_r, res_w)  # never returns
+            os.close(res_w)
+            children[res_r] = pid
+        os.close(task_w)
+        task_w = -1
+        buffers = {fd: bytearray() for fd in children}
+        poller = select.poll()
+        for fd in buffers:
+            poller.register(fd, select.POLLIN)
+
+        def receive(timeout_ms: int | None) -> None:
+            for fd, _event in poller.poll(timeout_ms):
+                data = os.read(fd, 1 << 20)
+                if not data:  # the child has left
+                    poller.unregister(fd)
+                    del buffers[fd]
+                    continue
+                buf = buffers[fd]
+                buf += data
+                while len(buf) >= 8:
+                    (n,) = struct.unpack_from("=Q", buf)
+                    if len(buf) < 8 + n:
+                        break
+                    index, results, error = pickle.loads(memoryview(buf)[8:8 + n])
+                    del buf[:8 + n]
+                    done[index] = (results, error)
+
+        mine = True  # chunks are left for this process to take
+        for index in range(len(bounds)):
+            while index not in done:
+                if mine:
+                    record = os.read(task_r, 4)
+                    if len(record) == 4:
+                        own = struct.unpack("=I", record)[0]
+                        results: list[Any] = []
+                        error: BaseException | None = None
+                        try:
+                            for item in items[slice(*bounds[own])]:
+                                results.append(fn(item))
+                                if buffers:
+                                    receive(0)  # keep the children's pipes from filling up
+                        except Exception as exc:  # noqa: BLE001 - as the sequential loop: raised after the results before it
+                            error = exc
+                        done[own] = (results, error)
+                        continue
+                    mine = False
+                if not buffers:
+                    raise RuntimeError("a -j worker process ended before sending all its results")
+                receive(None)
+            results, error = done.pop(index)
+            taken += 1
+            yield from results
+            if error is not None:
+                raise error
+    finally:
+        os.close(task_r)
+        if task_w >= 0:
+            os.close(task_w)
+        for fd, pid in children.items():
+            os.close(fd)
+            if len(done) + taken < len(bounds):  # an error or an abandoned run: the children stop now
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            os.waitpid(pid, 0)
+
+
+def _child(fn: Callable[[Any], Any], items: Sequence[Any], bounds: list[tuple[int, int]], task_r: int,
+           res_w: int) -> None:
+    """A forked worker: chunks from ``task_r`` until none is left, each chunk's results (and the error that
+    ended it) pickled to ``res_w``; leaves by ``os._exit``, running none of the parent's exit handlers."""
+    import os
+    import pickle
+    import struct
+
+    status = 0
+    try:
+        while True:
+            record = os.read(task_r, 4)
+            if len(record) < 4:
+                break
+            index = struct.unpack("=I", record)[0]
+            results: list[Any] = []
+            error: BaseException | None = None
+            try:
+                for item in items[slice(*bounds[index])]:
+                    results.append(fn(item))
+            except Exception as exc:  # noqa: BLE001 - sent to the parent, which raises it in order
+                error = exc
+            try:
+                data = pickle.dumps((index, results, error), protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:  # noqa: BLE001 - an error that does not pickle: its type and text
+                data = pickle.dumps((index, results, RuntimeError(f"{type(error).__name__}: {error}")),
+                                    protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(struct.pack("=Q", len(data)) + data)
+            while view:
+                view = view[os.write(res_w, view):]
+    except BaseException:  # noqa: BLE001 - an interrupt, a closed pipe: the parent sees the pipe end early
+        status = 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001, S110 - a closed stream: nothing to keep
+                pass
+        os._exit(status)
 
 
 def map_ordered(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> list[Any]:

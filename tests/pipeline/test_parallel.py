@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
+from typing import Any
+
 import pytest
 
+from dynamo_schema._pipeline import _parallel
 from dynamo_schema._pipeline._parallel import chunk_size
 
 
@@ -18,3 +24,104 @@ from dynamo_schema._pipeline._parallel import chunk_size
 def test_chunk_size_is_eight_chunks_per_worker_capped_at_32(items: int, jobs: int, want: int) -> None:
     """Chunks: about eight per worker process (load balance), at most 32 files, at least one."""
     assert chunk_size(items, jobs) == want
+
+
+# --- the forked pool (Linux): this process and jobs - 1 children share the chunks (D64) ---
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked pool is Linux's")
+PARENT = os.getpid()
+
+
+def _slow_pid(x: int) -> tuple[int, int]:
+    time.sleep(0.002)
+    return x * x, os.getpid()
+
+
+@linux
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_forked_pool_keeps_input_order_and_the_parent_works_too(jobs: int) -> None:
+    out = _parallel.map_ordered(_slow_pid, list(range(200)), jobs)
+    assert [v for v, _ in out] == [x * x for x in range(200)]
+    pids = {p for _, p in out}
+    assert PARENT in pids and len(pids) == jobs  # the parent took chunks, and so did every child
+
+
+def _fails_at(bad: frozenset[int]) -> Any:
+    def fn(x: int) -> int:
+        time.sleep(0.001)
+        if x in bad:
+            raise ValueError(f"bad {x}")
+        return x
+    return fn
+
+
+@linux
+@pytest.mark.parametrize("bad", [{0}, {1}, {37}, {37, 90}, {119}, {60, 3}])
+def test_forked_pool_raises_the_earliest_error_after_every_result_before_it(bad: set[int]) -> None:
+    got: list[int] = []
+    with pytest.raises(ValueError, match=f"bad {min(bad)}$"):
+        for v in _parallel.iter_ordered(_fails_at(frozenset(bad)), list(range(120)), 2):
+            got.append(v)
+    assert got == list(range(min(bad)))  # as the sequential loop: every item before the error, in order
+    with pytest.raises(ChildProcessError):  # every child reaped (the ones killed after the error too)
+        os.waitpid(-1, os.WNOHANG)
+
+
+def _child_raises_unpicklable(x: int) -> int:
+    class Local(Exception):  # a local class does not pickle
+        pass
+
+    time.sleep(0.002)
+    if x == 50:
+        raise Local("no pickle")
+    return x
+
+
+@linux
+def test_an_error_that_does_not_pickle_comes_back_as_its_type_and_text() -> None:
+    with pytest.raises(Exception, match="no pickle") as info:
+        _parallel.map_ordered(_child_raises_unpicklable, list(range(120)), 2)
+    assert type(info.value).__name__ == "Local" or str(info.value) == "Local: no pickle"
+
+
+def _children_die(x: int) -> int:
+    if os.getpid() != PARENT:
+        os._exit(3)
+    time.sleep(0.005)
+    return x
+
+
+@linux
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="worker process ended"):
+        _parallel.map_ordered(_children_die, list(range(60)), 2)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@linux
+def test_an_abandoned_run_stops_and_reaps_its_children() -> None:
+    gen = _parallel.iter_ordered(_slow_pid, list(range(400)), 2)
+    assert [next(gen)[0] for _ in range(3)] == [0, 1, 4]
+    gen.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@linux
+def test_output_buffered_before_the_fork_is_written_once(capfd: pytest.CaptureFixture[str]) -> None:
+    sys.stdout.write("before-")
+    assert [v for v, _ in _parallel.map_ordered(_slow_pid, list(range(40)), 2)] == [x * x for x in range(40)]
+    sys.stdout.write("after")
+    sys.stdout.flush()
+    assert capfd.readouterr().out == "before-after"
+
+
+@pytest.mark.parametrize(("items", "jobs", "most"), [(1000, 2, 16_000), (999, 2, 10), (7, 3, 100), (1, 2, 1),
+                                                     (600_000, 2, 16_000), (33, 2, 2)])
+def test_chunk_bounds_cover_every_item_once_in_at_most_most_chunks(items: int, jobs: int, most: int) -> None:
+    bounds = _parallel.chunk_bounds(items, jobs, most)
+    assert len(bounds) <= most and bounds[0][0] == 0 and bounds[-1][1] == items
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:])) and all(lo < hi for lo, hi in bounds)
+    if -(-items // most) <= chunk_size(items, jobs):
+        assert all(hi - lo == chunk_size(items, jobs) for lo, hi in bounds[:-1])  # the usual size when it fits
