@@ -10,7 +10,9 @@ bulk:     ``validate`` over generated 1,000- and 5,000-file corpora (benchmarks/
           made unique), each: ``-j 2`` against real ``kubeconform -strict -n 2`` with our ``schemas/`` on the same
           files (when kubeconform is installed; goal: ours at least as fast), ``-j 2`` over ``-j 1`` (goal
           >= 1.8x), ``-j 1`` CPU over the YAML floor (libyaml load + dump of the same files; goal <= 1.6x); time
-          and peak RSS on 1,000 vs 10,000 files with ``--large`` (goal: linear time, flat RSS).
+          and peak RSS on 1,000 vs 10,000 files with ``--large`` (goal: linear time, flat RSS). The commands
+          take turns run by run (medians of interleaved runs, timed exactly, unsampled); the process tree's
+          memory comes from one more, sampled run of each.
 bulkrender: 200 DGD files through load + render + emit against the YAML floor: libyaml load of the same
           inputs + libyaml dump of the same rendered objects (goal: at most 1.8x).
 
@@ -341,28 +343,43 @@ def bench_bulk(runs: int, large: bool) -> dict[str, object]:
         for n, d in dirs.items():
             build(n, d)
         kc = _kubeconform()
+        loc = str(ROOT / "schemas") + "/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
         for n in sizes:
             row: dict[str, object] = {}
+            # the commands take turns (j1, j2, the baseline's, kubeconform; again...): this machine's speed
+            # drifts over a minute, and a ratio of medians is fair only when both sides saw the same drift
+            cmds: dict[str, list[str]] = {}
             for jobs in (1, 2):
                 if n == 10000 and jobs == 1:
                     continue
-                times, cpus, rss, tree, bcpus = [], [], 0.0, 0.0, []
-                for _ in range(max(1, runs // 5)):
-                    t, rc, m, cpu, tm = _measure([*ours, "-j", str(jobs), str(dirs[n])])
-                    assert rc in (0, 1), f"validate exited {rc}"
-                    times.append(t)
-                    cpus.append(cpu)
-                    rss, tree = max(rss, m), max(tree, tm)
-                    if base_cmd is not None and n != 10000:
-                        bcpus.append(_measure([*base_cmd, "-j", str(jobs), str(dirs[n])])[3])
-                if bcpus:
+                cmds[f"j{jobs}"] = [*ours, "-j", str(jobs), str(dirs[n])]
+                if base_cmd is not None and n != 10000:
+                    cmds[f"baseline_j{jobs}"] = [*base_cmd, "-j", str(jobs), str(dirs[n])]
+            if kc is not None and n != 10000:
+                cmds["kubeconform"] = [kc, "-strict", "-summary", "-n", "2", "-ignore-missing-schemas",
+                                       "-schema-location", loc, str(dirs[n])]
+            got: dict[str, list[tuple[float, int, float, float, float]]] = {k: [] for k in cmds}
+            for _ in range(max(1, runs // 5)):  # timed without sampling: exact wall time, no sampler on the cores
+                for key, cmd in cmds.items():
+                    got[key].append(_measure(cmd, tree=False))
+            tree_pss = {key: _measure(cmd)[4] for key, cmd in cmds.items()}  # one more run each, sampled
+            for key, rows in got.items():
+                if key.startswith("j"):
+                    assert all(rc in (0, 1) for _t, rc, *_r in rows), f"validate exited {[r[1] for r in rows]}"
+            for jobs in (1, 2):
+                if f"j{jobs}" not in got:
+                    continue
+                rows = got[f"j{jobs}"]
+                times, cpus = [r[0] for r in rows], [r[3] for r in rows]
+                if f"baseline_j{jobs}" in got:
+                    bcpus = [r[3] for r in got[f"baseline_j{jobs}"]]
                     row[f"baseline_j{jobs}_cpu_s"] = statistics.median(bcpus)
                     row[f"cpu_ours_over_baseline_j{jobs}"] = statistics.median(cpus) / statistics.median(bcpus)
                 row[f"ours_j{jobs}_s"] = statistics.median(times)
                 row[f"ours_j{jobs}_cpu_s"] = statistics.median(cpus)
                 row[f"ours_j{jobs}_files_per_s"] = n / statistics.median(times)
-                row[f"ours_j{jobs}_peak_rss_mib"] = rss
-                row[f"ours_j{jobs}_peak_tree_pss_mib"] = tree
+                row[f"ours_j{jobs}_peak_rss_mib"] = max(r[2] for r in rows)
+                row[f"ours_j{jobs}_peak_tree_pss_mib"] = tree_pss[f"j{jobs}"]
             if "ours_j1_s" in row:
                 row["j2_speedup_over_j1"] = row["ours_j1_s"] / row["ours_j2_s"]  # type: ignore[operator]
                 # what -j 2 costs in CPU over -j 1 (1.0: none; the speedup on two idle cores is at most 2x this)
@@ -373,17 +390,11 @@ def bench_bulk(runs: int, large: bool) -> dict[str, object]:
                 row["yaml_floor_cpu_s"] = floor
                 row["ratio_ours_j1_cpu_over_yaml_floor"] = row["ours_j1_cpu_s"] / floor  # type: ignore[operator]
                 row["yaml_floor_goal"] = "<= 1.6"  # issue 22
-            if kc is not None and n != 10000:
-                loc = str(ROOT / "schemas") + "/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
-                times, cpus = [], []
-                for _ in range(max(1, runs // 5)):
-                    t, rc, m, cpu, _tm = _measure([kc, "-strict", "-summary", "-n", "2", "-ignore-missing-schemas",
-                                                   "-schema-location", loc, str(dirs[n])])
-                    times.append(t)
-                    cpus.append(cpu)
+            if "kubeconform" in got:
+                times, cpus = [r[0] for r in got["kubeconform"]], [r[3] for r in got["kubeconform"]]
                 row["kubeconform_n2_s"] = statistics.median(times)
                 row["kubeconform_n2_cpu_s"] = statistics.median(cpus)
-                row["kubeconform_peak_rss_mib"] = m
+                row["kubeconform_peak_rss_mib"] = max(r[2] for r in got["kubeconform"])
                 row["throughput_ours_j2_over_kubeconform"] = row["kubeconform_n2_s"] / row["ours_j2_s"]  # type: ignore[operator]
                 # on a shared machine wall time mostly measures the neighbours: CPU seconds for the same files
                 row["cpu_kubeconform_over_ours_j2"] = row["kubeconform_n2_cpu_s"] / row["ours_j2_cpu_s"]  # type: ignore[operator]
