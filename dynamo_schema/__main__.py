@@ -1,3 +1,3 @@
-from dynamo_schema._cli._main import main
+from dynamo_schema._cli._main import run
 
-raise SystemExit(main(prog="python -m dynamo_schema"))
+run(prog="python -m dynamo_schema")
