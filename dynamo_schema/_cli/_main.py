@@ -142,26 +142,40 @@ def exit_now(code: int) -> NoReturn:
     ``sys.stderr``, and then takes every module and object apart and runs the cyclic collector over what
     is left: ~10 % of a cold one-file ``validate``, for a process about to end. Here the first three
     happen as they would, and ``os._exit`` ends the process. Where that could change what the process
-    does, the normal exit runs instead: other threads alive, ``python -i``, no ``atexit._run_exitfuncs``
-    (not CPython), or a standard stream that fails to flush (the interpreter reports it, as before)."""
-    threading = sys.modules.get("threading")
-    if (threading is not None and threading.active_count() > 1) or sys.flags.inspect:
+    does, the normal exit runs instead (:func:`_quick_exit_safe`), and when a standard stream fails to
+    flush (the interpreter reports it, as before)."""
+    if not _quick_exit_safe():
         raise SystemExit(code)
     import atexit
 
-    run_exitfuncs = getattr(atexit, "_run_exitfuncs", None)
-    if run_exitfuncs is None:
-        raise SystemExit(code)
-    run_exitfuncs()  # they are cleared once run: the normal exit below would not run them twice
+    atexit._run_exitfuncs()  # they are cleared once run: the normal exit below would not run them twice
     try:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:
                 stream.flush()
-    except (OSError, ValueError):
+    except (AttributeError, OSError, ValueError):
         raise SystemExit(code) from None
     import os
 
     os._exit(code)
+
+
+def _quick_exit_safe() -> bool:
+    """Whether nothing after this process's main code needs the interpreter's exit: this package is the
+    process's program (``python -m dynamo_schema``, or a script run as the program, as the console script
+    is: not a caller's process that runs :func:`run` itself), no profiler or tracer waits for the end to
+    write its results (``python -m cProfile``, ``trace``), no other thread is alive (the interpreter joins
+    it), no ``python -i``, and CPython's ``atexit._run_exitfuncs`` is there."""
+    import atexit
+
+    main_module = sys.modules.get("__main__")
+    spec = getattr(main_module, "__spec__", None)
+    script = getattr(main_module, "__file__", None)
+    program = (getattr(spec, "name", None) == "dynamo_schema.__main__"
+               or (spec is None and isinstance(script, str) and bool(sys.argv) and script == sys.argv[0]))
+    threading = sys.modules.get("threading")
+    return (program and sys.gettrace() is None and sys.getprofile() is None and not sys.flags.inspect
+            and (threading is None or threading.active_count() == 1) and hasattr(atexit, "_run_exitfuncs"))
 
 
 def _silence_stdout(stdout: TextIO) -> None:

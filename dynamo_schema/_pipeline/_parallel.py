@@ -16,6 +16,7 @@ Results always come back in input order. What makes ``-j 2`` scale (docs/decisio
 
 from __future__ import annotations
 
+import struct
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
@@ -24,6 +25,8 @@ from typing import Any, Callable, Iterator, Sequence
 GC_THRESHOLD = 10_000
 #: Room asked for in the chunk pipe: this many chunk numbers (four bytes each; a pipe holds 64 KiB).
 _MAX_CHUNKS = 16_000
+#: A child's message header: the pickle's length and the chunk's number.
+_HEADER = struct.Struct("=QI")
 
 
 @contextmanager
@@ -33,7 +36,7 @@ def bulk_gc() -> Iterator[None]:
 
     before = gc.get_threshold()
     gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, before[1], before[2])
+    gc.set_threshold(max(GC_THRESHOLD, before[0]), before[1], before[2])  # never lower than the command's (D65)
     try:
         yield
     finally:
@@ -74,6 +77,29 @@ def iter_ordered(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> I
         yield from pool.map(fn, rest, chunksize=chunk_size(len(rest), jobs))
 
 
+class _RemoteTraceback(Exception):
+    """The traceback of an error raised in a ``-j`` child (the ``__cause__`` of the error raised here)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _flushed() -> bool:
+    """Flush ``sys.stdout`` and ``sys.stderr``; False when one fails (a child would write it again)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            return False
+    return True
+
+
 def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterator[Any]:
     """:func:`iter_ordered` on Linux: this process and ``jobs - 1`` forked children share the chunks.
 
@@ -82,12 +108,13 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
     read), runs it and, in a child, sends the pickled results back on the child's own pipe. This process
     reads the children's pipes between its own files, and yields each chunk's results once it and every
     chunk before it are in. No executor, no threads: the children inherit everything at the fork."""
+    if not _flushed():  # what is buffered now would be written again by every child: no children
+        yield from map(fn, items)
+        return
     import fcntl
     import os
-    import pickle
     import select
     import signal
-    import struct
 
     task_r, task_w = os.pipe()
     try:  # room for every chunk's number, so that writing them can never block
@@ -98,26 +125,27 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
         capacity = 4096  # PIPE_BUF, what any pipe holds
     bounds = chunk_bounds(len(items), jobs, capacity // 4)
     os.write(task_w, struct.pack(f"={len(bounds)}I", *range(len(bounds))))
-    for stream in (sys.stdout, sys.stderr):  # nothing buffered twice: the children leave by os._exit
-        try:
-            stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
     children: dict[int, int] = {}  # a child's result pipe (read end) -> its pid
     done: dict[int, tuple[list[Any], BaseException | None]] = {}  # chunk -> (results, the error that ended it)
     taken = 0  # chunks yielded (and dropped from ``done``)
+    res_w = -1
     try:
         for _ in range(min(jobs, len(bounds)) - 1):
             res_r, res_w = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except BaseException:
+                os.close(res_r)
+                raise
             if pid == 0:
                 os.close(res_r)
                 os.close(task_w)
                 for fd in children:
                     os.close(fd)
                 _child(fn, items, bounds, task_r, res_w)  # never returns
-            os.close(res_w)
             children[res_r] = pid
+            os.close(res_w)
+            res_w = -1
         os.close(task_w)
         task_w = -1
         buffers = {fd: bytearray() for fd in children}
@@ -134,13 +162,13 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
                     continue
                 buf = buffers[fd]
                 buf += data
-                while len(buf) >= 8:
-                    (n,) = struct.unpack_from("=Q", buf)
-                    if len(buf) < 8 + n:
+                while len(buf) >= _HEADER.size:
+                    n, index = _HEADER.unpack_from(buf)
+                    if len(buf) < _HEADER.size + n:
                         break
-                    index, results, error = pickle.loads(memoryview(buf)[8:8 + n])
-                    del buf[:8 + n]
-                    done[index] = (results, error)
+                    frame = bytes(memoryview(buf)[_HEADER.size:_HEADER.size + n])
+                    del buf[:_HEADER.size + n]
+                    done[index] = _read_frame(frame)
 
         mine = True  # chunks are left for this process to take
         for index in range(len(bounds)):
@@ -151,13 +179,14 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
                         own = struct.unpack("=I", record)[0]
                         results: list[Any] = []
                         error: BaseException | None = None
-                        try:
-                            for item in items[slice(*bounds[own])]:
+                        for item in items[slice(*bounds[own])]:
+                            try:
                                 results.append(fn(item))
-                                if buffers:
-                                    receive(0)  # keep the children's pipes from filling up
-                        except Exception as exc:  # noqa: BLE001 - as the sequential loop: raised after the results before it
-                            error = exc
+                            except Exception as exc:  # noqa: BLE001 - as the sequential loop: raised after the results before it
+                                error = exc
+                                break
+                            if buffers:
+                                receive(0)  # keep the children's pipes from filling up
                         done[own] = (results, error)
                         continue
                     mine = False
@@ -170,9 +199,9 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
             if error is not None:
                 raise error
     finally:
-        os.close(task_r)
-        if task_w >= 0:
-            os.close(task_w)
+        for fd in (task_r, task_w, res_w):
+            if fd >= 0:
+                os.close(fd)
         for fd, pid in children.items():
             os.close(fd)
             if len(done) + taken < len(bounds):  # an error or an abandoned run: the children stop now
@@ -180,7 +209,32 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
-            os.waitpid(pid, 0)
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:  # already reaped (SIGCHLD ignored by the embedding program)
+                pass
+
+
+def _read_frame(frame: bytes) -> tuple[list[Any], BaseException | None]:
+    """A child's message: its results, and the error that ended the chunk (with the child's traceback as
+    its cause; a stand-in of the same type name and text when the error itself does not unpickle)."""
+    import pickle
+
+    try:
+        results, failure = pickle.loads(frame)
+    except Exception as exc:  # noqa: BLE001 - a result that does not unpickle here
+        return [], RuntimeError(f"the results of a -j worker could not be read: {type(exc).__name__}: {exc}")
+    if failure is None:
+        return results, None
+    blob, name, text, trace = failure
+    try:
+        error = pickle.loads(blob) if blob else None
+    except Exception:  # noqa: BLE001 - an error that pickled but does not unpickle
+        error = None
+    if not isinstance(error, BaseException):
+        error = RuntimeError(f"{name}: {text}")
+    error.__cause__ = _RemoteTraceback(trace)
+    return results, error
 
 
 def _child(fn: Callable[[Any], Any], items: Sequence[Any], bounds: list[tuple[int, int]], task_r: int,
@@ -189,7 +243,6 @@ def _child(fn: Callable[[Any], Any], items: Sequence[Any], bounds: list[tuple[in
     ended it) pickled to ``res_w``; leaves by ``os._exit``, running none of the parent's exit handlers."""
     import os
     import pickle
-    import struct
 
     status = 0
     try:
@@ -199,28 +252,26 @@ def _child(fn: Callable[[Any], Any], items: Sequence[Any], bounds: list[tuple[in
                 break
             index = struct.unpack("=I", record)[0]
             results: list[Any] = []
-            error: BaseException | None = None
+            failure: tuple[bytes, str, str, str] | None = None
             try:
                 for item in items[slice(*bounds[index])]:
                     results.append(fn(item))
             except Exception as exc:  # noqa: BLE001 - sent to the parent, which raises it in order
-                error = exc
-            try:
-                data = pickle.dumps((index, results, error), protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception:  # noqa: BLE001 - an error that does not pickle: its type and text
-                data = pickle.dumps((index, results, RuntimeError(f"{type(error).__name__}: {error}")),
-                                    protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(struct.pack("=Q", len(data)) + data)
+                import traceback
+
+                try:
+                    blob = pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - an error that does not pickle: its type name and text
+                    blob = b""
+                failure = (blob, type(exc).__name__, str(exc), "".join(traceback.format_exception(exc)))
+            data = pickle.dumps((results, failure), protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(_HEADER.pack(len(data), index) + data)
             while view:
                 view = view[os.write(res_w, view):]
     except BaseException:  # noqa: BLE001 - an interrupt, a closed pipe: the parent sees the pipe end early
         status = 1
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except BaseException:  # noqa: BLE001, S110 - a closed stream: nothing to keep
-                pass
+        _flushed()  # what this child wrote (the parent's buffers were empty at the fork)
         os._exit(status)
 
 

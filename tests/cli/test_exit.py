@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -20,34 +21,50 @@ EXAMPLE = ROOT / "examples" / "vllm-disagg.yaml"
 REJECTED = ROOT / "examples" / "rejected-admission.yaml"
 
 
-def _python(code: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True, text=True,
-                          cwd=ROOT, input=stdin, timeout=120)
+                          cwd=ROOT, timeout=120)
 
 
 # An object whose finaliser prints runs at the interpreter's teardown only (it is alive until then).
-_PRELUDE = """
-    import atexit, sys
-    class Late:
-        def __del__(self):
-            sys.stdout.write("teardown\\n")
-    late = Late()
-    atexit.register(lambda: sys.stdout.write("atexit\\n"))
-    from dynamo_schema._cli._main import run
+_PRELUDE = """\
+import atexit, sys
+class Late:
+    def __del__(self):
+        sys.stdout.write("teardown\\n")
+late = Late()
+atexit.register(lambda: sys.stdout.write("atexit\\n"))
 """
 
 
-def test_run_keeps_the_exit_code_the_output_and_atexit_and_skips_the_teardown() -> None:
-    proc = _python(_PRELUDE + """
-    sys.argv = ["dynamo-schema", "validate", sys.argv[1]]
-    run()
-    """, str(REJECTED))
+def _script(tmp_path: Path, body: str) -> Path:
+    """A program file run as the process's program, as the ``dynamo-schema`` console script is."""
+    path = tmp_path / "dynamo-schema"
+    path.write_text(_PRELUDE + "from dynamo_schema._cli._main import run\n" + textwrap.dedent(body))
+    return path
+
+
+def _program(tmp_path: Path, *args: str, body: str = "run()\n") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(_script(tmp_path, body)), *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_the_program_keeps_its_exit_code_output_and_atexit_and_skips_the_teardown(tmp_path: Path) -> None:
+    proc = _program(tmp_path, "validate", str(REJECTED))
     assert proc.returncode == 1, proc.stderr
-    assert proc.stdout.endswith("atexit\n") and "teardown" not in proc.stdout
-    # the same findings as an in-process main() writes, then the atexit function's line
-    out, err = io.StringIO(), io.StringIO()
+    out, err = io.StringIO(), io.StringIO()  # the same findings as an in-process main() writes
     assert main(["validate", str(REJECTED)], stdout=out, stderr=err) == 1
-    assert proc.stdout == out.getvalue() + "atexit\n"
+    assert proc.stdout == out.getvalue() + "atexit\n" and "teardown" not in proc.stdout
+
+
+def test_python_m_skips_the_teardown(tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text(_PRELUDE)  # alive in a module until the teardown
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "dynamo_schema", "validate", str(EXAMPLE)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env=env)
+    assert (proc.returncode, proc.stdout) == (0, "atexit\n"), proc.stderr
+    plain = subprocess.run([sys.executable, "-c", "pass"], capture_output=True, text=True, env=env, timeout=60)
+    assert plain.stdout == "atexit\nteardown\n"  # the same set-up with the interpreter's exit
 
 
 def test_every_byte_of_a_long_output_reaches_the_pipe(tmp_path: Path) -> None:
@@ -64,52 +81,58 @@ def test_every_byte_of_a_long_output_reaches_the_pipe(tmp_path: Path) -> None:
     assert len(json.loads(proc.stdout)["resources"]) >= 300
 
 
-def test_usage_errors_and_success_keep_their_codes() -> None:
-    assert _python(_PRELUDE + """
-    sys.argv = ["dynamo-schema", "validate", "--no-such-option"]
-    run()
-    """).returncode == 2
-    ok = _python(_PRELUDE + """
-    sys.argv = ["dynamo-schema", "validate", sys.argv[1]]
-    run()
-    """, str(EXAMPLE))
-    assert ok.returncode == 0 and ok.stdout == "atexit\n", ok.stderr
+def test_usage_errors_and_success_keep_their_codes(tmp_path: Path) -> None:
+    assert _program(tmp_path, "validate", "--no-such-option").returncode == 2
+    ok = _program(tmp_path, "validate", str(EXAMPLE))
+    assert (ok.returncode, ok.stdout) == (0, "atexit\n"), ok.stderr
 
 
-def test_another_thread_alive_gets_the_normal_exit() -> None:
-    proc = _python(_PRELUDE + """
-    import threading, time
-    def later():
-        time.sleep(0.3)
-        sys.stdout.write("thread done\\n")
-    threading.Thread(target=later).start()
-    sys.argv = ["dynamo-schema", "--version"]
-    run()
-    """)
+def test_another_thread_alive_gets_the_normal_exit(tmp_path: Path) -> None:
+    proc = _program(tmp_path, "--version", body="""\
+        import threading, time
+        def later():
+            time.sleep(0.3)
+            sys.stdout.write("thread done\\n")
+        threading.Thread(target=later).start()
+        run()
+        """)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert "thread done" in lines and "atexit" in lines and "teardown" in lines  # joined, then the teardown
 
 
-def test_a_stream_that_fails_to_flush_gets_the_normal_exit() -> None:
-    proc = _python("""
-    import sys
-    from dynamo_schema._cli._main import exit_now
-    class Full:
-        def write(self, s): return len(s)
-        def flush(self): raise OSError(28, "No space left on device")
-    sys.stdout = Full()
-    exit_now(3)
-    """)
+def test_a_caller_that_runs_run_itself_gets_the_normal_exit() -> None:
+    proc = _python(_PRELUDE + """\
+from dynamo_schema._cli._main import run
+sys.argv = ["dynamo-schema", "--version"]
+try:
+    run()
+except SystemExit as exc:
+    sys.stdout.write(f"caught {exc.code}\\n")
+""")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-3:] == ["caught 0", "atexit", "teardown"]
+
+
+def test_a_profiler_gets_its_results(tmp_path: Path) -> None:
+    script = _script(tmp_path, "run()\n")
+    proc = subprocess.run([sys.executable, "-m", "cProfile", str(script), "--version"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "function calls" in proc.stdout and "teardown" in proc.stdout  # the profiler printed, after the end
+
+
+def test_a_stream_that_fails_to_flush_gets_the_normal_exit(tmp_path: Path) -> None:
+    proc = _program(tmp_path, body="""\
+        from dynamo_schema._cli._main import exit_now
+        class Full:
+            def write(self, s): return len(s)
+            def flush(self): raise OSError(28, "No space left on device")
+        sys.stdout = Full()
+        exit_now(3)
+        """)
     # the interpreter's own exit: it reports the failed flush of sys.stdout at its end (status 120)
     assert proc.returncode == 120 and "No space left on device" in proc.stderr
-
-
-def test_python_m_uses_the_quick_exit() -> None:
-    main_py = (ROOT / "dynamo_schema" / "__main__.py").read_text()
-    assert "run(" in main_py
-    scripts = (ROOT / "pyproject.toml").read_text()
-    assert 'dynamo-schema = "dynamo_schema._cli._main:run"' in scripts
 
 
 def test_main_restores_the_collector_and_a_command_runs_with_the_higher_threshold(monkeypatch: object) -> None:
@@ -143,3 +166,16 @@ def test_the_collector_thresholds_put_back_for_lsp_and_kept_at_the_end_of_a_proc
         assert gc.get_threshold()[0] == _main.COMMAND_GC_THRESHOLD  # run(): the process ends next
     finally:
         gc.set_threshold(*before)
+
+
+def test_the_console_script_skips_the_teardown(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "dynamo-schema"
+    if not script.exists():  # an environment without the installed package's scripts (a bare checkout)
+        import pytest
+
+        pytest.skip("the dynamo-schema console script is not installed next to this Python")
+    (tmp_path / "sitecustomize.py").write_text(_PRELUDE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "atexit" and "teardown" not in proc.stdout

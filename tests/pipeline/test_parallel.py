@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +31,14 @@ def test_chunk_size_is_eight_chunks_per_worker_capped_at_32(items: int, jobs: in
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked pool is Linux's")
 PARENT = os.getpid()
+
+
+def _children() -> set[str]:
+    """This process's child processes, zombies included (Linux's /proc)."""
+    found: set[str] = set()
+    for task in Path("/proc/self/task").iterdir():
+        found.update((task / "children").read_text().split())
+    return found
 
 
 def _slow_pid(x: int) -> tuple[int, int]:
@@ -59,12 +68,12 @@ def _fails_at(bad: frozenset[int]) -> Any:
 @pytest.mark.parametrize("bad", [{0}, {1}, {37}, {37, 90}, {119}, {60, 3}])
 def test_forked_pool_raises_the_earliest_error_after_every_result_before_it(bad: set[int]) -> None:
     got: list[int] = []
+    before = _children()
     with pytest.raises(ValueError, match=f"bad {min(bad)}$"):
         for v in _parallel.iter_ordered(_fails_at(frozenset(bad)), list(range(120)), 2):
             got.append(v)
     assert got == list(range(min(bad)))  # as the sequential loop: every item before the error, in order
-    with pytest.raises(ChildProcessError):  # every child reaped (the ones killed after the error too)
-        os.waitpid(-1, os.WNOHANG)
+    assert _children() == before  # every child reaped (the ones killed after the error too)
 
 
 def _child_raises_unpicklable(x: int) -> int:
@@ -93,19 +102,20 @@ def _children_die(x: int) -> int:
 
 @linux
 def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    before = _children()
     with pytest.raises(RuntimeError, match="worker process ended"):
         _parallel.map_ordered(_children_die, list(range(60)), 2)
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+    assert _children() == before
 
 
 @linux
 def test_an_abandoned_run_stops_and_reaps_its_children() -> None:
+    before = _children()
     gen = _parallel.iter_ordered(_slow_pid, list(range(400)), 2)
     assert [next(gen)[0] for _ in range(3)] == [0, 1, 4]
+    assert len(_children() - before) == 1  # the child is at work
     gen.close()
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+    assert _children() == before
 
 
 @linux
@@ -115,6 +125,72 @@ def test_output_buffered_before_the_fork_is_written_once(capfd: pytest.CaptureFi
     sys.stdout.write("after")
     sys.stdout.flush()
     assert capfd.readouterr().out == "before-after"
+
+
+class TwoArgs(Exception):
+    """Pickles, and does not unpickle: ``__reduce__`` gives ``args`` (one text) to a two-argument class."""
+
+    def __init__(self, what: str, where: int) -> None:
+        super().__init__(f"{what} at {where}")
+
+
+def _fails_unpicklable(x: int) -> int:
+    time.sleep(0.001)
+    if x == 70:
+        raise TwoArgs("broken", x)
+    return x
+
+
+@linux
+def test_an_error_that_does_not_unpickle_still_comes_after_every_result_before_it() -> None:
+    got: list[int] = []
+    with pytest.raises(Exception, match="broken at 70") as info:
+        for v in _parallel.iter_ordered(_fails_unpicklable, list(range(120)), 2):
+            got.append(v)
+    assert got == list(range(70))
+    assert type(info.value) is TwoArgs or str(info.value) == "TwoArgs: broken at 70"
+
+
+def _only_children_fail(x: int) -> int:
+    time.sleep(0.002)
+    if os.getpid() != PARENT:
+        raise ValueError(f"child failed at {x}")
+    return x
+
+
+@linux
+def test_an_error_from_a_child_carries_its_traceback() -> None:
+    with pytest.raises(ValueError, match="child failed at") as info:
+        _parallel.map_ordered(_only_children_fail, list(range(200)), 2)
+    cause = info.value.__cause__
+    assert type(cause).__name__ == "_RemoteTraceback" and "in _only_children_fail" in str(cause)
+
+
+def _big(x: int) -> str:
+    if os.getpid() == PARENT:
+        time.sleep(0.003)  # the parent is slow: the children's results wait in their pipes
+    return f"{x}:" + "y" * 200_000
+
+
+@linux
+def test_results_larger_than_a_pipe_arrive_whole_and_in_order() -> None:
+    assert [r.partition(":")[0] for r in _parallel.map_ordered(_big, list(range(80)), 3)] == [str(x) for x in range(80)]
+
+
+class _Unflushable:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+
+@linux
+def test_no_children_when_standard_output_cannot_be_flushed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Buffered output a fork would copy into every child (each would write it again): the parent works alone."""
+    monkeypatch.setattr(sys, "stdout", _Unflushable())
+    out = _parallel.map_ordered(_slow_pid, list(range(30)), 2)
+    assert [v for v, _ in out] == [x * x for x in range(30)] and {p for _, p in out} == {PARENT}
 
 
 @pytest.mark.parametrize(("items", "jobs", "most"), [(1000, 2, 16_000), (999, 2, 10), (7, 3, 100), (1, 2, 1),
