@@ -149,12 +149,10 @@ def exit_now(code: int) -> NoReturn:
     import atexit
 
     atexit._run_exitfuncs()  # they are cleared once run: the normal exit below would not run them twice
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (AttributeError, OSError, ValueError):
-        raise SystemExit(code) from None
+    from .._core._stdio import flush_standard_streams
+
+    if not flush_standard_streams():
+        raise SystemExit(code)
     import os
 
     os._exit(code)

@@ -21,6 +21,8 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
+from .._core._stdio import flush_standard_streams
+
 #: The collector's first-generation threshold during bulk runs (CPython's default is 700).
 GC_THRESHOLD = 10_000
 #: Room asked for in the chunk pipe: this many chunk numbers (four bytes each; a pipe holds 64 KiB).
@@ -80,24 +82,8 @@ def iter_ordered(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> I
 class _RemoteTraceback(Exception):
     """The traceback of an error raised in a ``-j`` child (the ``__cause__`` of the error raised here)."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
     def __str__(self) -> str:
-        return self.text
-
-
-def _flushed() -> bool:
-    """Flush ``sys.stdout`` and ``sys.stderr``; False when one fails (a child would write it again)."""
-    for stream in (sys.stdout, sys.stderr):
-        if stream is None:
-            continue
-        try:
-            stream.flush()
-        except (AttributeError, OSError, ValueError):
-            return False
-    return True
+        return str(self.args[0])
 
 
 def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterator[Any]:
@@ -108,7 +94,7 @@ def _forked(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> Iterat
     read), runs it and, in a child, sends the pickled results back on the child's own pipe. This process
     reads the children's pipes between its own files, and yields each chunk's results once it and every
     chunk before it are in. No executor, no threads: the children inherit everything at the fork."""
-    if not _flushed():  # what is buffered now would be written again by every child: no children
+    if not flush_standard_streams():  # what is buffered now would be written again by every child: no children
         yield from map(fn, items)
         return
     import fcntl
@@ -271,7 +257,7 @@ def _child(fn: Callable[[Any], Any], items: Sequence[Any], bounds: list[tuple[in
     except BaseException:  # noqa: BLE001 - an interrupt, a closed pipe: the parent sees the pipe end early
         status = 1
     finally:
-        _flushed()  # what this child wrote (the parent's buffers were empty at the fork)
+        flush_standard_streams()  # what this child wrote (the parent's buffers were empty at the fork)
         os._exit(status)
 
 
