@@ -118,7 +118,9 @@ def results_by_input(work: list[FileWork], jobs: int, patches: list[str], kustom
     build says which tool it ran (the command's standard error)."""
     from . import _stream
 
-    for w, chunk in zip(work, _stream.results_in_order(validate_file, work, jobs)):
+    # strict: after the last file zip asks the results for one more, so the ``-j`` generator finishes and reaps
+    # its children there and then, not whenever the interpreter finalises a suspended generator
+    for w, chunk in zip(work, _stream.results_in_order(validate_file, work, jobs), strict=True):
         yield w.path, chunk
     if patches or kustomize:
         from .._io._load import iter_paths_keeping_missing

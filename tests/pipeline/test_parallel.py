@@ -201,3 +201,31 @@ def test_chunk_bounds_cover_every_item_once_in_at_most_most_chunks(items: int, j
     assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:])) and all(lo < hi for lo, hi in bounds)
     if -(-items // most) <= chunk_size(items, jobs):
         assert all(hi - lo == chunk_size(items, jobs) for lo, hi in bounds[:-1])  # the usual size when it fits
+
+
+@linux
+def test_validate_reaps_its_children_when_the_last_file_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``results_by_input`` runs the ``-j`` generator to its end after the last file: the children are reaped
+    then, whether or not anything still holds the generator (a runtime that finalises a suspended generator
+    late, or never, would otherwise leave them behind)."""
+    from dynamo_schema._pipeline import _stream
+    from dynamo_schema._pipeline._validate import ValidateOptions
+    from dynamo_schema._pipeline._validate_files import FileWork, results_by_input
+
+    for i in range(40):
+        (tmp_path / f"f{i:02d}.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n")
+    held: list[Any] = []
+    real = _stream.results_in_order
+
+    def holding(*args: Any) -> Any:
+        gen = real(*args)
+        held.append(gen)  # kept alive: not finalised when the loop drops it
+        return gen
+
+    monkeypatch.setattr(_stream, "results_in_order", holding)
+    opts = ValidateOptions()
+    work = [FileWork(str(p), opts) for p in sorted(tmp_path.glob("*.yaml"))]
+    before = _children()
+    names = [name for name, _results in results_by_input(work, 2, [], [], opts)]
+    assert names == [w.path for w in work]
+    assert held and _children() == before
