@@ -63,6 +63,27 @@ def test_no_upstream_code_or_extracted_data_in_the_tree() -> None:
     assert not present and not go, (present, go)
 
 
+#: what only a build or a download makes: a package archive, a compiled object (nothing we write is one)
+_BUILT = (".whl", ".egg", ".tar.gz", ".tgz", ".zip", ".so", ".pyd", ".dylib", ".dll", ".exe", ".a", ".o")
+
+
+def _tracked_files() -> list[str]:
+    """The files git tracks (every file under the project's folders outside a checkout)."""
+    if (ROOT / ".git").exists():
+        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True)
+        return [f for f in out.stdout.decode("utf-8", "replace").split("\0") if f]
+    skip = {".git", ".nox", ".venv", "build", "dist", "__pycache__", ".hypothesis", ".mypy_cache", ".ruff_cache"}
+    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+            if p.is_file() and not skip & set(p.relative_to(ROOT).parts)]
+
+
+def test_no_package_archive_or_compiled_object_in_the_tree() -> None:
+    """A downloaded wheel or a compiled module is nobody's source here (the package ships only what we write or
+    generate): a stray ``pip download`` or build output committed by ``git add -A`` fails this."""
+    built = [f for f in _tracked_files() if f.lower().endswith(_BUILT)]
+    assert not built, built
+
+
 def test_tests_write_yaml_through_the_kubernetes_safe_emitter() -> None:
     # issue 20: yaml.safe_dump writes a generated label value `n` unquoted, which our loader (like
     # sigs.k8s.io/yaml) reads back as a boolean; tests/_yaml.py is the emitter tests use. A line marked
