@@ -322,12 +322,20 @@ def _yaml_floor_cpu(folder: Path, rounds: int = 3) -> float:
     import yaml
 
     texts = [p.read_bytes() for p in sorted(folder.glob("*.yaml"))]
-    best = float("inf")
-    for _ in range(rounds):
-        c = time.process_time()
+
+    def run() -> None:
         for text in texts:
             for doc in yaml.load_all(text, Loader=yaml.CSafeLoader):
                 yaml.dump(doc, Dumper=yaml.CSafeDumper)
+    return _best_cpu(run, rounds)
+
+
+def _best_cpu(run: Any, rounds: int) -> float:
+    """This process's CPU seconds for ``run()``, the best of ``rounds``."""
+    best = float("inf")
+    for _ in range(rounds):
+        c = time.process_time()
+        run()
         best = min(best, time.process_time() - c)
     return best
 
@@ -341,13 +349,7 @@ def _loader_cpu(folder: Path, rounds: int = 3) -> float:
 
     paths = [str(p) for p in sorted(folder.glob("*.yaml"))]
     load_path_result(paths[0])
-    best = float("inf")
-    for _ in range(rounds):
-        c = time.process_time()
-        for path in paths:
-            load_path_result(path)
-        best = min(best, time.process_time() - c)
-    return best
+    return _best_cpu(lambda: [load_path_result(path) for path in paths], rounds)
 
 
 def bench_bulk(runs: int, large: bool) -> dict[str, object]:
